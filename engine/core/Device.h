@@ -1,0 +1,68 @@
+// Where a rank computes. The model and the strategies call only this interface, so
+// the same training code runs on a CPU rank (CpuDevice: OpenBLAS) and on a GPU rank
+// (CudaDevice: cuBLAS and our kernels, engine/cuda/). Every pointer passed in is
+// memory this device allocated. Matrices are row-major.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace shardlab {
+
+struct AdamWParams {
+  float lr = 1e-3f;
+  float beta1 = 0.9f;
+  float beta2 = 0.999f;
+  float eps = 1e-8f;
+  float weightDecay = 0.0f;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+
+  virtual std::string kind() const = 0; // "cpu" or "cuda"
+  virtual std::string name() const = 0; // "CPU rank (OpenBLAS)", "NVIDIA H200"
+
+  virtual void* allocate(std::size_t bytes) = 0; // throws std::bad_alloc when it cannot
+  virtual void release(void* p) = 0;
+  virtual void copyToDevice(void* dst, const void* hostSrc, std::size_t bytes) = 0;
+  virtual void copyToHost(void* hostDst, const void* src, std::size_t bytes) = 0;
+  virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void zero(void* p, std::size_t bytes) = 0;
+  virtual void synchronize() = 0;
+
+  // C = alpha * op(A) * op(B) + beta * C, with op(A) M x K, op(B) K x N, C M x N.
+  virtual void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda,
+                    const float* B, int ldb, float beta, float* C, int ldc) = 0;
+  // y[r, c] += bias[c]
+  virtual void addBias(float* y, const float* bias, int rows, int cols) = 0;
+  // dbias[c] (+)= sum over r of dy[r, c]
+  virtual void biasGrad(const float* dy, float* dbias, int rows, int cols, bool accumulate) = 0;
+  // y += x
+  virtual void add(float* y, const float* x, std::size_t n) = 0;
+  // tanh-approximated GELU, as in GPT-2.
+  virtual void geluForward(const float* x, float* y, std::size_t n) = 0;
+  // dx (+)= gelu'(x) * dy
+  virtual void geluBackward(const float* x, const float* dy, float* dx, std::size_t n, bool accumulate) = 0;
+  // out[i, :] = table[tokens[i], :]
+  virtual void embeddingForward(const std::int32_t* tokens, const float* table, float* out, int n, int width) = 0;
+  // dtable[tokens[i], :] += dout[i, :]
+  virtual void embeddingBackward(const std::int32_t* tokens, const float* dout, float* dtable, int n, int width) = 0;
+  // Softmax cross-entropy over rows of logits (rows x vocab). Writes
+  // dlogits = gradScale * (softmax - onehot) and returns the summed loss (not scaled).
+  virtual double softmaxCrossEntropy(const float* logits, const std::int32_t* targets, float* dlogits, int rows,
+                                     int vocab, float gradScale) = 0;
+  // One AdamW step (bias-corrected, decoupled weight decay); `step` counts from 1.
+  virtual void adamw(float* param, const float* grad, float* m, float* v, std::size_t n, const AdamWParams& p,
+                     int step) = 0;
+  // x *= s
+  virtual void scale(float* x, float s, std::size_t n) = 0;
+};
+
+// The CPU device: OpenBLAS for GEMM (one BLAS thread unless SHARDLAB_BLAS_THREADS says more).
+std::unique_ptr<Device> makeCpuDevice();
+
+} // namespace shardlab

@@ -1,0 +1,333 @@
+#include "Summary.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <sstream>
+
+namespace shardlab::trace {
+namespace {
+
+using Interval = std::pair<std::int64_t, std::int64_t>;
+
+std::vector<Interval> merged(std::vector<Interval> v) {
+  std::sort(v.begin(), v.end());
+  std::vector<Interval> out;
+  for (const auto& iv : v) {
+    if (!out.empty() && iv.first <= out.back().second)
+      out.back().second = std::max(out.back().second, iv.second);
+    else
+      out.push_back(iv);
+  }
+  return out;
+}
+
+std::int64_t length(const std::vector<Interval>& v) {
+  std::int64_t s = 0;
+  for (const auto& iv : v) s += iv.second - iv.first;
+  return s;
+}
+
+// Length of the part of `a` that `b` does not cover; both merged and sorted.
+std::int64_t uncovered(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::int64_t covered = 0;
+  std::size_t j = 0;
+  for (const auto& iv : a) {
+    while (j < b.size() && b[j].second <= iv.first) ++j;
+    for (std::size_t k = j; k < b.size() && b[k].first < iv.second; ++k)
+      covered += std::min(iv.second, b[k].second) - std::max(iv.first, b[k].first);
+  }
+  return length(a) - covered;
+}
+
+std::int64_t wireBytesOf(Kind kind, std::int64_t bytes, int n) {
+  if (n <= 0) n = 1;
+  switch (kind) {
+  case Kind::AllGather:
+  case Kind::ReduceScatter: return bytes * (n - 1) / n;
+  case Kind::AllReduce: return 2 * bytes * (n - 1) / n;
+  case Kind::Broadcast: return bytes;
+  case Kind::Send: return bytes;
+  default: return 0; // a receive sends nothing
+  }
+}
+
+template <typename T>
+T jsonOr(const nlohmann::json& j, const char* key, T fallback) {
+  if (j.is_object() && j.contains(key) && !j[key].is_null()) {
+    try {
+      return j[key].get<T>();
+    } catch (...) {
+    }
+  }
+  return fallback;
+}
+
+} // namespace
+
+std::string formatBytes(std::int64_t bytes) {
+  char buf[32];
+  const double b = static_cast<double>(bytes);
+  if (bytes < 0) return "-" + formatBytes(-bytes);
+  if (bytes < 1024) std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
+  else if (bytes < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else if (bytes < 1024LL * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024.0));
+  else std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+std::string OutOfMemoryReport::message() const {
+  return "out of memory on rank " + std::to_string(rank) + ": needs " + formatBytes(needed) +
+         " (" + std::string(toString(category)) + (unit == "-" ? "" : " of " + unit) +
+         "), budget " + formatBytes(budget) + ", holding " + formatBytes(holding);
+}
+
+double theoreticalBubble(const std::string& schedule, int p, int m, int v) {
+  if (p <= 1) return 0.0;
+  if (schedule == "naive") m = 1;
+  if (schedule != "interleaved") v = 1;
+  return static_cast<double>(p - 1) / (static_cast<double>(v) * m + p - 1);
+}
+
+Summary summarize(const Trace& trace) {
+  Summary s;
+  const auto& job = trace.job;
+  s.strategy = jsonOr<std::string>(job, "strategy", "?");
+  s.device = jsonOr<std::string>(job, "device", "?");
+  s.steps = jsonOr<int>(job, "steps", 0);
+  s.ranks = trace.rankCount();
+  for (const auto& e : trace.events) s.ranks = std::max(s.ranks, e.rank + 1);
+  if (job.contains("model")) {
+    s.parameters = jsonOr<std::int64_t>(job["model"], "parameters", 0);
+    if (job["model"].contains("units") && job["model"]["units"].is_array())
+      s.units = static_cast<int>(job["model"]["units"].size());
+  }
+
+  const auto R = static_cast<std::size_t>(s.ranks);
+  s.ranksDetail.resize(R);
+  std::vector<std::vector<Interval>> compute(R), comm(R);
+  std::vector<std::array<std::int64_t, kCategoryCount>> current(R);
+  std::vector<std::int64_t> total(R, 0), lastStepTotal(R, 0);
+  std::vector<std::int64_t> lastStepEnd(R, -1), firstTime(R, -1);
+  std::vector<std::map<std::string, CollectiveStats>> perRankColl(R);
+  // Per step: summed loss and tokens over ranks.
+  std::map<int, std::pair<double, std::int64_t>> lossByStep;
+  std::map<std::pair<int, int>, std::int64_t> stepEnd; // (rank, step) -> t
+  std::int64_t tMin = INT64_MAX, tMax = 0;
+
+  for (std::size_t r = 0; r < R; ++r) {
+    auto& rs = s.ranksDetail[r];
+    rs.rank = static_cast<int>(r);
+    current[r].fill(0);
+    if (const auto* info = trace.rankInfo(static_cast<int>(r)); info && info->meta.is_object())
+      rs.device = jsonOr<std::string>(info->meta, "device", "");
+  }
+
+  for (const auto& e : trace.events) {
+    const auto r = static_cast<std::size_t>(e.rank);
+    if (r >= R) continue;
+    auto& rs = s.ranksDetail[r];
+    tMin = std::min(tMin, e.t0);
+    tMax = std::max(tMax, e.t1);
+    if (firstTime[r] < 0) firstTime[r] = e.t0;
+    switch (e.record) {
+    case Record::Op:
+      compute[r].emplace_back(e.t0, e.t1);
+      break;
+    case Record::Collective: {
+      comm[r].emplace_back(e.t0, e.t1);
+      auto& c = perRankColl[r][std::string(toString(e.kind))];
+      const int n = std::popcount(e.participants);
+      c.count += 1;
+      c.bytes += e.bytes;
+      const auto wire = wireBytesOf(e.kind, e.bytes, n);
+      c.wireBytes += wire;
+      c.seconds += static_cast<double>(e.t1 - e.t0) * 1e-9;
+      rs.sentBytes += wire;
+      break;
+    }
+    case Record::Memory: {
+      const auto c = static_cast<std::size_t>(e.category);
+      if (c < static_cast<std::size_t>(kCategoryCount)) {
+        current[r][c] = e.value;
+        rs.peakByCategory[c] = std::max(rs.peakByCategory[c], e.value);
+      }
+      total[r] = e.total;
+      rs.peakBytes = std::max(rs.peakBytes, e.total);
+      break;
+    }
+    case Record::Step: {
+      auto& l = lossByStep[e.step];
+      l.first += e.loss;
+      l.second += e.value;
+      stepEnd[{e.rank, e.step}] = e.t0;
+      lastStepTotal[r] = total[r];
+      lastStepEnd[r] = e.t0;
+      break;
+    }
+    case Record::Idle:
+      rs.idleS += static_cast<double>(e.t1 - e.t0) * 1e-9;
+      break;
+    case Record::OutOfMemory:
+      if (!s.outOfMemory)
+        s.outOfMemory = OutOfMemoryReport{e.rank, e.category, trace.unitName(e.unit), e.bytes, e.value, e.total};
+      rs.failure = OutOfMemoryReport{e.rank, e.category, trace.unitName(e.unit), e.bytes, e.value, e.total}.message();
+      break;
+    case Record::Failure:
+      if (!rs.failure && e.text < trace.texts.size()) rs.failure = trace.texts[e.text];
+      break;
+    case Record::End:
+      rs.finished = true;
+      break;
+    case Record::DeviceMemory: break;
+    }
+  }
+
+  for (std::size_t r = 0; r < R; ++r) {
+    auto& rs = s.ranksDetail[r];
+    auto cm = merged(compute[r]);
+    auto cc = merged(comm[r]);
+    rs.computeS = static_cast<double>(length(cm)) * 1e-9;
+    rs.commS = static_cast<double>(length(cc)) * 1e-9;
+    rs.exposedCommS = static_cast<double>(uncovered(cc, cm)) * 1e-9;
+    rs.persistentBytes = lastStepTotal[r];
+    for (const auto& [kind, c] : perRankColl[r]) {
+      auto& agg = s.collectives[kind];
+      if (c.count > agg.count || (c.count == agg.count && c.bytes > agg.bytes)) agg = c;
+    }
+  }
+
+  for (const auto& [step, l] : lossByStep)
+    if (l.second > 0) s.lossPerStep.push_back(l.first / static_cast<double>(l.second));
+  s.stepsCompleted = static_cast<int>(s.lossPerStep.size());
+  if (tMin != INT64_MAX) s.wallS = static_cast<double>(tMax - tMin) * 1e-9;
+
+  // Bubble: idle over stage time in the steady steps (step 0 warms caches up).
+  if (s.strategy == "pipeline") {
+    auto& b = s.bubble;
+    b.present = true;
+    b.schedule = jsonOr<std::string>(job, "schedule", "gpipe");
+    b.stages = s.ranks;
+    b.microbatches = jsonOr<int>(job, "microbatches", 1);
+    b.virtualStages = jsonOr<int>(job, "virtual_stages", 1);
+    b.theory = theoreticalBubble(b.schedule, b.stages, b.microbatches, b.virtualStages);
+    const int firstSteady = s.stepsCompleted > 1 ? 1 : 0;
+    std::vector<std::int64_t> idle(R, 0), span(R, 0);
+    for (const auto& e : trace.events) {
+      if (e.record == Record::Idle && e.step >= firstSteady) idle[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+      const int rank = static_cast<int>(r);
+      for (int st = firstSteady; st < s.stepsCompleted; ++st) {
+        auto end = stepEnd.find({rank, st});
+        if (end == stepEnd.end()) continue;
+        std::int64_t start = firstTime[r];
+        if (auto prev = stepEnd.find({rank, st - 1}); prev != stepEnd.end()) start = prev->second;
+        span[r] += end->second - start;
+      }
+    }
+    std::int64_t idleSum = 0, spanSum = 0;
+    for (std::size_t r = 0; r < R; ++r) {
+      b.perStage.push_back(span[r] > 0 ? static_cast<double>(idle[r]) / static_cast<double>(span[r]) : 0.0);
+      idleSum += idle[r];
+      spanSum += span[r];
+    }
+    b.measured = spanSum > 0 ? static_cast<double>(idleSum) / static_cast<double>(spanSum) : 0.0;
+  }
+  return s;
+}
+
+nlohmann::json Summary::toJson() const {
+  using nlohmann::json;
+  json j;
+  j["strategy"] = strategy;
+  j["ranks"] = ranks;
+  j["device"] = device;
+  j["steps"] = steps;
+  j["steps_completed"] = stepsCompleted;
+  j["wall_s"] = wallS;
+  j["model"] = {{"parameters", parameters}, {"units", units}};
+  j["loss"] = {{"first", lossPerStep.empty() ? json() : json(lossPerStep.front())},
+               {"last", lossPerStep.empty() ? json() : json(lossPerStep.back())},
+               {"per_step", lossPerStep}};
+  json detail = json::array();
+  for (const auto& r : ranksDetail) {
+    json peaks = json::object();
+    for (int c = 0; c < kCategoryCount; ++c)
+      peaks[std::string(toString(static_cast<Category>(c)))] = r.peakByCategory[static_cast<std::size_t>(c)];
+    detail.push_back({{"rank", r.rank},
+                      {"device", r.device},
+                      {"persistent_bytes", r.persistentBytes},
+                      {"peak_bytes", r.peakBytes},
+                      {"peak_by_category", peaks},
+                      {"compute_s", r.computeS},
+                      {"comm_s", r.commS},
+                      {"exposed_comm_s", r.exposedCommS},
+                      {"idle_s", r.idleS},
+                      {"sent_bytes", r.sentBytes},
+                      {"finished", r.finished},
+                      {"failure", r.failure ? json(*r.failure) : json()}});
+  }
+  j["ranks_detail"] = detail;
+  json coll = json::object();
+  for (const char* kind : {"all_gather", "reduce_scatter", "all_reduce", "send", "recv", "broadcast"}) {
+    CollectiveStats c;
+    if (auto it = collectives.find(kind); it != collectives.end()) c = it->second;
+    coll[kind] = {{"count", c.count},
+                  {"per_step", stepsCompleted > 0 ? static_cast<double>(c.count) / stepsCompleted : 0.0},
+                  {"bytes", c.bytes},
+                  {"wire_bytes", c.wireBytes},
+                  {"seconds", c.seconds}};
+  }
+  j["collectives"] = coll;
+  if (bubble.present)
+    j["bubble"] = {{"per_stage", bubble.perStage}, {"measured", bubble.measured}, {"theory", bubble.theory},
+                   {"schedule", bubble.schedule}, {"stages", bubble.stages},
+                   {"microbatches", bubble.microbatches}, {"virtual_stages", bubble.virtualStages}};
+  j["out_of_memory"] = outOfMemory ? json({{"rank", outOfMemory->rank},
+                                           {"category", std::string(toString(outOfMemory->category))},
+                                           {"unit", outOfMemory->unit},
+                                           {"needed_bytes", outOfMemory->needed},
+                                           {"budget_bytes", outOfMemory->budget},
+                                           {"holding_bytes", outOfMemory->holding},
+                                           {"message", outOfMemory->message()}})
+                                   : json();
+  return j;
+}
+
+std::string Summary::toTable() const {
+  std::ostringstream o;
+  char line[256];
+  o << "ShardLab run: " << strategy << " on " << ranks << " rank(s), device " << device << ", "
+    << stepsCompleted << "/" << steps << " steps, " << parameters << " parameters in " << units << " units\n";
+  if (!lossPerStep.empty()) {
+    std::snprintf(line, sizeof line, "loss: %.4f -> %.4f\n", lossPerStep.front(), lossPerStep.back());
+    o << line;
+  }
+  o << "rank  persistent     peak           compute_s  comm_s     exposed_s  idle_s     sent\n";
+  for (const auto& r : ranksDetail) {
+    std::snprintf(line, sizeof line, "%-5d %-14s %-14s %-10.4f %-10.4f %-10.4f %-10.4f %s\n", r.rank,
+                  formatBytes(r.persistentBytes).c_str(), formatBytes(r.peakBytes).c_str(), r.computeS, r.commS,
+                  r.exposedCommS, r.idleS, formatBytes(r.sentBytes).c_str());
+    o << line;
+  }
+  for (const auto& [kind, c] : collectives) {
+    std::snprintf(line, sizeof line, "%-15s %6lld calls/rank  %12s buffer  %12s on the wire  %.4f s\n", kind.c_str(),
+                  static_cast<long long>(c.count), formatBytes(c.bytes).c_str(), formatBytes(c.wireBytes).c_str(),
+                  c.seconds);
+    o << line;
+  }
+  if (bubble.present) {
+    std::snprintf(line, sizeof line, "bubble (%s, p=%d, m=%d, v=%d): measured %.3f, theory %.3f\n",
+                  bubble.schedule.c_str(), bubble.stages, bubble.microbatches, bubble.virtualStages, bubble.measured,
+                  bubble.theory);
+    o << line;
+  }
+  if (outOfMemory) o << outOfMemory->message() << "\n";
+  for (const auto& r : ranksDetail)
+    if (r.failure && !(outOfMemory && outOfMemory->rank == r.rank))
+      o << "rank " << r.rank << " failed: " << *r.failure << "\n";
+  return o.str();
+}
+
+} // namespace shardlab::trace

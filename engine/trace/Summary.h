@@ -1,0 +1,75 @@
+// The run summary, computed from a trace. The launcher prints it, the app shows it
+// and the quiz asks about it: all three call summarize() so the numbers agree.
+#pragma once
+
+#include "Trace.h"
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardlab::trace {
+
+struct CollectiveStats {
+  std::int64_t count = 0;     // calls issued by one rank (the busiest, for send/recv)
+  std::int64_t bytes = 0;     // summed full-buffer size of those calls (nccl-tests' "size")
+  std::int64_t wireBytes = 0; // what that rank sends under a ring algorithm
+  double seconds = 0.0;       // summed duration on that rank
+};
+
+struct RankSummary {
+  int rank = 0;
+  std::string device;              // from the rank record: "cpu", "cuda", ...
+  std::int64_t persistentBytes = 0; // held at the end of the last completed step
+  std::int64_t peakBytes = 0;
+  std::array<std::int64_t, kCategoryCount> peakByCategory{};
+  double computeS = 0, commS = 0, exposedCommS = 0, idleS = 0;
+  std::int64_t sentBytes = 0;      // wire bytes this rank sent, all collectives
+  bool finished = false;           // wrote its end record
+  std::optional<std::string> failure;
+};
+
+struct OutOfMemoryReport {
+  int rank = 0;
+  Category category = Category::Count;
+  std::string unit;
+  std::int64_t needed = 0, budget = 0, holding = 0;
+  std::string message() const; // "out of memory on rank R: needs X, budget Y, holding Z"
+};
+
+struct BubbleSummary {
+  bool present = false;
+  std::vector<double> perStage; // idle / stage time over the steady steps
+  double measured = 0.0;
+  double theory = 0.0;
+  std::string schedule;
+  int stages = 0, microbatches = 0, virtualStages = 1;
+};
+
+struct Summary {
+  std::string strategy, device;
+  int ranks = 0, steps = 0, stepsCompleted = 0;
+  std::int64_t parameters = 0;
+  int units = 0;
+  std::vector<double> lossPerStep;
+  std::vector<RankSummary> ranksDetail;
+  std::map<std::string, CollectiveStats> collectives; // by kind name
+  BubbleSummary bubble;
+  std::optional<OutOfMemoryReport> outOfMemory;
+  double wallS = 0.0;
+
+  nlohmann::json toJson() const;
+  std::string toTable() const; // the readable table shardlab-run prints
+};
+
+Summary summarize(const Trace& trace);
+
+// Theoretical bubble fraction: (p-1)/(V*m + p-1); naive is m = 1.
+double theoreticalBubble(const std::string& schedule, int stages, int microbatches, int virtualStages);
+
+// "1.50 MiB", "96.0 KiB", "512 B".
+std::string formatBytes(std::int64_t bytes);
+
+} // namespace shardlab::trace

@@ -1,0 +1,37 @@
+#include "Trace.h"
+
+namespace shardlab::trace {
+
+int Trace::rankCount() const {
+  if (job.is_object() && job.contains("ranks") && job["ranks"].is_number_integer())
+    return job["ranks"].get<int>();
+  return static_cast<int>(ranks.size());
+}
+
+std::string Trace::unitName(int unit) const {
+  if (unit < 0 || unit >= static_cast<int>(units.size())) return "-";
+  return units[static_cast<std::size_t>(unit)];
+}
+
+int Trace::unitIndex(std::string_view name) {
+  if (name == "-") return -1;
+  std::string key(name);
+  auto it = unitLookup_.find(key);
+  if (it != unitLookup_.end()) return it->second;
+  // A trace may name units before (or without) the job line: intern them.
+  if (unitLookup_.empty() && !units.empty())
+    for (std::size_t i = 0; i < units.size(); ++i) unitLookup_.emplace(units[i], static_cast<int>(i));
+  it = unitLookup_.find(key);
+  if (it != unitLookup_.end()) return it->second;
+  units.push_back(key);
+  int index = static_cast<int>(units.size()) - 1;
+  unitLookup_.emplace(std::move(key), index);
+  return index;
+}
+
+const RankInfo* Trace::rankInfo(int rank) const {
+  if (rank < 0 || rank >= static_cast<int>(ranks.size())) return nullptr;
+  return &ranks[static_cast<std::size_t>(rank)];
+}
+
+} // namespace shardlab::trace

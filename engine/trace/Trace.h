@@ -1,0 +1,37 @@
+// A whole run in memory: the job's configuration, each rank's metadata and every
+// event. Built by TraceParser from the line format of docs/trace-format.md.
+#pragma once
+
+#include "Event.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace shardlab::trace {
+
+struct RankInfo {
+  int rank = -1;
+  nlohmann::json meta; // host, device, device_name, pid, clock_offset_ns, ...
+};
+
+struct Trace {
+  int version = 0;
+  nlohmann::json job;             // the full job configuration and model description
+  std::vector<std::string> units; // unit names; Event::unit indexes this
+  std::vector<RankInfo> ranks;    // by rank number; meta is null for a rank never seen
+  std::vector<Event> events;      // in file order (per rank: time order)
+  std::vector<std::string> texts; // failure messages; Event::text indexes this
+
+  int rankCount() const;
+  std::string unitName(int unit) const;
+  int unitIndex(std::string_view name); // interns unknown names
+  const RankInfo* rankInfo(int rank) const;
+
+private:
+  std::unordered_map<std::string, int> unitLookup_;
+};
+
+} // namespace shardlab::trace

@@ -1,0 +1,222 @@
+#include "TraceReader.h"
+
+#include <array>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace shardlab::trace {
+namespace {
+
+// Splits a line into at most N space-separated fields; the last field keeps the rest.
+template <std::size_t N>
+std::size_t split(std::string_view line, std::array<std::string_view, N>& out) {
+  std::size_t n = 0;
+  while (!line.empty() && n < N) {
+    if (n == N - 1) {
+      out[n++] = line;
+      break;
+    }
+    auto sp = line.find(' ');
+    out[n++] = line.substr(0, sp);
+    if (sp == std::string_view::npos) break;
+    line.remove_prefix(sp + 1);
+  }
+  return n;
+}
+
+template <typename T>
+bool num(std::string_view s, T& v, int base = 10) {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool real(std::string_view s, double& v) {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+std::string bad(std::string_view field, std::string_view value) {
+  return "invalid " + std::string(field) + " '" + std::string(value.substr(0, 40)) + "'";
+}
+
+} // namespace
+
+std::string ReadError::describe(std::string_view source) const {
+  return std::string(source) + ":" + std::to_string(line) + ": " + message;
+}
+
+std::optional<std::string> TraceParser::parseLine(std::string_view line) {
+  ++line_;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (!sawHeader_) {
+    if (line.substr(0, kMagic.size()) != kMagic)
+      return "not a ShardLab trace (the first line must be '" + std::string(kMagic) + " VERSION')";
+    int version = 0;
+    auto rest = line.substr(kMagic.size());
+    if (rest.empty() || rest[0] != ' ' || !num(rest.substr(1), version))
+      return "invalid trace header '" + std::string(line.substr(0, 60)) + "'";
+    if (version > kFormatVersion || version < 1)
+      return "trace format version " + std::to_string(version) +
+             " is not supported: this ShardLab reads versions 1 to " + std::to_string(kFormatVersion);
+    trace_.version = version;
+    sawHeader_ = true;
+    return std::nullopt;
+  }
+  if (line.empty()) return std::nullopt;
+  // The launcher concatenates rank files, which repeat the header: skip it.
+  if (line.substr(0, kMagic.size()) == kMagic) return std::nullopt;
+  return parseRecord(line);
+}
+
+std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
+  std::array<std::string_view, 13> f{};
+  const std::size_t n = split(line, f);
+  const std::string_view tag = f[0];
+
+  if (tag == "job") {
+    auto j = nlohmann::json::parse(line.substr(3), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return "job record: malformed JSON";
+    trace_.job = std::move(j);
+    if (trace_.job.contains("model") && trace_.job["model"].contains("units") &&
+        trace_.job["model"]["units"].is_array())
+      for (const auto& u : trace_.job["model"]["units"])
+        if (u.is_string()) trace_.unitIndex(u.get<std::string>());
+    return std::nullopt;
+  }
+  if (tag == "rank") {
+    std::array<std::string_view, 3> g{};
+    if (split(line, g) != 3) return "rank record: expected 'rank R {json}'";
+    int r = 0;
+    if (!num(g[1], r) || r < 0 || r >= 64) return bad("rank", g[1]);
+    auto j = nlohmann::json::parse(g[2], nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return "rank record: malformed JSON";
+    if (trace_.ranks.size() <= static_cast<std::size_t>(r)) trace_.ranks.resize(static_cast<std::size_t>(r) + 1);
+    trace_.ranks[static_cast<std::size_t>(r)].rank = r;
+    trace_.ranks[static_cast<std::size_t>(r)].meta = std::move(j);
+    return std::nullopt;
+  }
+
+  auto record = recordFromString(tag);
+  if (!record) return "unknown record '" + std::string(tag.substr(0, 40)) + "'";
+  Event e;
+  e.record = *record;
+  if (n < 3) return std::string(tag) + " record: too few fields";
+  if (!num(f[1], e.rank) || e.rank < 0 || e.rank >= 64) return bad("rank", f[1]);
+  if (!num(f[2], e.t0)) return bad("time", f[2]);
+  e.t1 = e.t0;
+
+  auto need = [&](std::size_t k) -> std::optional<std::string> {
+    if (n < k) return std::string(tag) + " record: expected " + std::to_string(k) + " fields, found " + std::to_string(n);
+    return std::nullopt;
+  };
+  auto kind = [&](std::string_view s) -> bool {
+    auto k = kindFromString(s);
+    if (k) e.kind = *k;
+    return k.has_value();
+  };
+  auto category = [&](std::string_view s) -> bool {
+    auto c = categoryFromString(s);
+    if (c) e.category = *c;
+    return c.has_value();
+  };
+
+  switch (e.record) {
+  case Record::Op:
+  case Record::Collective: {
+    if (auto err = need(e.record == Record::Op ? 8 : 12)) return err;
+    if (!num(f[3], e.t1) || e.t1 < e.t0) return bad("end time", f[3]);
+    if (!kind(f[4])) return bad("kind", f[4]);
+    e.unit = trace_.unitIndex(f[5]);
+    if (!num(f[6], e.step)) return bad("step", f[6]);
+    if (!num(f[7], e.micro)) return bad("micro-batch", f[7]);
+    if (e.record == Record::Collective) {
+      if (!num(f[8], e.bytes) || e.bytes < 0) return bad("bytes", f[8]);
+      if (!num(f[9], e.participants, 16)) return bad("participants", f[9]);
+      if (!num(f[10], e.peer)) return bad("peer", f[10]);
+      auto shape = f[11];
+      auto x = shape.find('x');
+      if (x == std::string_view::npos || !num(shape.substr(0, x), e.rows) || !num(shape.substr(x + 1), e.cols))
+        return bad("shape", shape);
+    }
+    break;
+  }
+  case Record::Memory:
+  case Record::OutOfMemory:
+    if (auto err = need(8)) return err;
+    if (!category(f[3])) return bad("category", f[3]);
+    e.unit = trace_.unitIndex(f[4]);
+    if (!num(f[5], e.bytes)) return bad("bytes", f[5]);
+    if (!num(f[6], e.value)) return bad("bytes", f[6]);
+    if (!num(f[7], e.total)) return bad("bytes", f[7]);
+    break;
+  case Record::DeviceMemory:
+    if (auto err = need(5)) return err;
+    if (!num(f[3], e.value)) return bad("free bytes", f[3]);
+    if (!num(f[4], e.total)) return bad("total bytes", f[4]);
+    break;
+  case Record::Step:
+    if (auto err = need(6)) return err;
+    if (!num(f[3], e.step)) return bad("step", f[3]);
+    if (!real(f[4], e.loss)) return bad("loss", f[4]);
+    if (!num(f[5], e.value)) return bad("tokens", f[5]);
+    break;
+  case Record::Idle:
+    if (auto err = need(7)) return err;
+    if (!num(f[3], e.t1) || e.t1 < e.t0) return bad("end time", f[3]);
+    if (!kind(f[4])) return bad("kind", f[4]);
+    if (!num(f[5], e.step)) return bad("step", f[5]);
+    if (!num(f[6], e.micro)) return bad("micro-batch", f[6]);
+    break;
+  case Record::Failure: {
+    std::array<std::string_view, 4> g{};
+    if (split(line, g) != 4) return "fail record: expected 'fail R T \"message\"'";
+    auto j = nlohmann::json::parse(g[3], nullptr, false);
+    if (j.is_discarded() || !j.is_string()) return "fail record: message is not a JSON string";
+    trace_.texts.push_back(j.get<std::string>());
+    e.text = static_cast<std::uint32_t>(trace_.texts.size() - 1);
+    break;
+  }
+  case Record::End: break;
+  }
+  trace_.events.push_back(e);
+  return std::nullopt;
+}
+
+ReadResult readTrace(std::string_view text) {
+  ReadResult result;
+  TraceParser parser(result.trace);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto nl = text.find('\n', pos);
+    const bool complete = nl != std::string_view::npos;
+    auto line = text.substr(pos, complete ? nl - pos : std::string_view::npos);
+    pos = complete ? nl + 1 : text.size();
+    const std::size_t before = result.trace.events.size();
+    if (auto err = parser.parseLine(line)) {
+      result.error = ReadError{parser.linesRead(), *err};
+      return result;
+    }
+    if (!complete && !line.empty()) {
+      // A final line without its newline was cut while being written.
+      result.trace.events.resize(before);
+      result.error = ReadError{parser.linesRead(), "the trace ends in the middle of a record (cut short?)"};
+      return result;
+    }
+  }
+  if (!parser.sawHeader()) result.error = ReadError{1, "empty file: not a ShardLab trace"};
+  return result;
+}
+
+ReadResult readTraceFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ReadResult r;
+    r.error = ReadError{0, "cannot open the file"};
+    return r;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return readTrace(text);
+}
+
+} // namespace shardlab::trace
