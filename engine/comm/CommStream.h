@@ -1,0 +1,89 @@
+// The communication stream: a thread that runs this rank's collectives one after
+// another, in the order they were issued, while the compute thread goes on. It is
+// what a CUDA communication stream is to NCCL, for Open MPI on CPU ranks: FSDP's
+// prefetch and DDP's overlapped all-reduce are real because the MPI call runs here,
+// concurrently with the compute thread's GEMMs. Each call is recorded with its own
+// start and end, so the overlap is visible in the trace.
+#pragma once
+
+#include "Event.h"
+#include "Recorder.h"
+
+#include <mpi.h>
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace shardlab {
+
+struct CollectiveTag {
+  int unit = -1;
+  int step = -1;
+  int micro = -1;
+};
+
+class CommStream {
+public:
+  struct Pending;
+  using Ticket = std::shared_ptr<Pending>;
+
+  CommStream(MPI_Comm comm, Recorder& recorder);
+  ~CommStream();
+  CommStream(const CommStream&) = delete;
+  CommStream& operator=(const CommStream&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm comm() const { return comm_; }
+  trace::RankMask participants() const { return participants_; }
+
+  // Each rank contributes `shardCount` floats; `full` receives size() * shardCount.
+  Ticket allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag);
+  // `full` holds size() * shardCount floats; `shard` receives this rank's summed slice.
+  Ticket reduceScatter(const float* full, float* shard, std::size_t shardCount, CollectiveTag tag);
+  // In place: every rank ends with the sum.
+  Ticket allReduce(float* buffer, std::size_t count, CollectiveTag tag);
+
+  // Point-to-point, for pipeline stages. The send runs on the communication thread
+  // (`data` must stay alive until the ticket is done); the receive blocks the caller:
+  // first waiting for the message to arrive (recorded as idle of kind `waitKind`:
+  // the pipeline bubble), then copying it (recorded as the recv).
+  Ticket send(const float* data, int rows, int cols, int peer, int messageTag, CollectiveTag tag);
+  void recv(float* data, int rows, int cols, int peer, int messageTag, CollectiveTag tag, trace::Kind waitKind);
+
+  // Blocks until the ticket's collective is done; time spent blocked is recorded as
+  // idle (wait_collective) since it is communication the compute did not hide.
+  void wait(const Ticket& ticket, int step, int micro = -1);
+  bool done(const Ticket& ticket) const;
+
+private:
+  Ticket enqueue(std::function<void()> work);
+  void run();
+
+  MPI_Comm comm_;
+  Recorder& recorder_;
+  int rank_ = 0, size_ = 1;
+  trace::RankMask participants_ = 0;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<Ticket, std::function<void()>>> queue_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+struct CommStream::Pending {
+  mutable std::mutex mutex;
+  std::condition_variable cv;
+  bool finished = false;
+  std::exception_ptr error;
+};
+
+// A mask with the ranks of `comm`, as world ranks.
+trace::RankMask worldMaskOf(MPI_Comm comm);
+
+} // namespace shardlab

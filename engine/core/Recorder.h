@@ -1,0 +1,68 @@
+// Records this rank's events into its trace file. Thread-safe: the compute thread
+// and the communication thread both record. When tracing is off (the overhead
+// benchmark) nothing is formatted or written.
+#pragma once
+
+#include "Clock.h"
+#include "Event.h"
+#include "TraceWriter.h"
+
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+using trace::Category;
+using trace::Kind;
+
+class Recorder {
+public:
+  // `out` may be null: tracing off.
+  Recorder(std::FILE* out, int rank, std::vector<std::string> unitNames);
+
+  int rank() const { return rank_; }
+  bool enabled() const { return writer_ != nullptr; }
+  RunClock& clock() { return clock_; }
+  std::int64_t now() const { return clock_.now(); }
+
+  void header(const nlohmann::json& rankMeta);
+  void op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1);
+  void collective(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t bytes,
+                  trace::RankMask participants, int peer = -1, int rows = 0, int cols = 0);
+  void memory(Category c, int unit, std::int64_t delta, std::int64_t categoryNow, std::int64_t totalNow);
+  void deviceMemory(std::int64_t freeBytes, std::int64_t totalBytes);
+  void idle(Kind why, int step, int micro, std::int64_t t0, std::int64_t t1);
+  void stepEnd(int step, double lossSum, std::int64_t tokens);
+  void outOfMemory(Category c, int unit, std::int64_t needed, std::int64_t budget, std::int64_t holding);
+  void failure(const std::string& message);
+  void end();
+  void flush();
+
+private:
+  void write(const trace::Event& e, std::string_view text = {});
+  std::mutex mutex_;
+  std::unique_ptr<trace::TraceWriter> writer_;
+  int rank_;
+  RunClock clock_;
+};
+
+// Times a compute op from construction to destruction.
+class ScopedOp {
+public:
+  ScopedOp(Recorder& r, Kind kind, int unit, int step, int micro = -1)
+      : r_(r), kind_(kind), unit_(unit), step_(step), micro_(micro), t0_(r.now()) {}
+  ~ScopedOp() { r_.op(kind_, unit_, step_, micro_, t0_, r_.now()); }
+  ScopedOp(const ScopedOp&) = delete;
+  ScopedOp& operator=(const ScopedOp&) = delete;
+
+private:
+  Recorder& r_;
+  Kind kind_;
+  int unit_, step_, micro_;
+  std::int64_t t0_;
+};
+
+} // namespace shardlab

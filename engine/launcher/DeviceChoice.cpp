@@ -1,0 +1,46 @@
+#include "DeviceChoice.h"
+
+#ifdef SHARDLAB_HAVE_CUDA
+#include "CudaDevice.h"
+#endif
+
+namespace shardlab {
+
+DeviceChoice chooseDevice(const JobConfig& job) {
+  DeviceChoice c;
+#ifdef SHARDLAB_HAVE_CUDA
+  const int gpus = cudaDeviceCount();
+  const bool built = true;
+#else
+  const int gpus = 0;
+  const bool built = false;
+#endif
+  if (job.device == "cpu") {
+    c.device = "cpu";
+    c.reason = "asked for (--device cpu)";
+    return c;
+  }
+  if (!built) {
+    if (job.device == "cuda") c.error = "cuda was asked for, but this build of ShardLab has no CUDA backend (the CUDA toolkit, cuBLAS or NCCL was not found when it was built)";
+    c.device = "cpu";
+    c.reason = "this build has no CUDA backend";
+    return c;
+  }
+  if (gpus == 0) {
+    if (job.device == "cuda") c.error = "cuda was asked for, but no CUDA device was found on this machine";
+    c.device = "cpu";
+    c.reason = "no CUDA device found";
+    return c;
+  }
+  if (gpus >= job.ranks) {
+    c.device = "cuda";
+    c.reason = std::to_string(gpus) + " GPU(s) for " + std::to_string(job.ranks) + " rank(s): one GPU per rank, NCCL collectives";
+  } else {
+    c.device = "cuda+mpi-staged";
+    c.reason = std::to_string(gpus) + " GPU(s) for " + std::to_string(job.ranks) +
+               " ranks: ranks share GPUs, so NCCL cannot be used; collectives go through Open MPI, staged in host memory";
+  }
+  return c;
+}
+
+} // namespace shardlab

@@ -1,0 +1,30 @@
+// shardlab-run's command line: the job (JobConfig) and where its outputs go.
+#pragma once
+
+#include "JobConfig.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+struct LaunchOptions {
+  JobConfig job;
+  std::string traceFile;        // --trace
+  std::string chromeTraceFile;  // --chrome-trace
+  std::string summaryJsonFile;  // --summary-json
+  std::string eventsTo;         // --events (only "-" : standard output)
+  std::string hostfile;         // --hostfile, passed to mpirun
+  std::string runDir;           // --run-dir: keep the per-rank files here
+  std::string dumpParams;       // --dump-params (tests)
+  std::string mpirun = "mpirun";
+  bool quiet = false;
+};
+
+// Parses argv. On bad input returns nullopt and fills `errors` with one message per
+// broken rule, each naming the option; `exitCode` is 0 for --help/--version.
+std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vector<std::string>& errors,
+                                                int& exitCode);
+
+} // namespace shardlab

@@ -1,0 +1,220 @@
+#include "MpiJob.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <thread>
+
+namespace shardlab {
+namespace {
+
+volatile sig_atomic_t stopRequested = 0;
+void onStopSignal(int) { stopRequested = 1; }
+
+using Clock = std::chrono::steady_clock;
+
+// Follows one rank's trace file as the rank writes it.
+class RankFileTail {
+public:
+  explicit RankFileTail(std::string path) : path_(std::move(path)) {}
+  void poll(const std::function<void(std::string_view)>& onLine, bool& sawFailure) {
+    if (fd_ < 0) {
+      fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd_ < 0) return;
+    }
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd_, buf, sizeof buf);
+      if (n <= 0) break;
+      pending_.append(buf, static_cast<std::size_t>(n));
+    }
+    std::size_t start = 0;
+    for (;;) {
+      const auto nl = pending_.find('\n', start);
+      if (nl == std::string::npos) break;
+      std::string_view line(pending_.data() + start, nl - start);
+      start = nl + 1;
+      if (line.empty() || line.rfind("shardlab-trace", 0) == 0) continue;
+      if (line.rfind("oom ", 0) == 0 || line.rfind("fail ", 0) == 0) sawFailure = true;
+      onLine(line);
+    }
+    pending_.erase(0, start);
+  }
+  ~RankFileTail() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RankFileTail(RankFileTail&& o) noexcept : path_(std::move(o.path_)), fd_(o.fd_), pending_(std::move(o.pending_)) {
+    o.fd_ = -1;
+  }
+
+private:
+  std::string path_;
+  int fd_ = -1;
+  std::string pending_;
+};
+
+bool runningAsRoot() { return ::geteuid() == 0; }
+
+int localCores() {
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+} // namespace
+
+void installStopHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+std::vector<RankFailure> parseMpirunFailures(const std::string& out) {
+  std::map<int, std::string> byRank;
+  std::smatch m;
+  // "mpirun noticed that process rank 2 with PID 123 on node x exited on signal 9 (Killed)."
+  static const std::regex signalled(R"(process rank (\d+) with PID \d+ on node \S+ exited on signal (\d+)(?: \(([^)]+)\))?)");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), signalled); it != std::sregex_iterator(); ++it) {
+    m = *it;
+    byRank.emplace(std::stoi(m[1]), "killed by signal " + m[2].str() + (m[3].matched ? " (" + m[3].str() + ")" : ""));
+  }
+  // "MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD with errorcode 3."
+  static const std::regex aborted(R"(MPI_ABORT was invoked on rank (\d+) in communicator \S+\s+with errorcode (\d+))");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), aborted); it != std::sregex_iterator(); ++it) {
+    m = *it;
+    byRank.emplace(std::stoi(m[1]), "stopped the job (MPI_Abort, error code " + m[2].str() + ")");
+  }
+  // "Process name: [[1234,1],2]\n  Exit code:    7"
+  static const std::regex exited(R"(Process name:\s*\[\[\d+,\d+\],(\d+)\]\s*Exit code:\s*(\d+))");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), exited); it != std::sregex_iterator(); ++it) {
+    m = *it;
+    byRank.emplace(std::stoi(m[1]), "exited with status " + m[2].str());
+  }
+  std::vector<RankFailure> failures;
+  for (auto& [rank, reason] : byRank) failures.push_back({rank, reason});
+  return failures;
+}
+
+MpiJob::MpiJob(const LaunchOptions& options, std::string workerPath, std::string runDir)
+    : options_(options), worker_(std::move(workerPath)), runDir_(std::move(runDir)) {}
+
+std::vector<std::string> MpiJob::command() const {
+  std::vector<std::string> c{options_.mpirun, "-np", std::to_string(options_.job.ranks)};
+  if (runningAsRoot()) c.push_back("--allow-run-as-root");
+  if (!options_.hostfile.empty()) {
+    c.insert(c.end(), {"--hostfile", options_.hostfile});
+  } else if (options_.job.ranks > localCores()) {
+    c.push_back("--oversubscribe");
+  }
+  // Ranks are placed by the OS: binding 4 ranks to 2 cores would serialise them.
+  c.insert(c.end(), {"--bind-to", "none"});
+  // Containers often forbid the cross-memory attach the shared-memory transport tries first.
+  if (!std::getenv("OMPI_MCA_btl_vader_single_copy_mechanism"))
+    c.insert(c.end(), {"--mca", "btl_vader_single_copy_mechanism", "none"});
+  for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_BLAS_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
+    if (std::getenv(var)) c.insert(c.end(), {"-x", var});
+  c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});
+  if (!options_.dumpParams.empty()) c.insert(c.end(), {"--dump-params", options_.dumpParams});
+  return c;
+}
+
+JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
+  JobOutcome outcome;
+  const auto argv = command();
+  int pipeFds[2];
+  if (::pipe2(pipeFds, O_CLOEXEC) != 0) throw std::runtime_error("pipe: " + std::string(std::strerror(errno)));
+
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork: " + std::string(std::strerror(errno)));
+  if (pid == 0) {
+    ::setpgid(0, 0); // its own group, so the whole job can be stopped at once
+    ::dup2(pipeFds[1], STDOUT_FILENO);
+    ::dup2(pipeFds[1], STDERR_FILENO);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot start %s: %s\n", args[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  ::close(pipeFds[1]);
+  ::fcntl(pipeFds[0], F_SETFL, O_NONBLOCK);
+
+  std::vector<RankFileTail> tails;
+  for (int r = 0; r < options_.job.ranks; ++r) tails.emplace_back(runDir_ + "/rank-" + std::to_string(r) + ".trace");
+
+  bool sawFailure = false, exited = false;
+  int status = 0;
+  Clock::time_point failureSeen{}, termSent{};
+  bool termed = false, killed = false;
+  // After a failure mpirun stops the other ranks itself; give it this long.
+  constexpr auto kGrace = std::chrono::seconds(4);
+  constexpr auto kKillAfter = std::chrono::seconds(2);
+
+  auto drainPipe = [&] {
+    char buf[4096];
+    for (;;) {
+      const ssize_t n = ::read(pipeFds[0], buf, sizeof buf);
+      if (n <= 0) break;
+      outcome.mpirunOutput.append(buf, static_cast<std::size_t>(n));
+      if (!options_.quiet || true) (void)!::write(STDERR_FILENO, buf, static_cast<std::size_t>(n));
+      if (outcome.mpirunOutput.size() > (1u << 16)) outcome.mpirunOutput.erase(0, outcome.mpirunOutput.size() - (1u << 16));
+      if (outcome.mpirunOutput.find("exited on signal") != std::string::npos ||
+          outcome.mpirunOutput.find("MPI_ABORT was invoked") != std::string::npos)
+        sawFailure = true;
+    }
+  };
+
+  while (!exited) {
+    pollfd pfd{pipeFds[0], POLLIN, 0};
+    ::poll(&pfd, 1, 20);
+    drainPipe();
+    for (auto& t : tails) t.poll(onLine, sawFailure);
+
+    const pid_t w = ::waitpid(pid, &status, WNOHANG);
+    if (w == pid) {
+      exited = true;
+      break;
+    }
+    const auto now = Clock::now();
+    if (stopRequested && !termed) {
+      outcome.interrupted = true;
+      ::kill(-pid, SIGTERM);
+      termed = true;
+      termSent = now;
+    }
+    if (sawFailure && failureSeen == Clock::time_point{}) failureSeen = now;
+    if (!termed && failureSeen != Clock::time_point{} && now - failureSeen > kGrace) {
+      outcome.forcedStop = true;
+      ::kill(-pid, SIGTERM);
+      termed = true;
+      termSent = now;
+    }
+    if (termed && !killed && now - termSent > kKillAfter) {
+      ::kill(-pid, SIGKILL);
+      killed = true;
+    }
+  }
+  // Whatever the ranks wrote last, and the rest of mpirun's output.
+  drainPipe();
+  for (auto& t : tails) t.poll(onLine, sawFailure);
+  ::close(pipeFds[0]);
+  if (killed) ::kill(-pid, SIGKILL); // stragglers of the group
+
+  outcome.mpirunStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  outcome.failures = parseMpirunFailures(outcome.mpirunOutput);
+  return outcome;
+}
+
+} // namespace shardlab

@@ -1,0 +1,48 @@
+// Runs a job under the real Open MPI launcher and follows it: `mpirun -np N
+// shardlab-worker ...` in its own process group, each rank's trace file tailed as it
+// grows, mpirun's own output kept to tell which rank failed and why. When a rank
+// fails, mpirun stops the others; if it has not within a few seconds, this stops it.
+#pragma once
+
+#include "LaunchOptions.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shardlab {
+
+struct RankFailure {
+  int rank = -1;
+  std::string reason; // "out of memory ...", "killed by signal 9 (Killed)", "exited with status 7", ...
+};
+
+struct JobOutcome {
+  int mpirunStatus = 0;     // mpirun's exit status (128 + signal when killed)
+  bool interrupted = false; // the launcher was asked to stop (SIGINT/SIGTERM)
+  bool forcedStop = false;  // mpirun had to be stopped by us after a failure
+  std::vector<RankFailure> failures;
+  std::string mpirunOutput; // what mpirun printed (last 64 KiB)
+};
+
+class MpiJob {
+public:
+  MpiJob(const LaunchOptions& options, std::string workerPath, std::string runDir);
+  std::vector<std::string> command() const;
+  // Runs the job to its end; `onLine` receives every record line of every rank's
+  // trace (without the per-file header) as soon as the line is complete.
+  JobOutcome run(const std::function<void(std::string_view)>& onLine);
+
+private:
+  const LaunchOptions& options_;
+  std::string worker_, runDir_;
+};
+
+// Installs SIGINT/SIGTERM handlers that ask a running MpiJob to stop cleanly.
+void installStopHandlers();
+
+// Parses what Open MPI's mpirun prints about failed processes.
+std::vector<RankFailure> parseMpirunFailures(const std::string& output);
+
+} // namespace shardlab

@@ -1,0 +1,224 @@
+// shardlab-run: starts a ShardLab job under mpirun, streams and merges every rank's
+// events, and prints the run's summary. This is what the app runs, and what a
+// learner can copy to a cluster.
+#include "ChromeTrace.h"
+#include "DeviceChoice.h"
+#include "LaunchOptions.h"
+#include "MpiJob.h"
+#include "Summary.h"
+#include "TraceReader.h"
+#include "TraceWriter.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+using namespace shardlab;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kExitInvalid = 2;
+constexpr int kExitRankFailed = 3;
+constexpr int kExitMissingTool = 4;
+constexpr int kExitInterrupted = 130;
+
+std::string findOnPath(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::string p = path;
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    auto end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string candidate = p.substr(start, end - start) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+std::string findWorker() {
+  if (const char* w = std::getenv("SHARDLAB_WORKER")) return w;
+  std::error_code ec;
+  auto self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto candidate = self.parent_path() / "shardlab-worker";
+    if (fs::exists(candidate)) return candidate.string();
+  }
+  return findOnPath("shardlab-worker");
+}
+
+std::string joinCommand(const std::vector<std::string>& c) {
+  std::string s;
+  for (const auto& a : c) {
+    if (!s.empty()) s += ' ';
+    const bool quote = a.find_first_of(" \t'\"$") != std::string::npos;
+    s += quote ? "'" + a + "'" : a;
+  }
+  return s;
+}
+
+std::string isoNow() {
+  char buf[32];
+  std::time_t t = std::time(nullptr);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  installStopHandlers();
+  std::vector<std::string> errors;
+  int exitCode = 0;
+  auto parsed = parseLaunchOptions(argc, argv, errors, exitCode);
+  if (!parsed) {
+    for (const auto& e : errors) std::fprintf(stderr, "shardlab-run: error: %s\n", e.c_str());
+    return exitCode;
+  }
+  LaunchOptions& options = *parsed;
+  // With --events -, standard output carries the trace: human text goes to stderr.
+  std::FILE* human = options.eventsTo == "-" ? stderr : stdout;
+
+  const std::string mpirun = findOnPath(options.mpirun);
+  if (mpirun.empty()) {
+    std::fprintf(stderr,
+                 "shardlab-run: error: '%s' not found: ShardLab runs its ranks with Open MPI's mpirun "
+                 "(Debian/Ubuntu: sudo apt-get install openmpi-bin)\n",
+                 options.mpirun.c_str());
+    return kExitMissingTool;
+  }
+  options.mpirun = mpirun;
+  const std::string worker = findWorker();
+  if (worker.empty()) {
+    std::fprintf(stderr,
+                 "shardlab-run: error: shardlab-worker not found next to shardlab-run or on PATH "
+                 "(build the target shardlab-worker, or set SHARDLAB_WORKER)\n");
+    return kExitMissingTool;
+  }
+
+  const DeviceChoice device = chooseDevice(options.job);
+  if (!device.error.empty()) {
+    std::fprintf(stderr, "shardlab-run: error: --device: %s\n", device.error.c_str());
+    return kExitInvalid;
+  }
+  options.job.device = device.device;
+  std::fprintf(stderr, "shardlab-run: device %s: %s\n", device.device.c_str(), device.reason.c_str());
+
+  // The ranks write their traces into the run directory; the launcher follows them.
+  const bool keepRunDir = !options.runDir.empty();
+  std::string runDir = options.runDir;
+  if (keepRunDir) {
+    std::error_code ec;
+    fs::create_directories(runDir, ec);
+    if (ec) {
+      std::fprintf(stderr, "shardlab-run: error: --run-dir: cannot create '%s': %s\n", runDir.c_str(), ec.message().c_str());
+      return kExitInvalid;
+    }
+  } else {
+    std::string tmpl = (fs::temp_directory_path() / "shardlab-run-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) {
+      std::perror("shardlab-run: mkdtemp");
+      return kExitInvalid;
+    }
+    runDir = tmpl;
+  }
+  {
+    std::ofstream jobOut(runDir + "/job.json");
+    jobOut << options.job.toJson().dump(2) << "\n";
+  }
+
+  MpiJob job(options, worker, runDir);
+  const auto command = job.command();
+  nlohmann::json jobRecord = options.job.toJson();
+  jobRecord["model"] = options.job.modelJson();
+  jobRecord["device_reason"] = device.reason;
+  jobRecord["command"] = joinCommand(command);
+  jobRecord["shardlab_version"] = "0.1.0";
+  jobRecord["started_at"] = isoNow();
+
+  trace::Trace merged;
+  trace::TraceParser parser(merged);
+  std::FILE* traceFile = nullptr;
+  if (!options.traceFile.empty()) {
+    traceFile = std::fopen(options.traceFile.c_str(), "w");
+    if (!traceFile) {
+      std::fprintf(stderr, "shardlab-run: error: --trace: cannot write '%s'\n", options.traceFile.c_str());
+      return kExitInvalid;
+    }
+  }
+  trace::TraceWriter traceOut(traceFile ? traceFile : stdout);
+  trace::TraceWriter eventsOut(stdout);
+  const bool streamEvents = options.eventsTo == "-";
+  auto emit = [&](std::string_view line) {
+    if (auto err = parser.parseLine(line))
+      std::fprintf(stderr, "shardlab-run: warning: damaged trace line skipped: %s\n", err->c_str());
+    if (traceFile) traceOut.writeLine(line);
+    if (streamEvents) eventsOut.writeLine(line);
+  };
+  const std::string header = std::string(trace::kMagic) + " " + std::to_string(trace::kFormatVersion);
+  emit(header);
+  emit("job " + jobRecord.dump());
+  if (streamEvents) eventsOut.flush();
+
+  std::fprintf(stderr, "shardlab-run: %s\n", joinCommand(command).c_str());
+  JobOutcome outcome;
+  try {
+    outcome = job.run([&](std::string_view line) {
+      emit(line);
+      if (streamEvents) eventsOut.flush();
+    });
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shardlab-run: error: %s\n", e.what());
+    return kExitMissingTool;
+  }
+  if (traceFile) {
+    traceOut.flush();
+    std::fclose(traceFile);
+  }
+  if (streamEvents) eventsOut.flush();
+
+  const trace::Summary summary = trace::summarize(merged);
+  if (!options.quiet) std::fprintf(human, "%s", summary.toTable().c_str());
+  if (!options.summaryJsonFile.empty()) {
+    std::ofstream out(options.summaryJsonFile);
+    out << summary.toJson().dump(2) << "\n";
+  }
+  if (!options.chromeTraceFile.empty()) {
+    std::ofstream out(options.chromeTraceFile);
+    trace::writeChromeTrace(merged, out);
+  }
+
+  // Failures: what the ranks recorded first, then what mpirun saw.
+  std::map<int, std::string> failed;
+  for (const auto& r : summary.ranksDetail)
+    if (r.failure) failed[r.rank] = *r.failure;
+  for (const auto& f : outcome.failures)
+    if (!failed.count(f.rank) && f.reason.rfind("stopped the job", 0) != 0) failed[f.rank] = f.reason;
+  const bool ok = outcome.mpirunStatus == 0 && failed.empty() && !outcome.interrupted;
+  if (!keepRunDir && ok) fs::remove_all(runDir);
+
+  if (outcome.interrupted) {
+    std::fprintf(stderr, "shardlab-run: stopped on request after %d of %d steps; the partial trace is kept%s%s\n",
+                 summary.stepsCompleted, options.job.steps, options.traceFile.empty() ? "" : " in ",
+                 options.traceFile.c_str());
+    return kExitInterrupted;
+  }
+  if (!ok) {
+    for (const auto& [rank, reason] : failed) std::fprintf(stderr, "shardlab-run: rank %d failed: %s\n", rank, reason.c_str());
+    if (failed.empty())
+      std::fprintf(stderr, "shardlab-run: mpirun exited with status %d\n", outcome.mpirunStatus);
+    std::fprintf(stderr, "shardlab-run: the other ranks were stopped after %d of %d steps; partial trace kept %s\n",
+                 summary.stepsCompleted, options.job.steps,
+                 options.traceFile.empty() ? ("in " + runDir).c_str() : ("in " + options.traceFile).c_str());
+    return kExitRankFailed;
+  }
+  return 0;
+}

@@ -1,0 +1,88 @@
+#include "UnitRunner.h"
+
+namespace shardlab {
+
+using trace::Category;
+
+UnitRunner::UnitRunner(StrategyContext& ctx, const std::int32_t* tokens, const std::int32_t* targets, int rows,
+                       float gradScale, int step, int micro)
+    : ctx_(ctx), tokens_(tokens), targets_(targets), n_(rows), gradScale_(gradScale), step_(step), micro_(micro) {}
+
+void UnitRunner::setTensorParallel(int innerWidth, std::function<void(float*, std::size_t, int)> allReduce) {
+  tpInner_ = innerWidth;
+  tpAllReduce_ = std::move(allReduce);
+}
+
+void UnitRunner::forward(int unit, const float* params) {
+  ScopedOp op(ctx_.recorder, Kind::Forward, unit, step_, micro_);
+  Device& d = ctx_.device;
+  const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
+  const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
+  switch (ctx_.shape.kindOf(unit)) {
+  case UnitKind::Embedding: {
+    Buffer out = act(unit, nH);
+    embeddingForward(d, params, tokens_, out.data(), n_, H);
+    inputs_[unit + 1] = std::move(out);
+    break;
+  }
+  case UnitKind::Block: {
+    const int F = innerWidth();
+    const auto nF = static_cast<std::size_t>(n_) * static_cast<std::size_t>(F);
+    const float* x = inputs_.at(unit).data();
+    Buffer a = act(unit, nF), h = act(unit, nF), y = act(unit, nH);
+    mlpForward(d, params, x, a.data(), h.data(), y.data(), n_, H, F);
+    if (tpAllReduce_) tpAllReduce_(y.data(), nH, unit); // the g operator: sum the partial outputs
+    d.addBias(y.data(), BlockView::of(params, H, F).b2, n_, H);
+    d.add(y.data(), x, nH);
+    preAct_[unit] = std::move(a);
+    postAct_[unit] = std::move(h);
+    inputs_[unit + 1] = std::move(y);
+    break;
+  }
+  case UnitKind::Output: {
+    const auto nV = static_cast<std::size_t>(n_) * static_cast<std::size_t>(V);
+    Buffer logits = act(unit, nV);
+    dlogits_ = act(unit, nV);
+    lossSum_ += outputForward(d, params, inputs_.at(unit).data(), targets_, logits.data(), dlogits_.data(), n_, H, V,
+                              gradScale_);
+    break; // logits freed here: the backward needs only dlogits
+  }
+  }
+}
+
+void UnitRunner::backward(int unit, const float* params, float* dparams) {
+  ScopedOp op(ctx_.recorder, Kind::Backward, unit, step_, micro_);
+  Device& d = ctx_.device;
+  const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
+  const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
+  switch (ctx_.shape.kindOf(unit)) {
+  case UnitKind::Output: {
+    Buffer dx = act(unit, nH);
+    outputBackward(d, params, inputs_.at(unit).data(), dlogits_.data(), dparams, dx.data(), n_, H, V);
+    dlogits_.reset();
+    grad_ = std::move(dx);
+    break;
+  }
+  case UnitKind::Block: {
+    const int F = innerWidth();
+    const auto nF = static_cast<std::size_t>(n_) * static_cast<std::size_t>(F);
+    Buffer da = act(unit, nF), dx = act(unit, nH);
+    mlpBackward(d, params, inputs_.at(unit).data(), preAct_.at(unit).data(), postAct_.at(unit).data(), grad_.data(),
+                dparams, dx.data(), da.data(), n_, H, F);
+    d.biasGrad(grad_.data(), blockB2(dparams, H, F), n_, H, true);
+    if (tpAllReduce_) tpAllReduce_(dx.data(), nH, unit); // the f operator's backward: sum input gradients
+    d.add(dx.data(), grad_.data(), nH);                   // the residual path
+    preAct_.erase(unit);
+    postAct_.erase(unit);
+    grad_ = std::move(dx);
+    break;
+  }
+  case UnitKind::Embedding:
+    embeddingBackward(d, tokens_, grad_.data(), dparams, n_, H);
+    grad_.reset();
+    break;
+  }
+  inputs_.erase(unit + 1); // the unit's output is no longer needed by anyone
+}
+
+} // namespace shardlab

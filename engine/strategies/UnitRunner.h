@@ -1,0 +1,60 @@
+// The forward and backward of the model's units on one batch (or micro-batch),
+// holding the activations the backward needs. Strategies differ in where a unit's
+// parameters and gradients come from; the arithmetic is this, shared by all.
+#pragma once
+
+#include "Strategy.h"
+
+#include <functional>
+#include <map>
+
+namespace shardlab {
+
+class UnitRunner {
+public:
+  // `gradScale` is 1 / global batch, so summing gradients over ranks (and
+  // micro-batches) gives the gradient of the mean loss.
+  UnitRunner(StrategyContext& ctx, const std::int32_t* tokens, const std::int32_t* targets, int rows, float gradScale,
+             int step, int micro = -1);
+
+  // Tensor parallelism splits each block's inner width and all-reduces the block's
+  // partial output (forward) and partial input gradient (backward) through this hook.
+  void setTensorParallel(int innerWidth, std::function<void(float*, std::size_t, int unit)> allReduce);
+
+  // Input activation for a stage that does not start with the embedding.
+  void setInput(int unit, Buffer x) { inputs_[unit] = std::move(x); }
+  // Gradient of the last forwarded unit's output, for a stage that does not end with the output layer.
+  void setOutputGrad(Buffer dy) { grad_ = std::move(dy); }
+
+  void forward(int unit, const float* params);
+  // Accumulates into dparams (zero it first for a fresh gradient).
+  void backward(int unit, const float* params, float* dparams);
+
+  // The output activation of `unit` (the input of unit + 1).
+  Buffer& output(int unit) { return inputs_[unit + 1]; }
+  // After backward(unit): the gradient of its input, for the previous stage.
+  Buffer& inputGrad() { return grad_; }
+  double lossSum() const { return lossSum_; }
+
+private:
+  int innerWidth() const { return tpInner_ > 0 ? tpInner_ : 4 * ctx_.shape.hidden; }
+  Buffer act(int unit, std::size_t count) { return ctx_.memory.allocate(trace::Category::Activations, unit, count); }
+
+  StrategyContext& ctx_;
+  const std::int32_t* tokens_;
+  const std::int32_t* targets_;
+  int n_;
+  float gradScale_;
+  int step_, micro_;
+  int tpInner_ = 0;
+  std::function<void(float*, std::size_t, int)> tpAllReduce_;
+
+  std::map<int, Buffer> inputs_;     // inputs_[u]: input of unit u (output of u - 1)
+  std::map<int, Buffer> preAct_;     // blocks: x W1 + b1
+  std::map<int, Buffer> postAct_;    // blocks: gelu(x W1 + b1)
+  Buffer dlogits_;
+  Buffer grad_;                      // gradient flowing backward
+  double lossSum_ = 0.0;
+};
+
+} // namespace shardlab

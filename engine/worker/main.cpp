@@ -1,0 +1,123 @@
+// shardlab-worker: one rank of a ShardLab job, started by mpirun (through
+// shardlab-run). Reads the job, trains, and records every event into
+// RUN_DIR/rank-R.trace as it happens.
+#include "Clock.h"
+#include "CommStream.h"
+#include "Data.h"
+#include "JobConfig.h"
+#include "Memory.h"
+#include "MpiCheck.h"
+#include "Recorder.h"
+#include "Strategy.h"
+#include "WorkerSetup.h"
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+using namespace shardlab;
+
+namespace {
+
+// Exit codes the launcher reads (docs/architecture.md, "Failures").
+constexpr int kExitOutOfMemory = 3;
+constexpr int kExitFailure = 4;
+
+[[noreturn]] void abortJob(Recorder& recorder, int code) {
+  recorder.flush();
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"shardlab-worker: one rank of a ShardLab job (started by shardlab-run through mpirun)"};
+  std::string jobFile, runDir, dumpParams;
+  cli.add_option("--job", jobFile, "job configuration (JSON)")->required();
+  cli.add_option("--run-dir", runDir, "where rank-R.trace is written")->required();
+  cli.add_option("--dump-params", dumpParams, "rank 0 writes the final full parameters here (float32)");
+  CLI11_PARSE(cli, argc, argv);
+
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    std::fprintf(stderr, "rank %d: this Open MPI does not support MPI_THREAD_MULTIPLE, which the communication thread needs\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+  }
+
+  JobConfig job;
+  {
+    std::ifstream in(jobFile);
+    auto j = nlohmann::json::parse(in, nullptr, false);
+    std::vector<std::string> errors;
+    if (!j.is_discarded()) job = JobConfig::fromJson(j, JobConfig{}, errors);
+    else errors.push_back(jobFile + ": malformed JSON");
+    for (const auto& e : job.validate()) errors.push_back(e);
+    if (!errors.empty()) {
+      if (rank == 0) for (const auto& e : errors) std::fprintf(stderr, "invalid job: %s\n", e.c_str());
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+
+  std::FILE* traceFile = nullptr;
+  if (job.trace) {
+    const std::string path = runDir + "/rank-" + std::to_string(rank) + ".trace";
+    traceFile = std::fopen(path.c_str(), "w");
+    if (!traceFile) {
+      std::fprintf(stderr, "rank %d: cannot write %s\n", rank, path.c_str());
+      MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+    }
+  }
+  Recorder recorder(traceFile, rank, job.unitNames());
+  WorkerSetup setup = prepareRank(job, recorder);
+
+  int exitCode = 0;
+  {
+    MemoryTracker memory(*setup.device, recorder, job.memoryBudget, job.unitNames());
+    CommStream comm(MPI_COMM_WORLD, recorder);
+    StrategyContext ctx{job, ModelShape{job.vocab, job.hidden, job.layers}, *setup.device, memory, recorder, comm,
+                        rank, size};
+    try {
+      auto strategy = makeStrategy(ctx);
+      strategy->setup();
+      SyntheticLanguage data(job.vocab, job.seed);
+      MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank starts step 0 together
+      for (int step = 0; step < job.steps; ++step) {
+        injectFaultIfAsked(rank, step);
+        const auto result = strategy->step(step, data.globalBatch(step, job.batch));
+        setup.device->synchronize();
+        recordDeviceMemory(*setup.device, recorder);
+        recorder.stepEnd(step, result.lossSum, result.tokens);
+      }
+      if (!dumpParams.empty()) {
+        const auto params = strategy->fullParameters();
+        if (rank == 0) {
+          std::ofstream out(dumpParams, std::ios::binary);
+          out.write(reinterpret_cast<const char*>(params.data()),
+                    static_cast<std::streamsize>(params.size() * sizeof(float)));
+        }
+      }
+    } catch (const OutOfMemory& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      abortJob(recorder, kExitOutOfMemory);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "rank %d failed: %s\n", rank, e.what());
+      recorder.failure(e.what());
+      abortJob(recorder, kExitFailure);
+    }
+  }
+  recorder.end();
+  if (traceFile) std::fclose(traceFile);
+  MPI_Finalize();
+  return exitCode;
+}
