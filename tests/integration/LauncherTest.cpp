@@ -1,0 +1,93 @@
+// Bad input is refused before anything runs, with exit status 2 and a message that
+// names the option and the rule; missing tools name the package that installs them.
+#include "RunShardlab.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+using namespace shardlab::testing;
+
+struct BadOption : ::testing::TestWithParam<std::pair<std::vector<std::string>, std::string>> {};
+
+TEST_P(BadOption, ExitsTwoNamingTheOptionAndLaunchesNothing) {
+  const auto& [args, expected] = GetParam();
+  const auto dir = freshDir("bad");
+  auto all = args;
+  all.insert(all.end(), {"--trace", dir + "/t.trace"});
+  auto r = runShardlab(all);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/t.trace")) << "nothing may be launched";
+  EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, BadOption,
+    ::testing::Values(
+        std::make_pair(std::vector<std::string>{"--strategy", "zero3"}, "--strategy: must be one of ddp, fsdp, pipeline, tp"),
+        std::make_pair(std::vector<std::string>{"--ranks", "65"}, "--ranks: must be between 1 and 64"),
+        std::make_pair(std::vector<std::string>{"--ranks", "0"}, "--ranks: must be between 1 and 64"),
+        std::make_pair(std::vector<std::string>{"--hidden", "-8"}, "--hidden: must be at least 1"),
+        std::make_pair(std::vector<std::string>{"--batch", "30", "--ranks", "4"}, "--batch: the global batch (30) must be divisible by ranks (4)"),
+        std::make_pair(std::vector<std::string>{"--memory-budget", "-5"}, "--memory-budget"),
+        std::make_pair(std::vector<std::string>{"--memory-budget", "lots"}, "--memory-budget: 'lots' is not a size"),
+        std::make_pair(std::vector<std::string>{"--steps", "0"}, "--steps: must be at least 1"),
+        std::make_pair(std::vector<std::string>{"--sharding", "half"}, "--sharding: must be full or grad-op"),
+        std::make_pair(std::vector<std::string>{"--frobnicate"}, "frobnicate")));
+
+TEST(Spec, MalformedJsonIsRefused) {
+  const auto dir = freshDir("spec");
+  std::ofstream(dir + "/bad.json") << "{\"strategy\": \"fsdp\",";
+  auto r = runShardlab({"--spec", dir + "/bad.json"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("is not valid JSON"), std::string::npos) << r.err;
+}
+
+TEST(Spec, UnknownKeyAndWrongTypeAreNamed) {
+  const auto dir = freshDir("spec2");
+  std::ofstream(dir + "/s.json") << R"({"strategy": "fsdp", "rankz": 4, "layers": "many"})";
+  auto r = runShardlab({"--spec", dir + "/s.json"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("rankz: unknown key"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("layers: must be an integer"), std::string::npos) << r.err;
+}
+
+TEST(Spec, RunsAndCommandLineOverridesIt) {
+  const auto dir = freshDir("spec3");
+  std::ofstream(dir + "/s.json") << R"({"strategy": "ddp", "ranks": 2, "steps": 2, "memory_budget": "64MiB"})";
+  auto r = runShardlab({"--spec", dir + "/s.json", "--steps", "3", "--summary-json", dir + "/out.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto s = nlohmann::json::parse(std::ifstream(dir + "/out.json"));
+  EXPECT_EQ(s["strategy"], "ddp");
+  EXPECT_EQ(s["ranks"], 2);
+  EXPECT_EQ(s["steps"], 3);
+}
+
+TEST(MissingTools, MpirunNotFoundNamesThePackage) {
+  auto r = runShardlab({"--mpirun", "/nonexistent/mpirun"});
+  EXPECT_EQ(r.status, 4);
+  EXPECT_NE(r.err.find("openmpi-bin"), std::string::npos) << r.err;
+}
+
+TEST(MissingTools, WorkerNotFoundSaysHowToGetIt) {
+  auto r = runShardlab({"--ranks", "1"}, {{"SHARDLAB_WORKER", "/nonexistent/shardlab-worker"}});
+  EXPECT_NE(r.status, 0);
+}
+
+TEST(Launcher, DeviceCudaWithoutAGpuIsRefused) {
+  auto r = runShardlab({"--device", "cuda", "--ranks", "1"});
+  if (r.status == 0) GTEST_SKIP() << "this machine has a CUDA device";
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--device: cuda was asked for, but"), std::string::npos) << r.err;
+}
+
+TEST(Launcher, PrintsTheExactMpirunCommandItRuns) {
+  auto r = runShardlab({"--ranks", "4", "--steps", "1", "-q"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("mpirun -np 4"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--oversubscribe"), std::string::npos) << "4 ranks on this machine's cores";
+}

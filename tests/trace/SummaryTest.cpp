@@ -1,0 +1,71 @@
+// The summary's arithmetic on traces whose answer is known by construction.
+#include "Summary.h"
+#include "TraceReader.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardlab::trace;
+
+namespace {
+ReadResult parse(const std::string& body) {
+  return readTrace("shardlab-trace 1\njob {\"strategy\":\"fsdp\",\"ranks\":4,\"steps\":2,\"model\":{\"units\":[\"a\",\"b\"],\"parameters\":10}}\n" + body);
+}
+} // namespace
+
+TEST(Summary, ExposedCommunicationIsWhatComputeDidNotCover) {
+  // compute [0,100) and [200,300); comm [50,250): covered 50 + 50, exposed 100.
+  auto r = parse("op 0 0 100 forward a 0 -1\n"
+                 "op 0 200 300 forward b 0 -1\n"
+                 "coll 0 50 250 all_gather b 0 -1 4000 f -1 0x0\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  auto s = summarize(r.trace);
+  EXPECT_DOUBLE_EQ(s.ranksDetail[0].computeS, 200e-9);
+  EXPECT_DOUBLE_EQ(s.ranksDetail[0].commS, 200e-9);
+  EXPECT_DOUBLE_EQ(s.ranksDetail[0].exposedCommS, 100e-9);
+}
+
+TEST(Summary, RingWireBytesFollowNcclTestsConventions) {
+  auto r = parse("coll 0 0 1 all_gather a 0 -1 4000 f -1 0x0\n"
+                 "coll 0 1 2 reduce_scatter a 0 -1 4000 f -1 0x0\n"
+                 "coll 0 2 3 all_reduce a 0 -1 4000 f -1 0x0\n"
+                 "coll 0 3 4 all_reduce b 0 -1 4000 f -1 0x0\n");
+  auto s = summarize(r.trace);
+  EXPECT_EQ(s.collectives["all_gather"].wireBytes, 3000);     // (N-1)/N
+  EXPECT_EQ(s.collectives["reduce_scatter"].wireBytes, 3000); // (N-1)/N
+  EXPECT_EQ(s.collectives["all_reduce"].count, 2);
+  EXPECT_EQ(s.collectives["all_reduce"].bytes, 8000);
+  EXPECT_EQ(s.collectives["all_reduce"].wireBytes, 12000);   // 2(N-1)/N each
+  EXPECT_EQ(s.ranksDetail[0].sentBytes, 18000);
+}
+
+TEST(Summary, LossIsSummedOverRanksPerToken) {
+  auto r = parse("step 0 10 0 40 16\nstep 1 11 0 24 16\nstep 0 20 1 8 16\nstep 1 21 1 8 16\n");
+  auto s = summarize(r.trace);
+  ASSERT_EQ(s.lossPerStep.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.lossPerStep[0], 2.0);
+  EXPECT_DOUBLE_EQ(s.lossPerStep[1], 0.5);
+  EXPECT_EQ(s.toJson()["loss"]["first"], 2.0);
+}
+
+TEST(Summary, PeaksAndPersistentBytesComeFromMemoryRecords) {
+  auto r = parse("mem 0 1 param_shard a 100 100 100\n"
+                 "mem 0 2 gathered_params a 400 400 500\n"
+                 "mem 0 3 gathered_params a -400 0 100\n"
+                 "step 0 4 0 1 1\n"
+                 "oom 1 5 grads b 300 200 150\n");
+  auto s = summarize(r.trace);
+  EXPECT_EQ(s.ranksDetail[0].peakBytes, 500);
+  EXPECT_EQ(s.ranksDetail[0].persistentBytes, 100);
+  EXPECT_EQ(s.ranksDetail[0].peakByCategory[static_cast<int>(Category::GatheredParams)], 400);
+  ASSERT_TRUE(s.outOfMemory);
+  EXPECT_EQ(s.outOfMemory->rank, 1);
+  EXPECT_EQ(s.outOfMemory->message(), "out of memory on rank 1: needs 300 B (grads of b), budget 200 B, holding 150 B");
+}
+
+TEST(Summary, TheoreticalBubble) {
+  EXPECT_DOUBLE_EQ(theoreticalBubble("gpipe", 4, 4, 1), 3.0 / 7.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble("1f1b", 2, 8, 1), 1.0 / 9.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble("interleaved", 4, 8, 2), 3.0 / 19.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble("naive", 4, 8, 1), 3.0 / 4.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble("gpipe", 1, 8, 1), 0.0);
+}

@@ -1,0 +1,216 @@
+// The trace format: what is written is read back identically; damage is reported
+// with its line and everything before it is kept; nothing crashes the reader.
+#include "ChromeTrace.h"
+#include "Summary.h"
+#include "TraceReader.h"
+#include "TraceWriter.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+using namespace shardlab::trace;
+
+namespace {
+
+const std::vector<std::string> kUnits{"embedding", "block0", "output"};
+
+std::vector<Event> sampleEvents() {
+  std::vector<Event> v;
+  Event op;
+  op.record = Record::Op;
+  op.rank = 1;
+  op.kind = Kind::Forward;
+  op.unit = 1;
+  op.step = 0;
+  op.t0 = 100;
+  op.t1 = 250;
+  v.push_back(op);
+  Event c;
+  c.record = Record::Collective;
+  c.rank = 1;
+  c.kind = Kind::AllGather;
+  c.unit = 2;
+  c.step = 0;
+  c.t0 = 120;
+  c.t1 = 300;
+  c.bytes = 4096;
+  c.participants = 0xf;
+  v.push_back(c);
+  Event s = c;
+  s.kind = Kind::Send;
+  s.participants = 0x3;
+  s.peer = 0;
+  s.rows = 8;
+  s.cols = 64;
+  s.micro = 3;
+  s.bytes = 8 * 64 * 4;
+  v.push_back(s);
+  Event m;
+  m.record = Record::Memory;
+  m.rank = 1;
+  m.category = Category::GatheredParams;
+  m.unit = 0;
+  m.t0 = m.t1 = 130;
+  m.bytes = -512;
+  m.value = 1024;
+  m.total = 9000;
+  v.push_back(m);
+  Event st;
+  st.record = Record::Step;
+  st.rank = 1;
+  st.step = 0;
+  st.t0 = st.t1 = 400;
+  st.loss = 66.125;
+  st.value = 16;
+  v.push_back(st);
+  Event idle;
+  idle.record = Record::Idle;
+  idle.rank = 1;
+  idle.kind = Kind::WaitActivation;
+  idle.step = 0;
+  idle.micro = 2;
+  idle.t0 = 10;
+  idle.t1 = 90;
+  v.push_back(idle);
+  Event oom;
+  oom.record = Record::OutOfMemory;
+  oom.rank = 1;
+  oom.category = Category::Grads;
+  oom.unit = 1;
+  oom.t0 = oom.t1 = 500;
+  oom.bytes = 100;
+  oom.value = 200;
+  oom.total = 150;
+  v.push_back(oom);
+  return v;
+}
+
+std::string writeSample() {
+  std::FILE* f = std::tmpfile();
+  TraceWriter w(f, kUnits);
+  w.writeHeader();
+  w.writeJob({{"strategy", "fsdp"}, {"ranks", 2}, {"model", {{"units", kUnits}}}});
+  w.writeRank(1, {{"device", "cpu"}, {"host", "h"}});
+  for (const auto& e : sampleEvents()) w.write(e);
+  Event fail;
+  fail.record = Record::Failure;
+  fail.rank = 1;
+  fail.t0 = fail.t1 = 600;
+  w.write(fail, "boom: \"quoted\"\nnewline");
+  w.flush();
+  std::rewind(f);
+  std::string s;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+
+bool sameEvent(const Event& a, const Event& b) {
+  return a.record == b.record && a.kind == b.kind && a.category == b.category && a.rank == b.rank &&
+         a.unit == b.unit && a.step == b.step && a.micro == b.micro && a.peer == b.peer && a.t0 == b.t0 &&
+         a.t1 == b.t1 && a.bytes == b.bytes && a.value == b.value && a.total == b.total &&
+         a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss;
+}
+
+} // namespace
+
+TEST(TraceFormat, RoundTripKeepsEveryField) {
+  auto r = readTrace(writeSample());
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  EXPECT_EQ(r.trace.version, kFormatVersion);
+  EXPECT_EQ(r.trace.job["strategy"], "fsdp");
+  EXPECT_EQ(r.trace.units, kUnits);
+  ASSERT_NE(r.trace.rankInfo(1), nullptr);
+  EXPECT_EQ(r.trace.rankInfo(1)->meta["host"], "h");
+  const auto expected = sampleEvents();
+  ASSERT_EQ(r.trace.events.size(), expected.size() + 1);
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_TRUE(sameEvent(r.trace.events[i], expected[i])) << "event " << i;
+  EXPECT_EQ(r.trace.texts.at(r.trace.events.back().text), "boom: \"quoted\"\nnewline");
+}
+
+TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
+  std::string text = writeSample();
+  // Corrupt the 5th line (the all-gather): a bad kind.
+  std::size_t pos = 0;
+  for (int i = 0; i < 4; ++i) pos = text.find('\n', pos) + 1;
+  text.replace(text.find("all_gather", pos), 10, "all_bather");
+  auto r = readTrace(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->line, 5);
+  EXPECT_NE(r.error->message.find("kind"), std::string::npos) << r.error->message;
+  EXPECT_EQ(r.trace.events.size(), 1u);
+  EXPECT_EQ(r.error->describe("run.trace"), "run.trace:5: " + r.error->message);
+}
+
+TEST(TraceFormat, CutShortTraceKeepsCompleteRecords) {
+  std::string text = writeSample();
+  const auto full = readTrace(text).trace.events.size();
+  text.resize(text.size() - 10); // cut inside the last record
+  auto r = readTrace(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.trace.events.size(), full - 1);
+}
+
+TEST(TraceFormat, FutureVersionIsRefusedWithTheVersion) {
+  auto r = readTrace("shardlab-trace 99\nend 0 5\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->line, 1);
+  EXPECT_NE(r.error->message.find("version 99"), std::string::npos);
+  EXPECT_FALSE(readTrace("hello world\n").ok());
+  EXPECT_FALSE(readTrace("").ok());
+}
+
+TEST(TraceFormat, FuzzedInputNeverCrashesTheReader) {
+  const std::string base = writeSample();
+  std::mt19937 rng(1234);
+  int failures = 0;
+  for (int iteration = 0; iteration < 20000; ++iteration) {
+    std::string s = base;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = rng() % s.size();
+      switch (rng() % 4) {
+      case 0: s[at] = static_cast<char>(rng() % 256); break;
+      case 1: s.erase(at, 1 + rng() % 8); break;
+      case 2: s.insert(at, 1, " \n0x-9"[rng() % 6]); break;
+      case 3: s.resize(at); break;
+      }
+      if (s.empty()) s = "x";
+    }
+    auto r = readTrace(s);
+    if (!r.ok()) {
+      ++failures;
+      EXPECT_GE(r.error->line, 1);
+      EXPECT_FALSE(r.error->message.empty());
+    }
+    (void)summarize(r.trace); // whatever was read must summarise without crashing
+  }
+  EXPECT_GT(failures, 1000); // the mutations really did damage traces
+}
+
+TEST(ChromeTrace, ExportIsValidJsonWithOneProcessPerRankAndStreams) {
+  auto r = readTrace(writeSample());
+  std::ostringstream out;
+  writeChromeTrace(r.trace, out);
+  auto j = nlohmann::json::parse(out.str());
+  ASSERT_TRUE(j.contains("traceEvents"));
+  int complete = 0, counters = 0, threadNames = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "X") {
+      ++complete;
+      EXPECT_EQ(e["pid"], 1);
+      if (e["cat"] == "op") EXPECT_EQ(e["tid"], 1);
+      if (e["cat"] == "coll") EXPECT_EQ(e["tid"], 2);
+    }
+    if (e["ph"] == "C") ++counters;
+    if (e["ph"] == "M" && e["name"] == "thread_name") ++threadNames;
+  }
+  EXPECT_EQ(complete, 4); // forward, all-gather, send, idle
+  EXPECT_EQ(counters, 1);
+  EXPECT_EQ(threadNames, 3 * 2); // two ranks (job says 2), three threads each
+}
