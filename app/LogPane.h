@@ -1,0 +1,24 @@
+// LogPane: the exact command line of the job (copyable) and the launcher's stderr.
+#pragma once
+
+#include <QWidget>
+
+class QLineEdit;
+class QPlainTextEdit;
+
+class LogPane : public QWidget {
+  Q_OBJECT
+public:
+  explicit LogPane(QWidget* parent = nullptr);
+  void setCommandLine(const QString& line);
+  QString commandLine() const;
+  QString text() const;
+
+public Q_SLOTS:
+  void append(const QString& text);
+  void clear();
+
+private:
+  QLineEdit* command_;
+  QPlainTextEdit* log_;
+};

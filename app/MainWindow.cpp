@@ -1,0 +1,425 @@
+#include "MainWindow.h"
+
+#include "AppSettings.h"
+#include "CaptionBar.h"
+#include "ChromeTrace.h"
+#include "CompareWindow.h"
+#include "ExperimentPanel.h"
+#include "LogPane.h"
+#include "PipelineView.h"
+#include "PlaybackBar.h"
+#include "PlotsView.h"
+#include "RankView.h"
+#include "StartPage.h"
+#include "SummaryView.h"
+#include "TimelineView.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <fstream>
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), catalog_(LessonCatalog::load()), playback_(model_), runner_(model_), compareRunner_(compare_) {
+  setWindowTitle(tr("ShardLab"));
+  setMinimumSize(960, 600);
+  stack_ = new QStackedWidget(this);
+  setCentralWidget(stack_);
+  start_ = new StartPage(catalog_, stack_);
+  stack_->addWidget(start_);
+
+  auto* work = new QWidget(stack_);
+  auto* wl = new QVBoxLayout(work);
+  wl->setContentsMargins(4, 4, 4, 4);
+  auto* header = new QHBoxLayout;
+  runLabel_ = new QLabel(work);
+  QFont bold = runLabel_->font();
+  bold.setBold(true);
+  runLabel_->setFont(bold);
+  progress_ = new QProgressBar(work);
+  progress_->setFormat(tr("%v / %m steps"));
+  progress_->setMaximumWidth(260);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  header->addWidget(runLabel_, 1);
+  header->addWidget(progress_);
+  wl->addLayout(header);
+  message_label_ = new QLabel(work);
+  message_label_->setWordWrap(true);
+  message_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  message_label_->hide();
+  wl->addWidget(message_label_);
+
+  auto* split = new QSplitter(Qt::Vertical, work);
+  tabs_ = new QTabWidget(split);
+  rankView_ = new RankView(model_, tabs_);
+  pipeline_ = new PipelineView(model_, tabs_);
+  plots_ = new PlotsView(model_, tabs_);
+  summary_ = new SummaryView(model_, tabs_);
+  tabs_->addTab(rankView_, tr("Ranks"));
+  tabs_->addTab(pipeline_, tr("Pipeline"));
+  tabs_->addTab(plots_, tr("Plots"));
+  tabs_->addTab(summary_, tr("Summary"));
+  timeline_ = new TimelineView(model_, split);
+  split->addWidget(tabs_);
+  split->addWidget(timeline_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  wl->addWidget(split, 1);
+  caption_ = new CaptionBar(model_, work);
+  wl->addWidget(caption_);
+  playbar_ = new PlaybackBar(playback_, work);
+  wl->addWidget(playbar_);
+  stack_->addWidget(work);
+
+  auto* expDock = new QDockWidget(tr("Experiment"), this);
+  expDock->setObjectName(QStringLiteral("experiment"));
+  experiment_ = new ExperimentPanel(expDock);
+  expDock->setWidget(experiment_);
+  addDockWidget(Qt::LeftDockWidgetArea, expDock);
+  auto* logDock = new QDockWidget(tr("Log"), this);
+  logDock->setObjectName(QStringLiteral("log"));
+  log_ = new LogPane(logDock);
+  logDock->setWidget(log_);
+  addDockWidget(Qt::BottomDockWidgetArea, logDock);
+  // The quiz dock: a later engineer puts the quiz widget here (see docs/app.md).
+  auto* quizDock = new QDockWidget(tr("Quiz"), this);
+  quizDock->setObjectName(QStringLiteral("quiz"));
+  auto* quizHint = new QLabel(tr("Quizzes about this run will appear here."), quizDock);
+  quizHint->setWordWrap(true);
+  quizHint->setAlignment(Qt::AlignCenter);
+  quizDock->setWidget(quizHint);
+  addDockWidget(Qt::RightDockWidgetArea, quizDock);
+  quizDock->hide();
+
+  // Data flow: runner -> model -> (coalesced) views; playback -> views.
+  viewTimer_.setSingleShot(true);
+  viewTimer_.setInterval(40);
+  slowTimer_.setSingleShot(true);
+  slowTimer_.setInterval(500);
+  connect(&model_, &TraceModel::appended, this, [this] {
+    playback_.modelChanged();
+    if (!viewTimer_.isActive()) viewTimer_.start();
+    if (!slowTimer_.isActive()) slowTimer_.start();
+  });
+  connect(&model_, &TraceModel::reset, this, &MainWindow::onModelReset);
+  connect(&viewTimer_, &QTimer::timeout, this, [this] {
+    runLabel_->setText(model_.runLabel());
+    timeline_->modelChanged();
+    rankView_->update();
+    pipeline_->update();
+    caption_->setTime(playback_.time());
+    playbar_->refresh();
+  });
+  connect(&slowTimer_, &QTimer::timeout, this, [this] {
+    if (tabs_->currentWidget() == plots_) plots_->rebuild();
+    if (tabs_->currentWidget() == summary_) summary_->rebuild();
+  });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    if (tabs_->currentWidget() == plots_) plots_->rebuild();
+    if (tabs_->currentWidget() == summary_) summary_->rebuild();
+  });
+  for (auto* r : {&runner_, &compareRunner_}) {
+    connect(r, &JobRunner::logText, log_, &LogPane::append);
+    connect(r, &JobRunner::started, this, [this](const QString& cmd) {
+      log_->setCommandLine(cmd);
+      log_->append(QStringLiteral("$ %1\n").arg(cmd));
+      experiment_->setRunning(true);
+    });
+  }
+  connect(&runner_, &JobRunner::progress, this, [this](int done, int planned) {
+    progress_->setRange(0, std::max(1, planned));
+    progress_->setValue(std::min(done, std::max(1, planned)));
+  });
+  connect(&runner_, &JobRunner::finished, this, &MainWindow::onJobFinished);
+  connect(&compareRunner_, &JobRunner::finished, this, &MainWindow::onJobFinished);
+  connect(&playback_, &PlaybackController::timeChanged, rankView_, &RankView::setTime);
+  connect(&playback_, &PlaybackController::timeChanged, timeline_, &TimelineView::setTime);
+  connect(&playback_, &PlaybackController::timeChanged, pipeline_, &PipelineView::setTime);
+  connect(&playback_, &PlaybackController::timeChanged, caption_, &CaptionBar::setTime);
+  connect(&playback_, &PlaybackController::timeChanged, plots_, &PlotsView::setTime);
+  connect(timeline_, &TimelineView::timeRequested, &playback_, [this](qint64 t) {
+    playback_.setFollowLive(false);
+    playback_.setTime(t);
+  });
+  connect(start_, &StartPage::lessonChosen, this, [this](const QString& id) { runLesson(id); });
+  connect(start_, &StartPage::experimentChosen, this, [this] {
+    showWorkspace();
+    experiment_->parentWidget()->show();
+  });
+  connect(start_, &StartPage::openTraceChosen, this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("ShardLab traces (*.trace *.txt);;All files (*)"));
+    if (!f.isEmpty()) openTrace(f);
+  });
+  connect(experiment_, &ExperimentPanel::runRequested, this, [this](const JobSpec& s) {
+    queue_.clear();
+    lessonRunning_ = false;
+    compare_.clear();
+    plots_->setComparison(nullptr, {}, {});
+    runSpec(s);
+  });
+  connect(experiment_, &ExperimentPanel::stopRequested, this, [this] {
+    queue_.clear();
+    runner_.stop();
+    compareRunner_.stop();
+  });
+  buildMenus();
+  onModelReset();
+  resize(1280, 800);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  auto* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Start page"), this, &MainWindow::showStartPage);
+  file->addAction(tr("&Open trace…"), QKeySequence::Open, this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("ShardLab traces (*.trace *.txt);;All files (*)"));
+    if (!f.isEmpty()) openTrace(f);
+  });
+  file->addAction(tr("&Compare with trace…"), this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Compare with trace"));
+    if (f.isEmpty()) return;
+    const QString err = compare_.loadFile(f);
+    if (!err.isEmpty()) showMessage(err, true);
+    plots_->setComparison(&compare_, tr("this run"), QFileInfo(f).fileName());
+    auto* w = new CompareWindow(model_, compare_, this);
+    w->show();
+  });
+  file->addSeparator();
+  file->addAction(tr("Export &Chrome trace…"), this, [this] {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), QStringLiteral("shardlab.json"), tr("JSON (*.json)"));
+    if (!f.isEmpty()) exportChromeTrace(f);
+  });
+  file->addAction(tr("Export &PNG of the view…"), this, [this] {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export PNG"), QStringLiteral("shardlab.png"), tr("PNG (*.png)"));
+    if (!f.isEmpty()) exportPng(f);
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  auto* play = menuBar()->addMenu(tr("&Playback"));
+  auto add = [&](const QString& text, const QKeySequence& key, auto slot) {
+    auto* a = play->addAction(text);
+    a->setShortcut(key);
+    a->setShortcutContext(Qt::WindowShortcut);
+    connect(a, &QAction::triggered, &playback_, slot);
+  };
+  add(tr("Play / pause"), QKeySequence(Qt::Key_Space), &PlaybackController::togglePlay);
+  add(tr("Next event"), QKeySequence(Qt::Key_Right), &PlaybackController::nextEvent);
+  add(tr("Previous event"), QKeySequence(Qt::Key_Left), &PlaybackController::previousEvent);
+  add(tr("Next collective"), QKeySequence(Qt::CTRL | Qt::Key_Right), &PlaybackController::nextCollective);
+  add(tr("Previous collective"), QKeySequence(Qt::CTRL | Qt::Key_Left), &PlaybackController::previousCollective);
+  add(tr("Next phase"), QKeySequence(Qt::SHIFT | Qt::Key_Right), &PlaybackController::nextPhase);
+  add(tr("Previous phase"), QKeySequence(Qt::SHIFT | Qt::Key_Left), &PlaybackController::previousPhase);
+  add(tr("Start"), QKeySequence(Qt::Key_Home), &PlaybackController::home);
+  add(tr("End"), QKeySequence(Qt::Key_End), &PlaybackController::toEnd);
+  add(tr("Faster"), QKeySequence(Qt::Key_Plus), &PlaybackController::faster);
+  add(tr("Faster"), QKeySequence(Qt::Key_Equal), &PlaybackController::faster);
+  add(tr("Slower"), QKeySequence(Qt::Key_Minus), &PlaybackController::slower);
+
+  auto* view = menuBar()->addMenu(tr("&View"));
+  auto* themes = new QActionGroup(this);
+  for (const auto& [code, name] : {std::pair{QStringLiteral("light"), tr("Light theme")}, std::pair{QStringLiteral("dark"), tr("Dark theme")}}) {
+    auto* a = view->addAction(name);
+    a->setCheckable(true);
+    a->setChecked(AppSettings::theme() == code);
+    themes->addAction(a);
+    connect(a, &QAction::triggered, this, [code] {
+      AppSettings::setTheme(code);
+      AppSettings::apply(*qApp);
+    });
+  }
+  view->addSeparator();
+  auto* pres = view->addAction(tr("Presentation mode (large)"));
+  pres->setCheckable(true);
+  pres->setChecked(AppSettings::presentation());
+  pres->setShortcut(QKeySequence(Qt::Key_F11));
+  connect(pres, &QAction::toggled, this, [](bool on) {
+    AppSettings::setPresentation(on);
+    AppSettings::apply(*qApp);
+  });
+  view->addAction(tr("Larger text"), QKeySequence::ZoomIn, this, [] {
+    AppSettings::setFontScale(std::min(3.0, AppSettings::fontScale() * 1.15));
+    AppSettings::apply(*qApp);
+  });
+  view->addAction(tr("Smaller text"), QKeySequence::ZoomOut, this, [] {
+    AppSettings::setFontScale(std::max(0.6, AppSettings::fontScale() / 1.15));
+    AppSettings::apply(*qApp);
+  });
+  view->addSeparator();
+  auto* lang = view->addMenu(tr("Language"));
+  auto* langs = new QActionGroup(this);
+  for (const auto& [code, name] : {std::pair{QStringLiteral("en"), QStringLiteral("English")},
+                                   std::pair{QStringLiteral("fr"), QStringLiteral("Français")},
+                                   std::pair{QStringLiteral("ru"), QStringLiteral("Русский")}}) {
+    auto* a = lang->addAction(name);
+    a->setCheckable(true);
+    a->setChecked(AppSettings::language() == code);
+    langs->addAction(a);
+    connect(a, &QAction::triggered, this, [this, code] {
+      AppSettings::setLanguage(code);
+      AppSettings::apply(*qApp);
+      QMessageBox::information(this, tr("Language"), tr("The new language applies fully after a restart."));
+    });
+  }
+  view->addSeparator();
+  for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  auto* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About ShardLab"), this, [this] {
+    QMessageBox::about(this, tr("About ShardLab"),
+                       tr("<p><b>ShardLab %1</b></p><p>Teaches distributed training by running small real jobs under "
+                          "Open MPI and replaying what they recorded.</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::LanguageChange) retranslate();
+  QMainWindow::changeEvent(e);
+}
+
+void MainWindow::retranslate() {
+  setWindowTitle(tr("ShardLab"));
+  if (tabs_ && tabs_->count() == 4) {
+    tabs_->setTabText(0, tr("Ranks"));
+    tabs_->setTabText(1, tr("Pipeline"));
+    tabs_->setTabText(2, tr("Plots"));
+    tabs_->setTabText(3, tr("Summary"));
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  runner_.stop();
+  compareRunner_.stop();
+  e->accept();
+}
+
+void MainWindow::showWorkspace() { stack_->setCurrentIndex(1); }
+void MainWindow::showStartPage() { stack_->setCurrentIndex(0); }
+
+void MainWindow::onModelReset() {
+  playback_.modelReset();
+  rankView_->modelReset();
+  timeline_->modelReset();
+  pipeline_->modelReset();
+  runLabel_->setText(model_.runLabel());
+  progress_->setRange(0, std::max(1, model_.stepsPlanned()));
+  progress_->setValue(model_.stepsDone());
+  plots_->rebuild();
+  summary_->rebuild();
+  caption_->setTime(playback_.time());
+}
+
+void MainWindow::refreshViews() {
+  onModelReset();
+  const qint64 t = playback_.time();
+  rankView_->setTime(t);
+  timeline_->setTime(t);
+  pipeline_->setTime(t);
+  caption_->setTime(t);
+  plots_->setTime(t);
+  playbar_->refresh();
+}
+
+void MainWindow::showMessage(const QString& text, bool problem) {
+  message_ = text;
+  message_label_->setText(text);
+  message_label_->setStyleSheet(problem ? QStringLiteral("QLabel { background: #D55E00; color: white; padding: 6px; border-radius: 4px; }")
+                                        : QStringLiteral("QLabel { background: #009E73; color: white; padding: 6px; border-radius: 4px; }"));
+  message_label_->setVisible(!text.isEmpty());
+}
+
+QString MainWindow::openTrace(const QString& path) {
+  showWorkspace();
+  playback_.setLive(false);
+  const QString err = model_.loadFile(path);
+  playback_.fitDuration();
+  showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
+  if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
+  return err;
+}
+
+bool MainWindow::runLesson(const QString& id) {
+  const Lesson* l = catalog_.find(id);
+  if (!l) {
+    showMessage(tr("There is no lesson '%1'.").arg(id), true);
+    return false;
+  }
+  queue_ = l->specs;
+  labels_ = l->specLabels;
+  lessonRunning_ = true;
+  lessonOk_ = true;
+  compare_.clear();
+  plots_->setComparison(nullptr, {}, {});
+  setWindowTitle(tr("ShardLab — %1").arg(l->title));
+  runSpec(queue_.takeFirst());
+  return true;
+}
+
+void MainWindow::runSpec(const JobSpec& spec) {
+  showWorkspace();
+  experiment_->setSpec(spec);
+  showMessage(tr("Running: %1").arg(spec.describe()), false);
+  log_->clear();
+  playback_.setLive(true);
+  playback_.setFollowLive(true);
+  runner_.start(spec);
+}
+
+void MainWindow::onJobFinished(JobRunner::Outcome outcome, const QString& text) {
+  experiment_->setRunning(runner_.isRunning() || compareRunner_.isRunning());
+  const bool ok = outcome == JobRunner::Outcome::Finished;
+  const bool expectedFailure = outcome == JobRunner::Outcome::RankFailed && model_.summary().outOfMemory.has_value();
+  if (sender() == &runner_) {
+    playback_.setLive(false);
+    playback_.setFollowLive(false);
+    playback_.fitDuration();
+    refreshViews();
+    showMessage(text, !ok);
+    log_->append(text + QLatin1Char('\n'));
+    if (!ok && !expectedFailure) lessonOk_ = false;
+    // A comparison lesson: run the second spec into the comparison model.
+    if (lessonRunning_ && !queue_.isEmpty() && (ok || expectedFailure)) {
+      compareRunner_.start(queue_.takeFirst());
+      return;
+    }
+  } else {
+    log_->append(text + QLatin1Char('\n'));
+    const bool ok2 = ok || (outcome == JobRunner::Outcome::RankFailed && compare_.summary().outOfMemory.has_value());
+    if (!ok2) lessonOk_ = false;
+    plots_->setComparison(&compare_, labels_.value(0, tr("run A")), labels_.value(1, tr("run B")));
+    showMessage(tr("%1 — compare both runs in Plots → Compare runs.").arg(message_), !lessonOk_);
+  }
+  if (lessonRunning_ && !runner_.isRunning() && !compareRunner_.isRunning()) {
+    lessonRunning_ = false;
+    Q_EMIT lessonFinished(lessonOk_, message_);
+  }
+}
+
+bool MainWindow::exportChromeTrace(const QString& path) {
+  std::ofstream out(path.toStdString());
+  if (!out) {
+    showMessage(tr("Cannot write %1.").arg(path), true);
+    return false;
+  }
+  shardlab::trace::writeChromeTrace(model_.trace(), out);
+  return static_cast<bool>(out);
+}
+
+bool MainWindow::exportPng(const QString& path) {
+  QWidget* w = stack_->currentIndex() == 1 ? tabs_->currentWidget() : static_cast<QWidget*>(start_);
+  return w->grab().save(path, "PNG");
+}

@@ -1,0 +1,100 @@
+// MainWindow: wires the models (TraceModel, PlaybackController), the job (JobRunner)
+// and the views (RankView, TimelineView, PipelineView, PlotsView, SummaryView,
+// CaptionBar) together; owns the menus, docks and the start page.
+#pragma once
+
+#include "JobRunner.h"
+#include "LessonCatalog.h"
+#include "PlaybackController.h"
+#include "TraceModel.h"
+
+#include <QMainWindow>
+#include <QTimer>
+
+class CaptionBar;
+class ExperimentPanel;
+class LogPane;
+class PipelineView;
+class PlaybackBar;
+class PlotsView;
+class QLabel;
+class QProgressBar;
+class QStackedWidget;
+class QTabWidget;
+class RankView;
+class StartPage;
+class SummaryView;
+class TimelineView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  TraceModel& model() { return model_; }
+  TraceModel& comparisonModel() { return compare_; }
+  PlaybackController& playback() { return playback_; }
+  JobRunner& runner() { return runner_; }
+  RankView* rankView() const { return rankView_; }
+  TimelineView* timelineView() const { return timeline_; }
+  CaptionBar* captionBar() const { return caption_; }
+  LogPane* logPane() const { return log_; }
+  ExperimentPanel* experimentPanel() const { return experiment_; }
+  const LessonCatalog& catalog() const { return catalog_; }
+  QString lastMessage() const { return message_; }
+
+  // Opens a trace file; returns the error text (empty on success).
+  QString openTrace(const QString& path);
+  // Runs a lesson's job(s); lessonFinished() tells when all ended.
+  bool runLesson(const QString& id);
+  void runSpec(const JobSpec& spec);
+  bool exportChromeTrace(const QString& path);
+  bool exportPng(const QString& path); // the current view
+  void showWorkspace();
+  void showStartPage();
+  // Pushes pending model changes into the views now (tests, screenshots).
+  void refreshViews();
+
+Q_SIGNALS:
+  void lessonFinished(bool ok, const QString& explanation);
+
+protected:
+  void closeEvent(QCloseEvent*) override;
+  void changeEvent(QEvent*) override;
+
+private:
+  void buildMenus();
+  void onJobFinished(JobRunner::Outcome outcome, const QString& text);
+  void onModelReset();
+  void showMessage(const QString& text, bool problem);
+  void retranslate();
+
+  LessonCatalog catalog_;
+  TraceModel model_;
+  TraceModel compare_;
+  PlaybackController playback_;
+  JobRunner runner_;
+  JobRunner compareRunner_;
+  QTimer viewTimer_, slowTimer_;
+  QStackedWidget* stack_ = nullptr;
+  StartPage* start_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  RankView* rankView_ = nullptr;
+  TimelineView* timeline_ = nullptr;
+  PipelineView* pipeline_ = nullptr;
+  PlotsView* plots_ = nullptr;
+  SummaryView* summary_ = nullptr;
+  CaptionBar* caption_ = nullptr;
+  PlaybackBar* playbar_ = nullptr;
+  ExperimentPanel* experiment_ = nullptr;
+  LogPane* log_ = nullptr;
+  QLabel* runLabel_ = nullptr;
+  QLabel* message_label_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QString message_;
+  QList<JobSpec> queue_;
+  QStringList labels_;
+  bool lessonRunning_ = false;
+  bool lessonOk_ = true;
+};

@@ -1,0 +1,398 @@
+#include "RankView.h"
+
+#include "Captions.h"
+#include "JobSpec.h"
+#include "Palette.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace st = shardlab::trace;
+
+namespace {
+constexpr auto kParamShard = static_cast<std::size_t>(st::Category::ParamShard);
+constexpr auto kParamReplica = static_cast<std::size_t>(st::Category::ParamReplica);
+constexpr auto kGathered = static_cast<std::size_t>(st::Category::GatheredParams);
+constexpr auto kGrads = static_cast<std::size_t>(st::Category::Grads);
+constexpr auto kGradShard = static_cast<std::size_t>(st::Category::GradShard);
+
+double progressOf(const st::Event& e, qint64 t) {
+  if (e.t1 <= e.t0) return 1.0;
+  return std::clamp(static_cast<double>(t - e.t0) / static_cast<double>(e.t1 - e.t0), 0.0, 1.0);
+}
+
+int runningCollective(const TraceModel& model, const MemoryStateModel& state, int rank, qint64 t, st::Kind kind,
+                      int unit) {
+  const int i = state.runningAt(rank, TraceModel::Lane::Comm, t);
+  if (i < 0) return -1;
+  const auto& e = model.event(i);
+  return e.kind == kind && (unit < 0 || e.unit == unit) ? i : -1;
+}
+} // namespace
+
+RankView::RankView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model), state_(model) {
+  setMinimumSize(320, 200);
+  setAutoFillBackground(true);
+  setBackgroundRole(QPalette::Base);
+}
+
+void RankView::setTime(qint64 t) {
+  time_ = t;
+  update();
+}
+
+void RankView::modelReset() {
+  state_.invalidate();
+  budget_ = 0;
+  const auto& job = model_.trace().job;
+  if (job.is_object() && job.contains("memory_budget")) {
+    const auto& b = job["memory_budget"];
+    if (b.is_number_integer()) budget_ = b.get<qint64>();
+    else if (b.is_string()) budget_ = std::max<qint64>(0, JobSpec::parseBytes(QString::fromStdString(b.get<std::string>())));
+  }
+  layoutCards();
+  update();
+}
+
+std::vector<double> RankView::parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
+                                             qint64 t) {
+  const int n = std::max(1, model.rankCount());
+  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
+  const auto s = state.stateAt(rank, t);
+  CategoryBytes held{};
+  if (auto it = s.byUnit.find(unit); it != s.byUnit.end()) held = it->second;
+  CategoryBytes untied{};
+  if (auto it = s.byUnit.find(-1); it != s.byUnit.end()) untied = it->second;
+  if (held[kParamReplica] > 0 || untied[kParamReplica] > 0) {
+    std::fill(fill.begin(), fill.end(), 1.0);
+    return fill;
+  }
+  if (held[kParamShard] > 0 && rank < n) fill[static_cast<std::size_t>(rank)] = 1.0;
+  if (int i = runningCollective(model, state, rank, t, st::Kind::AllGather, unit); i >= 0) {
+    const auto& e = model.event(i);
+    const double p = progressOf(e, t);
+    for (int j = 0; j < n; ++j)
+      if (e.participants & (st::RankMask{1} << j)) fill[static_cast<std::size_t>(j)] = j == rank ? 1.0 : p;
+    return fill;
+  }
+  // A gathered buffer counts as the full copy only once an all-gather of the unit
+  // has completed into it (the engine may allocate it before the collective starts).
+  if (held[kGathered] > 0) {
+    const auto& comm = model.lane(rank, TraceModel::Lane::Comm);
+    auto it = std::upper_bound(comm.begin(), comm.end(), t, [&](qint64 time, int idx) { return time < model.event(idx).t0; });
+    while (it != comm.begin()) {
+      --it;
+      const auto& e = model.event(*it);
+      if (e.kind == st::Kind::AllGather && e.unit == unit) {
+        if (e.t1 <= t) std::fill(fill.begin(), fill.end(), 1.0);
+        break;
+      }
+    }
+  }
+  return fill;
+}
+
+std::vector<double> RankView::gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
+                                            qint64 t) {
+  const int n = std::max(1, model.rankCount());
+  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
+  const auto s = state.stateAt(rank, t);
+  CategoryBytes held{};
+  if (auto it = s.byUnit.find(unit); it != s.byUnit.end()) held = it->second;
+  if (int i = runningCollective(model, state, rank, t, st::Kind::ReduceScatter, unit); i >= 0) {
+    const auto& e = model.event(i);
+    const double p = progressOf(e, t);
+    for (int j = 0; j < n; ++j)
+      if (e.participants & (st::RankMask{1} << j)) fill[static_cast<std::size_t>(j)] = j == rank ? 1.0 : 1.0 - p;
+    return fill;
+  }
+  if (held[kGrads] > 0) std::fill(fill.begin(), fill.end(), 1.0);
+  else if (held[kGradShard] > 0 && rank < n) fill[static_cast<std::size_t>(rank)] = 1.0;
+  return fill;
+}
+
+void RankView::resizeEvent(QResizeEvent*) { layoutCards(); }
+
+int RankView::unitColumns() const {
+  const int units = std::max(1, model_.unitCount());
+  if (cards_.empty()) return units;
+  const double w = cards_.front().width() - 16;
+  const int cols = std::max(1, static_cast<int>(w / (fontMetrics().averageCharWidth() * 9.0)));
+  return std::min(units, cols);
+}
+
+void RankView::layoutCards() {
+  const int n = model_.rankCount();
+  cards_.clear();
+  const double legendH = fontMetrics().height() * 1.8;
+  legend_ = QRectF(8, height() - legendH, width() - 16, legendH - 4);
+  if (n <= 0) return;
+  const QRectF area(6, 6, width() - 12, height() - 12 - legendH);
+  // Choose the column count that makes cards closest to 16:10.
+  int bestCols = 1;
+  double bestScore = 1e18;
+  for (int cols = 1; cols <= n; ++cols) {
+    const int rows = (n + cols - 1) / cols;
+    const double w = area.width() / cols, h = area.height() / rows;
+    const double score = std::abs(std::log((w / h) / 1.6)) + (w < 200 ? 5 : 0);
+    if (score < bestScore) bestScore = score, bestCols = cols;
+  }
+  const int rows = (n + bestCols - 1) / bestCols;
+  const double w = area.width() / bestCols, h = area.height() / rows;
+  for (int r = 0; r < n; ++r)
+    cards_.push_back(QRectF(area.left() + (r % bestCols) * w, area.top() + (r / bestCols) * h, w, h).adjusted(4, 4, -4, -4));
+}
+
+QRectF RankView::cardRect(int rank) const {
+  return rank >= 0 && rank < static_cast<int>(cards_.size()) ? cards_[static_cast<std::size_t>(rank)] : QRectF();
+}
+
+QRectF RankView::memoryBarRect(int rank) const {
+  const QRectF c = cardRect(rank);
+  if (c.isNull()) return {};
+  const double lh = fontMetrics().height();
+  return QRectF(c.left() + 8, c.top() + lh * 2.6, c.width() - 16, std::max(10.0, lh * 0.9));
+}
+
+QRectF RankView::slotRect(int rank, int unit, int slot) const {
+  const QRectF bar = memoryBarRect(rank);
+  if (bar.isNull() || unit < 0) return {};
+  const QRectF c = cardRect(rank);
+  const double lh = fontMetrics().height();
+  const int cols = unitColumns();
+  const int units = std::max(1, model_.unitCount());
+  const int rowsN = (units + cols - 1) / cols;
+  const double top = bar.bottom() + lh * 1.6;
+  const double cellW = (c.width() - 16) / cols;
+  const double availH = c.bottom() - top - 6;
+  const double cellH = std::clamp(availH / rowsN, lh * 1.6, lh * 4.0);
+  const QRectF cell(c.left() + 8 + (unit % cols) * cellW, top + (unit / cols) * cellH, cellW, cellH);
+  const QRectF params(cell.left() + 3, cell.top() + lh * 1.05, cell.width() - 6, std::max(6.0, (cell.height() - lh * 1.05) * 0.55));
+  const int n = std::max(1, model_.rankCount());
+  const double sw = params.width() / n;
+  if (slot < 0) return params;
+  return QRectF(params.left() + slot * sw, params.top(), sw, params.height());
+}
+
+void RankView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  if (cards_.size() != static_cast<std::size_t>(model_.rankCount())) layoutCards();
+  if (model_.rankCount() == 0) {
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect(), Qt::AlignCenter, tr("No run yet. Pick a lesson or run an experiment."));
+    return;
+  }
+  for (int r = 0; r < model_.rankCount(); ++r) paintCard(p, r);
+  paintTransfers(p);
+  paintLegend(p, legend_);
+}
+
+void RankView::paintCard(QPainter& p, int rank) {
+  const QRectF c = cardRect(rank);
+  const bool dark = Palette::isDark(palette());
+  const auto s = state_.stateAt(rank, time_);
+  const QFontMetricsF fm(font());
+  const double lh = fm.height();
+
+  // Failure reached?
+  int failure = -1;
+  for (int i : model_.failureEvents())
+    if (model_.event(i).rank == rank && model_.event(i).t0 <= time_) failure = i;
+
+  p.setPen(QPen(failure >= 0 ? Palette::kind(st::Kind::ReduceScatter) : palette().color(QPalette::Mid),
+                failure >= 0 ? 3.0 : 1.0));
+  p.setBrush(palette().color(QPalette::AlternateBase));
+  p.drawRoundedRect(c, 6, 6);
+
+  // Title: what the rank is, and what it does now.
+  QFont bold = font();
+  bold.setBold(true);
+  p.setFont(bold);
+  p.setPen(palette().color(QPalette::Text));
+  const QRectF title(c.left() + 8, c.top() + 4, c.width() - 16, lh);
+  p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter, model_.rankLabel(rank));
+  p.setFont(font());
+  QString doing;
+  bool idle = false;
+  for (int i : s.running) {
+    const auto& e = model_.event(i);
+    if (e.record == st::Record::Idle) {
+      idle = true;
+      doing = tr("idle: %1").arg(Palette::kindName(e.kind));
+    } else if (!idle) {
+      const QString what = e.unit >= 0 ? QStringLiteral("%1 %2").arg(Palette::kindName(e.kind), model_.unitName(e.unit))
+                                       : Palette::kindName(e.kind);
+      doing = doing.isEmpty() ? what : doing + QStringLiteral(" ‖ ") + what;
+    }
+  }
+  if (failure >= 0) doing = model_.event(failure).record == st::Record::OutOfMemory ? tr("OUT OF MEMORY") : tr("FAILED");
+  p.setPen(failure >= 0 ? Palette::kind(st::Kind::ReduceScatter) : palette().color(QPalette::PlaceholderText));
+  p.drawText(QRectF(title.left(), title.bottom(), title.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
+             doing.isEmpty() ? tr("no work at this instant") : doing);
+  if (idle) {
+    p.fillRect(QRectF(c.left() + 2, c.top() + 2, c.width() - 4, lh * 2.2), QBrush(Palette::idle(dark), Qt::BDiagPattern));
+  }
+
+  // Memory bar, stacked by category, to the scale of the largest rank (or the budget).
+  const QRectF bar = memoryBarRect(rank);
+  const double scale = static_cast<double>(std::max<qint64>({model_.peakBytes(), budget_, 1}));
+  p.setPen(Qt::NoPen);
+  p.setBrush(palette().color(QPalette::Base));
+  p.drawRect(bar);
+  double x = bar.left();
+  for (int cat = 0; cat < st::kCategoryCount; ++cat) {
+    const qint64 b = s.byCategory[static_cast<std::size_t>(cat)];
+    if (b <= 0) continue;
+    const double w = bar.width() * static_cast<double>(b) / scale;
+    p.setBrush(Palette::category(static_cast<st::Category>(cat)));
+    p.drawRect(QRectF(x, bar.top(), w, bar.height()));
+    x += w;
+  }
+  if (budget_ > 0) {
+    const double bx = bar.left() + bar.width() * static_cast<double>(budget_) / scale;
+    p.setPen(QPen(Palette::kind(st::Kind::ReduceScatter), 2, Qt::DashLine));
+    p.drawLine(QPointF(bx, bar.top() - 3), QPointF(bx, bar.bottom() + 3));
+  }
+  p.setPen(palette().color(QPalette::Mid));
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(bar);
+  p.setPen(palette().color(QPalette::Text));
+  QString memText = tr("%1 held · peak %2").arg(Captions::bytes(s.total), Captions::bytes(model_.peakBytes(rank)));
+  if (budget_ > 0) memText += tr(" · budget %1").arg(Captions::bytes(budget_));
+  p.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, memText);
+
+  // Units: parameter slots (one per owner rank) and gradient slots under them.
+  const int n = std::max(1, model_.rankCount());
+  for (int u = 0; u < model_.unitCount(); ++u) {
+    const QRectF params = slotRect(rank, u, -1);
+    if (params.bottom() > c.bottom()) break;
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(params.left(), params.top() - lh * 1.05, params.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(model_.unitName(u), Qt::ElideRight, params.width()));
+    const auto pf = parameterSlots(model_, state_, rank, u, time_);
+    const auto gf = gradientSlots(model_, state_, rank, u, time_);
+    const QColor uc = Palette::unit(u);
+    const double gh = std::max(3.0, params.height() * 0.35);
+    for (int j = 0; j < n; ++j) {
+      const QRectF slot = slotRect(rank, u, j);
+      const double f = pf[static_cast<std::size_t>(j)];
+      if (f > 0) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(Palette::rankShade(uc, j, n));
+        p.drawRect(QRectF(slot.left(), slot.bottom() - slot.height() * f, slot.width(), slot.height() * f));
+      }
+      const double g = gf[static_cast<std::size_t>(j)];
+      if (g > 0) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(Palette::category(st::Category::Grads));
+        p.drawRect(QRectF(slot.left(), slot.bottom() + 2, slot.width() * g, gh));
+      }
+      p.setPen(QPen(palette().color(QPalette::Mid), 0.8));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(slot);
+    }
+    // The owner's own slot gets a thicker outline: "this shard is mine".
+    if (n > 1 && rank < n) {
+      p.setPen(QPen(palette().color(QPalette::Text), 1.6));
+      p.drawRect(slotRect(rank, u, rank));
+    }
+  }
+
+  if (failure >= 0 && model_.event(failure).record == st::Record::OutOfMemory) {
+    const auto& e = model_.event(failure);
+    const QString text = tr("Out of memory: %1 needed %2 more while holding %3; budget %4.")
+                             .arg(Palette::categoryName(e.category) + (e.unit >= 0 ? tr(" of %1").arg(model_.unitName(e.unit)) : QString()),
+                                  Captions::bytes(e.bytes), Captions::bytes(e.total), Captions::bytes(e.value));
+    const QRectF box(c.left() + 10, c.bottom() - lh * 3.2, c.width() - 20, lh * 2.8);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0xD5, 0x5E, 0x00, 230));
+    p.drawRoundedRect(box, 4, 4);
+    p.setPen(Qt::white);
+    p.drawText(box.adjusted(6, 2, -6, -2), Qt::AlignCenter | Qt::TextWordWrap, text);
+  }
+}
+
+void RankView::paintTransfers(QPainter& p) {
+  // Shards in flight between cards, placed by each collective's recorded progress.
+  const int n = model_.rankCount();
+  if (n < 2 || n > 16) return;
+  for (int r = 0; r < n; ++r) {
+    const int i = state_.runningAt(r, TraceModel::Lane::Comm, time_);
+    if (i < 0) continue;
+    const auto& e = model_.event(i);
+    const double prog = progressOf(e, time_);
+    const QColor uc = Palette::unit(e.unit);
+    auto fly = [&](const QRectF& from, const QRectF& to, const QColor& color) {
+      if (from.isNull() || to.isNull()) return;
+      const QPointF a = from.center(), b = to.center();
+      const QPointF at = a + (b - a) * prog;
+      p.setPen(QPen(QColor(color.red(), color.green(), color.blue(), 70), 1, Qt::DotLine));
+      p.drawLine(a, b);
+      p.setPen(QPen(palette().color(QPalette::Text), 0.8));
+      p.setBrush(color);
+      const QSizeF sz(std::max(8.0, from.width() * 0.8), std::max(8.0, from.height() * 0.8));
+      p.drawRect(QRectF(at - QPointF(sz.width() / 2, sz.height() / 2), sz));
+    };
+    switch (e.kind) {
+    case st::Kind::AllGather:
+      // Every other participant's shard travels into this rank's copy of the unit.
+      for (int j = 0; j < n; ++j)
+        if (j != r && (e.participants & (st::RankMask{1} << j)))
+          fly(slotRect(j, e.unit, j), slotRect(r, e.unit, j), Palette::rankShade(uc, j, n));
+      break;
+    case st::Kind::ReduceScatter:
+      // This rank's slice j of the gradient travels to its owner j.
+      for (int j = 0; j < n; ++j)
+        if (j != r && (e.participants & (st::RankMask{1} << j))) {
+          QRectF from = slotRect(r, e.unit, j), to = slotRect(j, e.unit, j);
+          from.translate(0, from.height() * 0.7);
+          to.translate(0, to.height() * 0.7);
+          fly(from, to, Palette::category(st::Category::Grads));
+        }
+      break;
+    case st::Kind::Send:
+      if (e.peer >= 0 && e.peer < n) {
+        const QRectF a = memoryBarRect(r), b = memoryBarRect(e.peer);
+        fly(QRectF(a.center(), QSizeF(14, 10)), QRectF(b.center(), QSizeF(14, 10)), Palette::kind(st::Kind::Send));
+      }
+      break;
+    case st::Kind::AllReduce: {
+      // The buffer is summed everywhere: a ring that fills with the recorded progress.
+      const QRectF c = cardRect(r);
+      const double d = fontMetrics().height() * 2.0;
+      const QRectF ring(c.right() - d - 8, c.top() + 6, d, d);
+      p.setPen(QPen(palette().color(QPalette::Mid), 3));
+      p.setBrush(Qt::NoBrush);
+      p.drawEllipse(ring);
+      p.setPen(QPen(Palette::kind(st::Kind::AllReduce), 4));
+      p.drawArc(ring, 90 * 16, -static_cast<int>(360 * 16 * prog));
+      p.setPen(palette().color(QPalette::Text));
+      p.drawText(ring, Qt::AlignCenter, QStringLiteral("Σ"));
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+void RankView::paintLegend(QPainter& p, const QRectF& r) {
+  const QFontMetricsF fm(font());
+  double x = r.left();
+  const double sw = fm.height() * 0.8;
+  for (int c = 0; c < st::kCategoryCount; ++c) {
+    const QString name = Palette::categoryName(static_cast<st::Category>(c));
+    const double w = sw + 4 + fm.horizontalAdvance(name) + 12;
+    if (x + w > r.right()) break;
+    p.setPen(Qt::NoPen);
+    p.setBrush(Palette::category(static_cast<st::Category>(c)));
+    p.drawRect(QRectF(x, r.center().y() - sw / 2, sw, sw));
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(x + sw + 4, r.top(), w, r.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+    x += w;
+  }
+}

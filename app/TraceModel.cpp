@@ -1,0 +1,274 @@
+#include "TraceModel.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <map>
+
+namespace st = shardlab::trace;
+
+TraceModel::TraceModel(QObject* parent) : QObject(parent) { clear(); }
+
+void TraceModel::clear() {
+  trace_ = std::make_unique<st::Trace>();
+  parser_ = std::make_unique<st::TraceParser>(*trace_);
+  ranks_.clear();
+  eventStarts_.clear();
+  collStarts_.clear();
+  phaseStarts_.clear();
+  unsorted_ = false;
+  summary_.reset();
+  summaryAt_ = -1;
+  tMin_ = INT64_MAX;
+  tMax_ = 0;
+  peakBytes_ = 0;
+  stepsDone_ = 0;
+  failures_.clear();
+  parseError_.clear();
+  Q_EMIT reset();
+}
+
+QString TraceModel::loadFile(const QString& path) {
+  auto result = st::readTraceFile(QFileInfo(path).absoluteFilePath().toStdString());
+  QString error;
+  if (result.error) {
+    if (result.error->line == 0)
+      error = tr("Cannot open %1: the file does not exist or is not readable.").arg(path);
+    else
+      error = tr("%1, line %2: %3.%4")
+                  .arg(QFileInfo(path).fileName())
+                  .arg(result.error->line)
+                  .arg(QString::fromStdString(result.error->message))
+                  .arg(result.trace.events.empty()
+                           ? QString()
+                           : tr(" The %n event(s) before it are shown.", nullptr,
+                                static_cast<int>(result.trace.events.size())));
+  }
+  setTrace(std::move(result.trace));
+  parseError_ = error;
+  return error;
+}
+
+void TraceModel::setTrace(st::Trace trace) {
+  clear();
+  *trace_ = std::move(trace);
+  // The parser continues after the loaded lines (nothing more is expected).
+  index(0);
+  Q_EMIT reset();
+}
+
+int TraceModel::appendLines(const QList<QByteArray>& lines) {
+  const int before = eventCount();
+  const bool hadMeta = !trace_->job.is_null();
+  const auto ranksBefore = trace_->ranks.size();
+  int errors = 0;
+  for (const auto& line : lines) {
+    if (auto err = parser_->parseLine(std::string_view(line.constData(), static_cast<std::size_t>(line.size())))) {
+      if (errors++ == 0 && parseError_.isEmpty())
+        parseError_ = tr("stream line %1: %2").arg(parser_->linesRead()).arg(QString::fromStdString(*err));
+    }
+  }
+  if (eventCount() != before || hadMeta != !trace_->job.is_null() || ranksBefore != trace_->ranks.size()) {
+    index(before);
+    Q_EMIT appended();
+  }
+  return errors;
+}
+
+void TraceModel::ensureRank(int rank) {
+  if (rank >= 0 && static_cast<std::size_t>(rank) >= ranks_.size()) ranks_.resize(static_cast<std::size_t>(rank) + 1);
+}
+
+void TraceModel::index(int from) {
+  ensureRank(rankCount() - 1);
+  for (int i = from; i < eventCount(); ++i) {
+    const auto& e = trace_->events[static_cast<std::size_t>(i)];
+    ensureRank(e.rank);
+    auto& ri = ranks_[static_cast<std::size_t>(e.rank)];
+    tMin_ = std::min<qint64>(tMin_, e.t0);
+    tMax_ = std::max<qint64>(tMax_, e.t1);
+    auto push = [&](std::vector<int>& v, std::vector<qint64>& starts) {
+      if (!v.empty() && trace_->events[static_cast<std::size_t>(v.back())].t0 > e.t0) unsorted_ = true;
+      v.push_back(i);
+      if (!starts.empty() && starts.back() > e.t0) unsorted_ = true;
+      starts.push_back(e.t0);
+    };
+    switch (e.record) {
+    case st::Record::Op:
+      push(ri.lanes[0], eventStarts_);
+      if (e.kind != ri.lastCompute) {
+        if (!phaseStarts_.empty() && phaseStarts_.back() > e.t0) unsorted_ = true;
+        phaseStarts_.push_back(e.t0);
+        ri.lastCompute = e.kind;
+      }
+      break;
+    case st::Record::Collective:
+      push(ri.lanes[1], eventStarts_);
+      if (!collStarts_.empty() && collStarts_.back() > e.t0) unsorted_ = true;
+      collStarts_.push_back(e.t0);
+      break;
+    case st::Record::Idle: push(ri.lanes[2], eventStarts_); break;
+    case st::Record::Memory:
+      ri.memory.push_back(i);
+      ri.peak = std::max<qint64>(ri.peak, e.total);
+      peakBytes_ = std::max<qint64>(peakBytes_, e.total);
+      break;
+    case st::Record::Step:
+      stepsDone_ = std::max(stepsDone_, e.step + 1);
+      if (!phaseStarts_.empty() && phaseStarts_.back() > e.t0) unsorted_ = true;
+      phaseStarts_.push_back(e.t0);
+      ri.lastCompute = st::Kind::None;
+      break;
+    case st::Record::OutOfMemory:
+    case st::Record::Failure:
+      failures_.push_back(i);
+      if (!eventStarts_.empty() && eventStarts_.back() > e.t0) unsorted_ = true;
+      eventStarts_.push_back(e.t0);
+      break;
+    default: break;
+    }
+  }
+}
+
+void TraceModel::sortIfNeeded() const {
+  if (!unsorted_) return;
+  auto byStart = [this](int a, int b) {
+    const auto& ea = trace_->events[static_cast<std::size_t>(a)];
+    const auto& eb = trace_->events[static_cast<std::size_t>(b)];
+    return ea.t0 != eb.t0 ? ea.t0 < eb.t0 : a < b;
+  };
+  for (auto& ri : ranks_)
+    for (auto& l : ri.lanes) std::stable_sort(l.begin(), l.end(), byStart);
+  std::sort(eventStarts_.begin(), eventStarts_.end());
+  std::sort(collStarts_.begin(), collStarts_.end());
+  std::sort(phaseStarts_.begin(), phaseStarts_.end());
+  unsorted_ = false;
+}
+
+const st::Summary& TraceModel::summary() const {
+  if (!summary_ || summaryAt_ != eventCount()) {
+    summary_ = std::make_unique<st::Summary>(st::summarize(*trace_));
+    summaryAt_ = eventCount();
+  }
+  return *summary_;
+}
+
+int TraceModel::rankCount() const {
+  int n = trace_->rankCount();
+  return std::max(n, static_cast<int>(ranks_.size()));
+}
+
+int TraceModel::stepsPlanned() const {
+  const auto& job = trace_->job;
+  if (job.is_object() && job.contains("steps") && job["steps"].is_number_integer()) return job["steps"].get<int>();
+  return 0;
+}
+
+QString TraceModel::strategy() const {
+  const auto& job = trace_->job;
+  if (job.is_object() && job.contains("strategy") && job["strategy"].is_string())
+    return QString::fromStdString(job["strategy"].get<std::string>());
+  return {};
+}
+
+static QString metaString(const nlohmann::json& meta, const char* key) {
+  if (meta.is_object() && meta.contains(key) && meta[key].is_string()) return QString::fromStdString(meta[key].get<std::string>());
+  if (meta.is_object() && meta.contains(key) && meta[key].is_number()) return QString::fromStdString(meta[key].dump());
+  return {};
+}
+
+bool TraceModel::rankIsCpu(int rank) const {
+  const auto* info = trace_->rankInfo(rank);
+  if (!info || !info->meta.is_object()) {
+    const auto dev = QString::fromStdString(trace_->job.is_object() && trace_->job.contains("device") &&
+                                                    trace_->job["device"].is_string()
+                                                ? trace_->job["device"].get<std::string>()
+                                                : std::string("cpu"));
+    return dev != QLatin1String("cuda");
+  }
+  return metaString(info->meta, "device") != QLatin1String("cuda");
+}
+
+QString TraceModel::rankLabel(int rank) const {
+  const auto* info = trace_->rankInfo(rank);
+  if (rankIsCpu(rank)) return tr("CPU rank %1").arg(rank);
+  QString name = info ? metaString(info->meta, "device_name") : QString();
+  return name.isEmpty() ? tr("GPU rank %1").arg(rank) : tr("GPU rank %1 · %2").arg(rank).arg(name);
+}
+
+QString TraceModel::runLabel() const {
+  const int n = rankCount();
+  if (n == 0) return tr("No run");
+  // Group ranks by what their rank records say they ran on.
+  std::map<QString, int> groups;
+  QString nccl;
+  int unknown = 0;
+  for (int r = 0; r < n; ++r) {
+    const auto* info = trace_->rankInfo(r);
+    if (!info || !info->meta.is_object()) {
+      ++unknown;
+      continue;
+    }
+    const auto& m = info->meta;
+    if (metaString(m, "device") == QLatin1String("cuda")) {
+      groups[metaString(m, "device_name").isEmpty() ? tr("GPU") : metaString(m, "device_name")] += 1;
+      for (const char* key : {"nccl_version", "nccl"})
+        if (!metaString(m, key).isEmpty()) nccl = metaString(m, key);
+    } else {
+      groups[QString()] += 1; // CPU
+    }
+  }
+  QStringList parts;
+  for (const auto& [name, count] : groups) {
+    if (name.isEmpty()) {
+      // The device_name of a CPU rank reads "CPU rank (Open MPI, shared memory)".
+      QString how;
+      for (int r = 0; r < n && how.isEmpty(); ++r)
+        if (const auto* info = trace_->rankInfo(r); info && rankIsCpu(r)) {
+          const auto dn = metaString(info->meta, "device_name");
+          const auto open = dn.indexOf(QLatin1Char('('));
+          if (open >= 0) how = dn.mid(open);
+        }
+      parts << ((count == 1 ? tr("1 CPU rank") : tr("%1 CPU ranks").arg(count)) + (how.isEmpty() ? QString() : QLatin1Char(' ') + how));
+    } else {
+      parts << QStringLiteral("%1 × %2").arg(count).arg(name) +
+                   (nccl.isEmpty() ? QString() : QStringLiteral(" (NCCL %1)").arg(nccl));
+    }
+  }
+  if (parts.isEmpty()) return tr("%1 rank(s), device not yet known").arg(n);
+  if (unknown > 0) parts << tr("%1 rank(s) not yet reported").arg(unknown);
+  return parts.join(QStringLiteral(", "));
+}
+
+const std::vector<int>& TraceModel::lane(int rank, Lane l) const {
+  static const std::vector<int> empty;
+  sortIfNeeded();
+  if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return empty;
+  return ranks_[static_cast<std::size_t>(rank)].lanes[static_cast<int>(l)];
+}
+
+const std::vector<int>& TraceModel::memoryRecords(int rank) const {
+  static const std::vector<int> empty;
+  if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return empty;
+  return ranks_[static_cast<std::size_t>(rank)].memory;
+}
+
+qint64 TraceModel::peakBytes(int rank) const {
+  if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return 0;
+  return ranks_[static_cast<std::size_t>(rank)].peak;
+}
+
+const std::vector<qint64>& TraceModel::eventStarts() const {
+  sortIfNeeded();
+  return eventStarts_;
+}
+const std::vector<qint64>& TraceModel::collectiveStarts() const {
+  sortIfNeeded();
+  return collStarts_;
+}
+const std::vector<qint64>& TraceModel::phaseStarts() const {
+  sortIfNeeded();
+  return phaseStarts_;
+}
+

@@ -1,0 +1,317 @@
+// Models: TraceModel ingestion (file and batched live lines), MemoryStateModel
+// answers, PlaybackController state and stepping, JobSpec validation, captions, OOM.
+#include "Captions.h"
+#include "JobSpec.h"
+#include "LessonCatalog.h"
+#include "MemoryStateModel.h"
+#include "PlaybackController.h"
+#include "SampleTrace.h"
+#include "TraceModel.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace st = shardlab::trace;
+
+namespace {
+QList<QByteArray> linesOf(const std::string& text) {
+  QList<QByteArray> out;
+  for (const auto& l : QByteArray::fromStdString(text).split('\n'))
+    if (!l.isEmpty()) out << l;
+  return out;
+}
+
+void loadSample(TraceModel& m, const sample::Options& o = {}) {
+  m.clear();
+  m.appendLines(linesOf(sample::fsdpText(o)));
+}
+
+int firstOf(const TraceModel& m, st::Record rec, st::Kind kind, int rank) {
+  for (int i = 0; i < m.eventCount(); ++i)
+    if (m.event(i).record == rec && m.event(i).kind == kind && m.event(i).rank == rank) return i;
+  return -1;
+}
+} // namespace
+
+TEST(TraceModel, LiveBatchesEqualWholeFile) {
+  const std::string text = sample::fsdpText({4, 2, false});
+  auto whole = st::readTrace(text);
+  ASSERT_TRUE(whole.ok());
+  TraceModel live;
+  QSignalSpy appended(&live, &TraceModel::appended);
+  const auto lines = linesOf(text);
+  // Feed in uneven batches like the JobRunner timer does.
+  for (qsizetype i = 0; i < lines.size(); i += 37) EXPECT_EQ(live.appendLines(lines.mid(i, 37)), 0);
+  EXPECT_EQ(live.eventCount(), static_cast<int>(whole.trace.events.size()));
+  EXPECT_GE(appended.count(), 2);
+  EXPECT_EQ(live.rankCount(), 4);
+  EXPECT_EQ(live.stepsDone(), 2);
+  EXPECT_EQ(live.stepsPlanned(), 2);
+  // The app shows summarize()'s numbers.
+  const auto expected = st::summarize(whole.trace);
+  EXPECT_EQ(live.summary().ranksDetail.at(1).peakBytes, expected.ranksDetail.at(1).peakBytes);
+  EXPECT_EQ(live.summary().collectives.at("all_gather").count, expected.collectives.at("all_gather").count);
+  EXPECT_EQ(live.peakBytes(0), expected.ranksDetail.at(0).peakBytes);
+}
+
+TEST(TraceModel, LanesAreSortedByStart) {
+  TraceModel m;
+  loadSample(m);
+  for (int r = 0; r < m.rankCount(); ++r)
+    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Comm, TraceModel::Lane::Idle}) {
+      const auto& v = m.lane(r, lane);
+      for (std::size_t i = 1; i < v.size(); ++i) EXPECT_LE(m.event(v[i - 1]).t0, m.event(v[i]).t0);
+    }
+  EXPECT_EQ(m.lane(0, TraceModel::Lane::Comm).size(), 2u * (4 + 8)); // 4 AG fwd + 4 AG + 4 RS bwd per step
+  EXPECT_EQ(m.lane(1, TraceModel::Lane::Idle).size(), 0u);
+  EXPECT_EQ(m.lane(0, TraceModel::Lane::Idle).size(), 2u);
+}
+
+TEST(TraceModel, RunLabelIsTruthful) {
+  TraceModel m;
+  loadSample(m, {4, 1, false});
+  EXPECT_EQ(m.runLabel(), QStringLiteral("4 CPU ranks (Open MPI, shared memory)"));
+  EXPECT_EQ(m.rankLabel(2), QStringLiteral("CPU rank 2"));
+  EXPECT_TRUE(m.rankIsCpu(0));
+  st::Trace t;
+  t.job = {{"ranks", 2}};
+  t.ranks.resize(2);
+  for (int r = 0; r < 2; ++r) t.ranks[static_cast<std::size_t>(r)] = {r, {{"device", "cuda"}, {"device_name", "NVIDIA H200"}, {"nccl_version", "2.28"}}};
+  m.setTrace(std::move(t));
+  EXPECT_EQ(m.runLabel(), QStringLiteral("2 × NVIDIA H200 (NCCL 2.28)"));
+  EXPECT_FALSE(m.rankIsCpu(1));
+}
+
+TEST(TraceModel, DamagedFilesOpenToAMessage) {
+  QTemporaryDir dir;
+  const std::string good = sample::fsdpText();
+  auto write = [&](const char* name, const std::string& text) {
+    const QString p = dir.filePath(QLatin1String(name));
+    std::ofstream(p.toStdString(), std::ios::binary) << text;
+    return p;
+  };
+  TraceModel m;
+  // Truncated in the middle of a record: what came before is kept, the line is named.
+  const QString cut = write("cut.trace", good.substr(0, good.size() / 2));
+  QString err = m.loadFile(cut);
+  EXPECT_TRUE(err.contains(QStringLiteral("cut.trace, line "))) << err.toStdString();
+  EXPECT_TRUE(err.contains(QStringLiteral("cut short"))) << err.toStdString();
+  EXPECT_GT(m.eventCount(), 10);
+  // A future version.
+  err = m.loadFile(write("future.trace", "shardlab-trace 9\n"));
+  EXPECT_TRUE(err.contains(QStringLiteral("version 9"))) << err.toStdString();
+  EXPECT_EQ(m.eventCount(), 0);
+  // Garbage and a missing file.
+  err = m.loadFile(write("junk.trace", std::string("\x89PNG\r\n\x1a\n", 8)));
+  EXPECT_TRUE(err.contains(QStringLiteral("not a ShardLab trace"))) << err.toStdString();
+  err = m.loadFile(dir.filePath(QStringLiteral("missing.trace")));
+  EXPECT_TRUE(err.contains(QStringLiteral("Cannot open"))) << err.toStdString();
+  // A bad field in the middle names its line.
+  std::string bad = good;
+  const auto pos = bad.find("all_gather");
+  bad.replace(pos, 10, "all_gathex");
+  const long line = static_cast<long>(std::count(bad.begin(), bad.begin() + static_cast<long>(pos), '\n')) + 1;
+  err = m.loadFile(write("bad.trace", bad));
+  EXPECT_TRUE(err.contains(QStringLiteral("line %1:").arg(line))) << err.toStdString();
+  EXPECT_TRUE(err.contains(QStringLiteral("invalid kind"))) << err.toStdString();
+}
+
+TEST(TraceModel, LiveGarbageLineIsCountedNotFatal) {
+  TraceModel m;
+  auto lines = linesOf(sample::fsdpText());
+  lines.insert(5, QByteArray("this is not a record"));
+  EXPECT_EQ(m.appendLines(lines), 1);
+  EXPECT_TRUE(m.parseError().contains(QStringLiteral("unknown record")));
+  EXPECT_GT(m.eventCount(), 50);
+}
+
+TEST(MemoryStateModel, GatheredHeldAndFreedAtT) {
+  TraceModel m;
+  loadSample(m, {2, 1, false});
+  MemoryStateModel state(m);
+  const int ag = firstOf(m, st::Record::Collective, st::Kind::AllGather, 1);
+  ASSERT_GE(ag, 0);
+  const auto& e = m.event(ag);
+  EXPECT_EQ(m.unitName(e.unit), QStringLiteral("embed"));
+  // Before the all-gather: only shards. During it and its forward: embed gathered.
+  auto before = state.stateAt(1, e.t0 - 1);
+  EXPECT_EQ(before.byCategory[static_cast<int>(st::Category::ParamShard)], 4 * 1024);
+  EXPECT_EQ(before.byCategory[static_cast<int>(st::Category::GatheredParams)], 0);
+  EXPECT_TRUE(state.gatheredAt(1, e.t0 - 1).empty());
+  EXPECT_EQ(state.gatheredAt(1, e.t1 + 1), std::vector<int>{e.unit});
+  EXPECT_EQ(state.memoryAt(1, e.t1 + 1)[static_cast<int>(st::Category::GatheredParams)], 2048);
+  const auto during = state.stateAt(1, (e.t0 + e.t1) / 2);
+  ASSERT_FALSE(during.running.empty());
+  EXPECT_NE(std::find(during.running.begin(), during.running.end(), ag), during.running.end());
+  // The forward op after it, and the free after compute.
+  const int fwd = firstOf(m, st::Record::Op, st::Kind::Forward, 1);
+  const auto& f = m.event(fwd);
+  EXPECT_EQ(state.freedBetween(1, f.t0, f.t1 + 1), std::vector<int>{e.unit});
+  const auto after = state.gatheredAt(1, f.t1 + 1);
+  EXPECT_EQ(std::find(after.begin(), after.end(), e.unit), after.end());
+  // Going back in time replays from the start (cache reset), same answer.
+  EXPECT_EQ(state.memoryAt(1, e.t0 - 1), before.byCategory);
+  EXPECT_EQ(state.runningAt(1, TraceModel::Lane::Compute, (f.t0 + f.t1) / 2), fwd);
+}
+
+TEST(MemoryStateModel, BubbleIntervalsComeFromIdleRecords) {
+  TraceModel m;
+  loadSample(m, {2, 2, false});
+  MemoryStateModel state(m);
+  const auto& idle = m.lane(0, TraceModel::Lane::Idle);
+  ASSERT_EQ(idle.size(), 2u);
+  const auto& e = m.event(idle[0]);
+  EXPECT_EQ(e.kind, st::Kind::WaitCollective);
+  EXPECT_EQ(state.runningAt(0, TraceModel::Lane::Idle, e.t0 + 1), idle[0]);
+  EXPECT_EQ(state.runningAt(0, TraceModel::Lane::Idle, e.t1 + 1), -1);
+  EXPECT_EQ(state.runningAt(1, TraceModel::Lane::Idle, e.t0 + 1), -1);
+}
+
+TEST(PlaybackController, StepsAndScrubs) {
+  TraceModel m;
+  loadSample(m, {2, 1, false});
+  PlaybackController p(m);
+  p.modelReset();
+  EXPECT_EQ(p.time(), m.startTime());
+  QSignalSpy changed(&p, &PlaybackController::timeChanged);
+  p.nextEvent();
+  EXPECT_GT(p.time(), m.startTime());
+  EXPECT_TRUE(std::binary_search(m.eventStarts().begin(), m.eventStarts().end(), p.time()));
+  const qint64 first = p.time();
+  p.nextEvent();
+  EXPECT_GT(p.time(), first);
+  p.previousEvent();
+  EXPECT_EQ(p.time(), first);
+  p.home();
+  p.nextCollective();
+  const auto& colls = m.collectiveStarts();
+  const qint64 expected = *std::upper_bound(colls.begin(), colls.end(), m.startTime());
+  EXPECT_EQ(p.time(), expected);
+  const int ag = firstOf(m, st::Record::Collective, st::Kind::AllGather, 0);
+  p.nextPhase();
+  EXPECT_GT(p.time(), m.event(ag).t0);
+  p.setFraction(0.5);
+  EXPECT_NEAR(p.fraction(), 0.5, 1e-6);
+  p.setFraction(2.0);
+  EXPECT_EQ(p.time(), p.end());
+  p.toEnd();
+  p.nextEvent();
+  EXPECT_EQ(p.time(), p.end());
+  EXPECT_GE(changed.count(), 6);
+  p.setSlowdown(1000);
+  p.faster();
+  EXPECT_DOUBLE_EQ(p.slowdown(), 500);
+  p.slower();
+  p.slower();
+  EXPECT_DOUBLE_EQ(p.slowdown(), 2000);
+  p.fitDuration(20.0);
+  const double span = static_cast<double>(p.end() - p.start()) * 1e-9;
+  EXPECT_LE(span * p.slowdown(), 20.0 + 1e-9);
+  EXPECT_GE(span * p.slowdown(), 4.0);
+}
+
+TEST(PlaybackController, PlaysForwardAndFollowsLive) {
+  TraceModel m;
+  const auto lines = linesOf(sample::fsdpText({2, 2, false}));
+  m.appendLines(lines.mid(0, lines.size() / 2));
+  PlaybackController p(m);
+  p.setLive(true);
+  p.setFollowLive(true);
+  EXPECT_EQ(p.time(), m.endTime());
+  m.appendLines(lines.mid(lines.size() / 2));
+  p.modelChanged();
+  EXPECT_EQ(p.time(), m.endTime());
+  p.setFollowLive(false);
+  p.setLive(false);
+  p.home();
+  p.setSlowdown(1.0); // real time: the sample lasts ~0.3 ms, so 50 ms of play reaches the end
+  p.play();
+  EXPECT_TRUE(p.isPlaying());
+  QTest::qWait(80);
+  EXPECT_EQ(p.time(), p.end());
+  EXPECT_FALSE(p.isPlaying()); // a finished run stops at its end
+}
+
+TEST(JobSpec, ValidationNamesTheRule) {
+  JobSpec s;
+  EXPECT_TRUE(s.validate().isEmpty());
+  s.ranks = 0;
+  auto issues = s.validate();
+  ASSERT_FALSE(issues.isEmpty());
+  EXPECT_EQ(issues.first().field, QStringLiteral("ranks"));
+  EXPECT_TRUE(issues.first().rule.contains(QStringLiteral("between 1 and 64")));
+  s.ranks = 65;
+  EXPECT_EQ(s.validate().first().field, QStringLiteral("ranks"));
+  s.ranks = 3;
+  s.batch = 8;
+  issues = s.validate();
+  ASSERT_EQ(issues.size(), 1);
+  EXPECT_EQ(issues.first().field, QStringLiteral("batch"));
+  EXPECT_TRUE(issues.first().rule.contains(QStringLiteral("divisible by ranks")));
+  s = JobSpec{};
+  s.strategy = QStringLiteral("pipeline");
+  s.ranks = 4;
+  s.layers = 8;
+  s.batch = 8;
+  s.microbatches = 3;
+  issues = s.validate();
+  ASSERT_EQ(issues.size(), 1);
+  EXPECT_TRUE(issues.first().rule.contains(QStringLiteral("divisible by microbatches")));
+  s.microbatches = 4;
+  s.memoryBudget = QStringLiteral("lots");
+  EXPECT_EQ(s.validate().first().field, QStringLiteral("memory_budget"));
+  s.memoryBudget = QStringLiteral("3MiB");
+  EXPECT_TRUE(s.validate().isEmpty());
+  EXPECT_EQ(JobSpec::parseBytes(QStringLiteral("3MiB")), 3 * 1024 * 1024);
+  const auto args = s.arguments();
+  EXPECT_TRUE(args.contains(QStringLiteral("--memory-budget")));
+  EXPECT_EQ(args.at(args.indexOf(QStringLiteral("--schedule")) + 1), QStringLiteral("gpipe"));
+  // Round trip through the launcher's spec JSON.
+  const auto back = JobSpec::fromJson(s.toJson());
+  EXPECT_EQ(back.arguments(), args);
+}
+
+TEST(LessonCatalog, BuiltinHasTheSevenLessons) {
+  const auto c = LessonCatalog::load(QString());
+  for (const char* id : {"ddp-replicas", "fsdp-shard-gather-free", "fsdp-prefetch", "oom-ddp-vs-fsdp", "pipeline-bubble",
+                         "gpipe-vs-1f1b", "tensor-parallel"}) {
+    const Lesson* l = c.find(QLatin1String(id));
+    ASSERT_NE(l, nullptr) << id;
+    ASSERT_FALSE(l->specs.isEmpty());
+    for (const auto& s : l->specs) EXPECT_TRUE(s.validate().isEmpty()) << id;
+  }
+  // Whatever assets/lessons holds now must load into valid specs too.
+  const auto fromAssets = LessonCatalog::load();
+  for (const auto& l : fromAssets.lessons())
+    for (const auto& s : l.specs) EXPECT_TRUE(s.validate().isEmpty()) << l.id.toStdString();
+}
+
+TEST(Captions, NarrateRecordedFields) {
+  TraceModel m;
+  loadSample(m, {4, 1, false});
+  const int ag = firstOf(m, st::Record::Collective, st::Kind::AllGather, 2);
+  const QString c = Captions::describe(m, ag);
+  EXPECT_TRUE(c.startsWith(QStringLiteral("Rank 2 all-gathers embed: 3 shards of 1.0 KiB from ranks 0, 1 and 3"))) << c.toStdString();
+  EXPECT_TRUE(c.contains(QStringLiteral("4.0 µs"))) << c.toStdString();
+  EXPECT_EQ(Captions::eventAt(m, m.event(ag).t0 + 1) >= 0, true);
+}
+
+TEST(Failures, OutOfMemoryIsParsedAndReported) {
+  TraceModel m;
+  loadSample(m, {2, 1, true});
+  ASSERT_EQ(m.failureEvents().size(), 1u);
+  const auto& e = m.event(m.failureEvents().front());
+  EXPECT_EQ(e.record, st::Record::OutOfMemory);
+  EXPECT_EQ(e.rank, 1);
+  ASSERT_TRUE(m.summary().outOfMemory.has_value());
+  EXPECT_EQ(m.summary().outOfMemory->needed, 2048);
+  EXPECT_EQ(m.summary().outOfMemory->budget, 20000);
+  const QString c = Captions::describe(m, m.failureEvents().front());
+  EXPECT_TRUE(c.contains(QStringLiteral("Rank 1 runs out of memory"))) << c.toStdString();
+  EXPECT_TRUE(c.contains(QStringLiteral("budget is 19.5 KiB"))) << c.toStdString();
+}

@@ -1,0 +1,202 @@
+// Views painted offscreen: they must show what the models say (pixel checks).
+#include "CaptionBar.h"
+#include "ExperimentPanel.h"
+#include "MemoryStateModel.h"
+#include "Palette.h"
+#include "PipelineView.h"
+#include "PlotsView.h"
+#include "RankView.h"
+#include "SampleTrace.h"
+#include "SummaryView.h"
+#include "TimelineView.h"
+#include "TraceModel.h"
+
+#include <QImage>
+#include <QPainter>
+
+#include <gtest/gtest.h>
+
+namespace st = shardlab::trace;
+
+namespace {
+void load(TraceModel& m, const sample::Options& o = {}) {
+  QList<QByteArray> lines;
+  for (const auto& l : QByteArray::fromStdString(sample::fsdpText(o)).split('\n'))
+    if (!l.isEmpty()) lines << l;
+  m.appendLines(lines);
+}
+
+QImage render(QWidget& w) {
+  QImage img(w.size(), QImage::Format_ARGB32);
+  img.fill(Qt::magenta);
+  w.render(&img);
+  return img;
+}
+
+int firstOf(const TraceModel& m, st::Record rec, st::Kind kind, int rank) {
+  for (int i = 0; i < m.eventCount(); ++i)
+    if (m.event(i).record == rec && m.event(i).kind == kind && m.event(i).rank == rank) return i;
+  return -1;
+}
+
+bool near(QColor a, QColor b, int tol = 6) {
+  return std::abs(a.red() - b.red()) <= tol && std::abs(a.green() - b.green()) <= tol && std::abs(a.blue() - b.blue()) <= tol;
+}
+} // namespace
+
+TEST(RankView, AssemblesTheUnitDuringAllGatherAndFreesItAfter) {
+  TraceModel m;
+  load(m, {4, 1, false});
+  RankView v(m);
+  v.resize(1200, 800);
+  v.modelReset();
+  const int ag = firstOf(m, st::Record::Collective, st::Kind::AllGather, 1);
+  const auto& e = m.event(ag);
+  const int unit = e.unit;
+  const QColor own = Palette::rankShade(Palette::unit(unit), 1, 4);
+  const QColor other = Palette::rankShade(Palette::unit(unit), 2, 4);
+  auto pixel = [&](const QImage& img, int rank, int slot, double yFrac) {
+    const QRectF s = v.slotRect(rank, unit, slot);
+    return img.pixelColor(QPointF(s.center().x(), s.top() + s.height() * yFrac).toPoint());
+  };
+  // Before: rank 1 holds only its own shard of the unit.
+  v.setTime(e.t0 - 1);
+  QImage img = render(v);
+  EXPECT_TRUE(near(pixel(img, 1, 1, 0.5), own)) << pixel(img, 1, 1, 0.5).name().toStdString();
+  EXPECT_FALSE(near(pixel(img, 1, 2, 0.5), other));
+  // Halfway through: the other shards are half assembled (filled from the bottom).
+  v.setTime((e.t0 + e.t1) / 2);
+  img = render(v);
+  EXPECT_TRUE(near(pixel(img, 1, 2, 0.85), other)) << pixel(img, 1, 2, 0.85).name().toStdString();
+  EXPECT_FALSE(near(pixel(img, 1, 2, 0.15), other));
+  const auto fills = RankView::parameterSlots(m, MemoryStateModel(m), 1, unit, (e.t0 + e.t1) / 2);
+  EXPECT_NEAR(fills[2], 0.5, 0.01);
+  EXPECT_DOUBLE_EQ(fills[1], 1.0);
+  // After the all-gather: the full copy is there.
+  v.setTime(e.t1 + 1);
+  img = render(v);
+  EXPECT_TRUE(near(pixel(img, 1, 2, 0.15), other));
+  // After the forward computed and the trace freed the copy: only the shard again.
+  // (at the next unit's forward, when no transfer is drawn over the cards)
+  int fwd = -1;
+  for (int i : m.lane(1, TraceModel::Lane::Compute))
+    if (m.event(i).kind == st::Kind::Forward && m.event(i).unit != unit) {
+      fwd = i;
+      break;
+    }
+  ASSERT_GE(fwd, 0);
+  v.setTime((m.event(fwd).t0 + m.event(fwd).t1) / 2);
+  img = render(v);
+  EXPECT_FALSE(near(pixel(img, 1, 2, 0.5), other));
+  EXPECT_TRUE(near(pixel(img, 1, 1, 0.5), own));
+}
+
+TEST(RankView, MemoryBarIsToScale) {
+  TraceModel m;
+  load(m, {2, 1, false});
+  RankView v(m);
+  v.resize(1000, 700);
+  v.modelReset();
+  MemoryStateModel state(m);
+  const int ag = firstOf(m, st::Record::Collective, st::Kind::AllGather, 0);
+  const qint64 t = m.event(ag).t1 + 1;
+  v.setTime(t);
+  const QImage img = render(v);
+  const QRectF bar = v.memoryBarRect(0);
+  const auto mem = state.memoryAt(0, t);
+  // param_shard comes first in the stack: its end is at shard/peak of the bar width.
+  const double shardEnd = bar.left() + bar.width() * static_cast<double>(mem[0]) / static_cast<double>(m.peakBytes());
+  const QColor c1 = img.pixelColor(QPoint(static_cast<int>(shardEnd - 3), static_cast<int>(bar.center().y())));
+  const QColor c2 = img.pixelColor(QPoint(static_cast<int>(shardEnd + 3), static_cast<int>(bar.center().y())));
+  EXPECT_TRUE(near(c1, Palette::category(st::Category::ParamShard))) << c1.name().toStdString();
+  EXPECT_TRUE(near(c2, Palette::category(st::Category::GatheredParams))) << c2.name().toStdString();
+}
+
+TEST(RankView, ShowsOutOfMemoryOnTheRank) {
+  TraceModel m;
+  load(m, {2, 1, true});
+  RankView v(m);
+  v.resize(1000, 700);
+  v.modelReset();
+  v.setTime(m.endTime());
+  const QImage img = render(v);
+  // The failing card gets the vermillion box; the healthy one does not.
+  auto vermillionIn = [&](const QRectF& r) {
+    int hits = 0;
+    for (int y = static_cast<int>(r.top()); y < r.bottom(); y += 3)
+      for (int x = static_cast<int>(r.left()); x < r.right(); x += 3)
+        if (near(img.pixelColor(x, y), QColor(0xD5, 0x5E, 0x00), 20)) ++hits;
+    return hits;
+  };
+  EXPECT_GT(vermillionIn(v.cardRect(1)), 200);
+  EXPECT_LT(vermillionIn(v.cardRect(0)), 50);
+}
+
+TEST(TimelineView, DrawsBlocksByKindAndShadesIdle) {
+  TraceModel m;
+  load(m, {2, 1, false});
+  TimelineView v(m);
+  v.resize(1600, 300);
+  v.modelReset();
+  v.setTime(m.startTime());
+  const QImage img = render(v);
+  const int fwd = firstOf(m, st::Record::Op, st::Kind::Backward, 0);
+  const auto& e = m.event(fwd);
+  const QRectF lane = v.laneRect(0, TraceModel::Lane::Compute);
+  const int x = static_cast<int>((v.xOf(e.t0) + v.xOf(e.t1)) / 2);
+  EXPECT_TRUE(near(img.pixelColor(x, static_cast<int>(lane.bottom() - 2)), Palette::kind(st::Kind::Backward)));
+  const int rs = firstOf(m, st::Record::Collective, st::Kind::ReduceScatter, 0);
+  const QRectF comm = v.laneRect(0, TraceModel::Lane::Comm);
+  const int xr = static_cast<int>((v.xOf(m.event(rs).t0) + v.xOf(m.event(rs).t1)) / 2);
+  EXPECT_TRUE(near(img.pixelColor(xr, static_cast<int>(comm.bottom() - 2)), Palette::kind(st::Kind::ReduceScatter)));
+  // Idle: rank 0 has one wait_collective; the shaded pixels differ from the row background there.
+  const int idle = m.lane(0, TraceModel::Lane::Idle).front();
+  const int xi = static_cast<int>((v.xOf(m.event(idle).t0) + v.xOf(m.event(idle).t1)) / 2);
+  const QRectF row = v.laneRect(0, TraceModel::Lane::Idle);
+  const QColor bg = img.pixelColor(static_cast<int>(row.left() + 2), static_cast<int>(row.top() + 1));
+  int shaded = 0;
+  for (int y = static_cast<int>(row.top()); y < row.bottom(); ++y) shaded += img.pixelColor(xi, y) != bg;
+  EXPECT_GT(shaded, static_cast<int>(row.height() / 2));
+  // Hit testing returns the event under the mouse.
+  EXPECT_EQ(v.eventAt(QPoint(x, static_cast<int>(lane.center().y()))), fwd);
+  // Zoom keeps the range valid.
+  v.setVisibleRange(e.t0, e.t1);
+  EXPECT_EQ(v.visibleStart(), e.t0);
+  EXPECT_NEAR(v.xOf(e.t0), v.laneRect(0, TraceModel::Lane::Compute).left(), 0.5);
+}
+
+TEST(Views, PaintWithoutCrashingEmptyAndFull) {
+  TraceModel m;
+  PipelineView pv(m);
+  PlotsView plots(m);
+  SummaryView sv(m);
+  CaptionBar cb(m);
+  RankView rv(m);
+  TimelineView tv(m);
+  for (QWidget* w : std::initializer_list<QWidget*>{&pv, &plots, &sv, &cb, &rv, &tv}) {
+    w->resize(800, 400);
+    render(*w);
+  }
+  load(m, {4, 2, false});
+  plots.rebuild();
+  sv.rebuild();
+  rv.modelReset();
+  tv.modelReset();
+  cb.setTime(m.startTime() + 5000);
+  for (QWidget* w : std::initializer_list<QWidget*>{&pv, &plots, &sv, &cb, &rv, &tv}) render(*w);
+  EXPECT_TRUE(sv.toPlainText().contains(QStringLiteral("4 CPU ranks")));
+  EXPECT_FALSE(cb.text().isEmpty());
+}
+
+TEST(ExperimentPanel, NamesTheRuleAndDisablesRun) {
+  ExperimentPanel p;
+  JobSpec s;
+  s.ranks = 3;
+  s.batch = 8;
+  p.setSpec(s);
+  EXPECT_TRUE(p.issuesText().contains(QStringLiteral("batch: must be divisible by ranks"))) << p.issuesText().toStdString();
+  s.batch = 9;
+  p.setSpec(s);
+  EXPECT_TRUE(p.issuesText().isEmpty());
+  EXPECT_EQ(p.spec().batch, 9);
+}
