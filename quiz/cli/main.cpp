@@ -1,0 +1,134 @@
+// shardlab-quiz: export the question bank, validate labs, print a shuffled attempt.
+// Each subcommand is added by one add*Command function; a later one (e.g.
+// `observe TRACE`) is added the same way.
+#include "AssetLocator.h"
+#include "AtomicFile.h"
+#include "Attempt.h"
+#include "GiftExporter.h"
+#include "JsonExporter.h"
+#include "LabLoader.h"
+#include "Languages.h"
+#include "LessonLibrary.h"
+#include "MoodleXmlExporter.h"
+#include "QuestionBank.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace shardlab::quiz;
+
+namespace {
+
+struct Context {
+  std::optional<std::filesystem::path> assetsOption;
+  int exitCode = 0;
+
+  std::filesystem::path assets() const { return findAssetsDir(assetsOption, currentExecutableDir()); }
+};
+
+void addExportCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("export", "Export the question bank (Moodle XML, GIFT or JSON) in one language");
+  auto format = std::make_shared<std::string>();
+  auto lang = std::make_shared<std::string>("en");
+  auto output = std::make_shared<std::string>();
+  auto seed = std::make_shared<std::uint64_t>(1);
+  cmd->add_option("--format", *format, "moodle, gift or json")->required()->check(CLI::IsMember({"moodle", "gift", "json"}));
+  cmd->add_option("--lang", *lang, "en, fr or ru")->check(CLI::IsMember({"en", "fr", "ru"}));
+  cmd->add_option("-o,--output", *output, "File to write (default: standard output)");
+  cmd->add_option("--seed", *seed, "Seed of the choice order written to the file")->capture_default_str();
+  cmd->callback([&ctx, format, lang, output, seed] {
+    const auto bank = QuestionBank::loadDirectory(ctx.assets() / "quiz");
+    std::string text;
+    if (*format == "moodle") text = MoodleXmlExporter::render(bank, *lang, *seed);
+    else if (*format == "gift") text = GiftExporter::render(bank, *lang, *seed);
+    else text = JsonExporter::render(bank, *lang, *seed);
+    if (output->empty()) std::cout << text;
+    else AtomicFile::write(*output, text);
+  });
+}
+
+void addValidateCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("validate", "Check the question bank, the lessons and the given lab files; "
+                                             "print every error; exit 1 on any");
+  auto labs = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("LAB", *labs, "Lab files (JSON)");
+  cmd->callback([&ctx, labs] {
+    const auto assets = ctx.assets();
+    Diagnostics diagnostics;
+    const auto bank = QuestionBank::load(QuestionBank::jsonFilesIn(assets / "quiz"), diagnostics);
+    const auto lessons = LessonLibrary::load(assets / "lessons", &bank, diagnostics);
+    const LabLoader loader(bank, lessons);
+    for (const auto& lab : *labs) loader.load(lab, diagnostics);
+    for (const auto& d : diagnostics.all()) std::cout << d.toString() << "\n";
+    if (!diagnostics.empty()) {
+      std::cerr << diagnostics.size() << " error(s)\n";
+      ctx.exitCode = 1;
+    } else {
+      std::cout << "ok: " << bank.questions().size() << " questions, " << lessons.lessons().size() << " lessons, "
+                << labs->size() << " lab(s)\n";
+    }
+  });
+}
+
+void addShowCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("show", "Print a shuffled attempt of the quiz");
+  auto lang = std::make_shared<std::string>("en");
+  auto seed = std::make_shared<std::optional<std::uint64_t>>();
+  auto quiz = std::make_shared<std::string>();
+  auto key = std::make_shared<bool>(false);
+  cmd->add_option("--lang", *lang, "en, fr or ru")->check(CLI::IsMember({"en", "fr", "ru"}));
+  cmd->add_option("--seed", *seed, "Seed of the attempt (default: random, printed)");
+  cmd->add_option("--quiz", *quiz, "Only this quiz (e.g. fsdp, pipeline)");
+  cmd->add_flag("--key", *key, "Mark the correct choices and print the explanations");
+  cmd->callback([&ctx, lang, seed, quiz, key] {
+    const auto bank = QuestionBank::loadDirectory(ctx.assets() / "quiz");
+    const std::uint64_t s = seed->value_or((std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}());
+    std::vector<Question> questions;
+    for (const auto& q : bank.questions())
+      if (quiz->empty() || q.quiz == *quiz) questions.push_back(q);
+    if (questions.empty()) throw std::runtime_error("no questions in quiz \"" + *quiz + "\"");
+    const auto attempt = Attempt::create(questions, s);
+    std::cout << "seed " << s << "\n";
+    std::size_t n = 0;
+    for (const auto& item : attempt.items()) {
+      std::cout << "\n" << ++n << ". [" << item.question.id << "] " << item.question.text.get(*lang) << "\n";
+      for (std::size_t shown = 0; shown < item.order.size(); ++shown)
+        std::cout << "   " << static_cast<char>('a' + shown) << ") " << item.shownChoice(shown).get(*lang)
+                  << (*key && shown == item.correctShown ? "   <- correct" : "") << "\n";
+      if (*key) {
+        std::cout << "   " << item.question.explanation.get(*lang) << "\n";
+        if (item.question.evidence)
+          std::cout << "   evidence: " << item.question.evidence->lesson << " / " << item.question.evidence->moment << "\n";
+      }
+    }
+  });
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ShardLab quiz tool: question bank exports, lab validation, shuffled attempts"};
+  Context ctx;
+  app.add_option("--assets", ctx.assetsOption,
+                 "Assets folder (default: $SHARDLAB_ASSETS, <exe>/../share/shardlab/assets, then the source tree's)");
+  app.require_subcommand(1);
+  const std::vector<std::function<void(CLI::App&, Context&)>> commands{addExportCommand, addValidateCommand,
+                                                                        addShowCommand};
+  for (const auto& add : commands) add(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "shardlab-quiz: " << e.what() << (std::string(e.what()).ends_with("\n") ? "" : "\n");
+    return 1;
+  }
+  return ctx.exitCode;
+}
