@@ -60,22 +60,27 @@ std::vector<std::string> JobConfig::validate() const {
   }
   if (strategy == "pipeline") {
     const int units = unitCount();
-    const int chunks = ranks * (schedule == "interleaved" ? virtualStages : 1);
+    const bool interleaved = schedule == "interleaved";
+    const int chunks = ranks * (interleaved ? virtualStages : 1);
     if (schedule == "naive" && microbatches != 1)
       e.push_back("microbatches: the naive schedule runs the whole batch at once (use 1, or gpipe/1f1b)");
     if (batch % microbatches != 0)
       e.push_back("microbatches: must divide the global batch (" + std::to_string(batch) + " is not divisible by " + std::to_string(microbatches) + ")");
-    if (chunks > units)
+    if (!interleaved && chunks > units)
       e.push_back("ranks: a pipeline of " + std::to_string(chunks) + " stages needs at least as many units, the model has " + std::to_string(units) + " (layers + 2)");
-    if (schedule == "interleaved" && virtualStages < 2)
+    if (interleaved && virtualStages >= 2 && chunks > units)
+      e.push_back("virtual_stages: the interleaved schedule cuts the model into ranks x virtual stages = " + std::to_string(chunks) + " chunks of at least one unit, the model has " + std::to_string(units) + " (layers + 2)");
+    if (interleaved && virtualStages < 2)
       e.push_back("virtual_stages: the interleaved schedule needs at least 2 chunks per rank");
-    if (schedule != "interleaved" && virtualStages != 1)
+    if (interleaved && ranks < 2)
+      e.push_back("ranks: the interleaved schedule needs at least 2 ranks (its chunks alternate between ranks)");
+    if (!interleaved && virtualStages != 1)
       e.push_back("virtual_stages: only the interleaved schedule uses virtual stages");
-    if (schedule == "interleaved" && microbatches % ranks != 0)
-      e.push_back("microbatches: the interleaved schedule needs a multiple of the stage count (" + std::to_string(ranks) + ")");
+    if (interleaved && microbatches % ranks != 0)
+      e.push_back("microbatches: the interleaved schedule needs a multiple of the stage count (" + std::to_string(ranks) + "), got " + std::to_string(microbatches));
     if (!stages.empty()) {
       if (static_cast<int>(stages.size()) != chunks)
-        e.push_back("stages: expected " + std::to_string(chunks) + " unit counts, one per stage, got " + std::to_string(stages.size()));
+        e.push_back("stages: expected " + std::to_string(chunks) + " unit counts, one per " + (interleaved ? "chunk (ranks x virtual stages)" : "stage") + ", got " + std::to_string(stages.size()));
       else if (std::accumulate(stages.begin(), stages.end(), 0) != units)
         e.push_back("stages: unit counts must add up to the model's " + std::to_string(units) + " units");
       for (int s : stages)
@@ -83,8 +88,8 @@ std::vector<std::string> JobConfig::validate() const {
     }
   }
   if (strategy == "tp") {
-    if ((4 * hidden) % ranks != 0 || hidden % ranks != 0)
-      e.push_back("ranks: the tensor-parallel degree (" + std::to_string(ranks) + ") must divide hidden (" + std::to_string(hidden) + ") and 4 x hidden");
+    if (hidden % ranks != 0 || (4 * hidden) % ranks != 0)
+      e.push_back("ranks: the tensor-parallel degree (" + std::to_string(ranks) + ") must divide hidden (" + std::to_string(hidden) + ") and 4 x hidden (" + std::to_string(4 * hidden) + ")");
   }
   return e;
 }

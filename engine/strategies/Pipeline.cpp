@@ -1,12 +1,212 @@
-// Placeholder until issue 3 lands: refuses the job instead of pretending to run it.
+// Pipeline parallelism. The model's units are cut into contiguous stages, one per
+// rank (StagePlan.h); each rank holds only its stage's parameters, gradients and
+// AdamW state. There is no data parallelism: every rank sees the same global batch,
+// cut into m micro-batches of batch/m rows. Stage 0 embeds the tokens, the last
+// stage computes the loss; in between, activations travel forward and activation
+// gradients backward by real MPI point-to-point messages (CommStream::send/recv).
+//
+// A schedule (PipelineSchedules.h) is the order in which this rank runs the
+// forward (F) and backward (B) of each micro-batch. Running an op means
+//   F(c, i): receive micro-batch i's input from the previous stage (the wait is the
+//            bubble, recorded as idle wait_activation), run the chunk's units,
+//            send the output to the next stage;
+//   B(c, i): receive the gradient of that output (idle wait_gradient), run the
+//            units backward, accumulating into the chunk's gradients, send the
+//            input gradient to the previous stage.
+// Every F keeps its micro-batch's activations until the matching B: that is why
+// GPipe's activation memory grows with m and 1F1B's with p only. Gradients are
+// scaled by 1/batch, so after the last B they are the full batch's gradient and one
+// AdamW step follows. MPI tags are distinct per direction, micro-batch and stage
+// boundary, so no message can be taken for another.
+#include "MpiCheck.h"
+#include "PipelineSchedules.h"
+#include "StagePlan.h"
 #include "Strategy.h"
+#include "UnitRunner.h"
 
+#include <map>
 #include <stdexcept>
 
 namespace shardlab {
+namespace {
 
-std::unique_ptr<Strategy> makePipeline(StrategyContext) {
-  throw std::runtime_error("strategy: Pipeline is not built yet in this version of ShardLab");
-}
+using trace::Category;
+
+class Pipeline final : public Strategy {
+public:
+  explicit Pipeline(StrategyContext ctx) : ctx_(ctx) {}
+
+  void setup() override {
+    plan_ = planStages(ctx_.shape, ctx_.job);
+    micro_ = ctx_.job.microbatches;
+    rows_ = ctx_.job.batch / micro_;
+    schedule_ = scheduleFor(ctx_.job.schedule, plan_.ranks, ctx_.rank, micro_, plan_.virtualStages);
+    checkTagRange();
+    for (int v = 0; v < plan_.virtualStages; ++v) {
+      const int c = plan_.modelChunk(ctx_.rank, v);
+      for (int u = plan_.firstOf(c); u <= plan_.lastOf(c); ++u) allocateUnit(u);
+    }
+  }
+
+  StepResult step(int step, const TokenBatch& global) override {
+    step_ = step;
+    global_ = &global;
+    lossSum_ = 0.0;
+    for (auto& [u, g] : grads_) ctx_.device.zero(g.data(), g.bytes());
+    for (const PipeOp& op : schedule_) {
+      if (op.kind == PipeOp::Forward) forward(op.chunk, op.micro);
+      else backward(op.chunk, op.micro);
+    }
+    finishSends();
+    optimizerStep();
+    const bool lastStage = plan_.rankOf(plan_.chunkCount() - 1) == ctx_.rank;
+    return lastStage ? StepResult{lossSum_, ctx_.job.batch} : StepResult{};
+  }
+
+  std::vector<float> fullParameters() override {
+    std::vector<float> all;
+    for (int u = 0; u < ctx_.shape.unitCount(); ++u) {
+      const int owner = plan_.rankOfUnit(u);
+      std::vector<float> unit(ctx_.shape.unitSize(u));
+      if (owner == ctx_.rank) {
+        ctx_.device.copyToHost(unit.data(), params_.at(u).data(), params_.at(u).bytes());
+        if (ctx_.rank != 0)
+          MPI_CHECK(MPI_Send(unit.data(), static_cast<int>(unit.size()), MPI_FLOAT, 0, kParamsTag, MPI_COMM_WORLD));
+      } else if (ctx_.rank == 0) {
+        MPI_CHECK(MPI_Recv(unit.data(), static_cast<int>(unit.size()), MPI_FLOAT, owner, kParamsTag, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
+      }
+      if (ctx_.rank == 0) all.insert(all.end(), unit.begin(), unit.end());
+    }
+    return all;
+  }
+
+private:
+  static constexpr int kParamsTag = 0; // fullParameters only, after training
+
+  // Message tags: 1 + 2 * (micro * C + boundary) + direction, where boundary b lies
+  // between model chunks b and b + 1 and direction is 0 for the activation, 1 for
+  // its gradient.
+  int tagOf(int micro, int boundary, int direction) const {
+    return 1 + 2 * (micro * plan_.chunkCount() + boundary) + direction;
+  }
+  void checkTagRange() const {
+    void* value = nullptr;
+    int found = 0;
+    MPI_CHECK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found));
+    const int upper = found ? *static_cast<int*>(value) : 32767;
+    if (tagOf(micro_ - 1, plan_.chunkCount() - 1, 1) > upper)
+      throw std::invalid_argument("pipeline: " + std::to_string(micro_) + " micro-batches x " +
+                                  std::to_string(plan_.chunkCount()) + " stages exceed this MPI's tag range");
+  }
+
+  void allocateUnit(int u) {
+    const auto n = ctx_.shape.unitSize(u);
+    params_[u] = ctx_.memory.allocate(Category::ParamReplica, u, n);
+    auto init = initialUnit(ctx_.shape, ctx_.job.seed, u);
+    ctx_.device.copyToDevice(params_[u].data(), init.data(), n * sizeof(float));
+    grads_[u] = ctx_.memory.allocate(Category::Grads, u, n);
+    m_[u] = ctx_.memory.allocate(Category::OptimizerState, u, n);
+    v_[u] = ctx_.memory.allocate(Category::OptimizerState, u, n);
+  }
+
+  // F(local chunk, micro-batch).
+  void forward(int local, int micro) {
+    const int c = plan_.modelChunk(ctx_.rank, local);
+    const int first = plan_.firstOf(c), last = plan_.lastOf(c);
+    const auto row0 = static_cast<std::size_t>(micro) * static_cast<std::size_t>(rows_);
+    auto runner = std::make_unique<UnitRunner>(ctx_, global_->inputs.data() + row0, global_->targets.data() + row0,
+                                               rows_, 1.0f / static_cast<float>(ctx_.job.batch), step_, micro);
+    if (c > 0) runner->setInput(first, receive(c - 1, first, micro, 0, Kind::WaitActivation));
+    for (int u = first; u <= last; ++u) runner->forward(u, params_.at(u).data());
+    if (c + 1 < plan_.chunkCount()) {
+      // The output stays in the runner, alive until this chunk's backward.
+      activationSends_[{local, micro}] = send(runner->output(last), c + 1, last, micro, c, 0);
+    } else {
+      lossSum_ += runner->lossSum();
+    }
+    live_[{local, micro}] = std::move(runner);
+    reapSends();
+  }
+
+  // B(local chunk, micro-batch).
+  void backward(int local, int micro) {
+    const int c = plan_.modelChunk(ctx_.rank, local);
+    const int first = plan_.firstOf(c), last = plan_.lastOf(c);
+    auto runner = std::move(live_.at({local, micro}));
+    live_.erase({local, micro});
+    if (c + 1 < plan_.chunkCount()) {
+      if (auto sent = activationSends_.find({local, micro}); sent != activationSends_.end()) {
+        ctx_.comm.wait(sent->second, step_, micro); // the output it reads is freed by the backward
+        activationSends_.erase(sent);
+      }
+      runner->setOutputGrad(receive(c + 1, last, micro, 1, Kind::WaitGradient));
+    }
+    for (int u = last; u >= first; --u) runner->backward(u, params_.at(u).data(), grads_.at(u).data());
+    if (c > 0) {
+      Buffer dx = std::move(runner->inputGrad());
+      auto ticket = send(dx, c - 1, first, micro, c - 1, 1);
+      gradientSends_.push_back({std::move(ticket), std::move(dx)});
+    }
+    reapSends();
+  }
+
+  // Receives a rows x H message from the rank holding model chunk `fromChunk`, into
+  // a new activation buffer of `unit`.
+  Buffer receive(int fromChunk, int unit, int micro, int direction, Kind waitKind) {
+    const int H = ctx_.shape.hidden;
+    Buffer buf = ctx_.memory.allocate(Category::Activations, unit,
+                                      static_cast<std::size_t>(rows_) * static_cast<std::size_t>(H));
+    const int boundary = direction == 0 ? fromChunk : fromChunk - 1;
+    ctx_.comm.recv(buf.data(), rows_, H, plan_.rankOf(fromChunk), tagOf(micro, boundary, direction),
+                   {unit, step_, micro}, waitKind);
+    return buf;
+  }
+
+  CommStream::Ticket send(const Buffer& data, int toChunk, int unit, int micro, int boundary, int direction) {
+    return ctx_.comm.send(data.data(), rows_, ctx_.shape.hidden, plan_.rankOf(toChunk),
+                          tagOf(micro, boundary, direction), {unit, step_, micro});
+  }
+
+  // Frees the gradient buffers whose sends are done.
+  void reapSends() {
+    std::erase_if(gradientSends_, [&](const auto& s) { return ctx_.comm.done(s.first); });
+  }
+
+  void finishSends() {
+    for (auto& [key, ticket] : activationSends_) ctx_.comm.wait(ticket, step_, key.second);
+    activationSends_.clear();
+    for (auto& [ticket, buffer] : gradientSends_) ctx_.comm.wait(ticket, step_);
+    gradientSends_.clear();
+    live_.clear();
+  }
+
+  void optimizerStep() {
+    const AdamWParams p{static_cast<float>(ctx_.job.lr), 0.9f, 0.999f, 1e-8f, static_cast<float>(ctx_.job.weightDecay)};
+    for (auto& [u, param] : params_) {
+      ScopedOp op(ctx_.recorder, Kind::Optimizer, u, step_);
+      ctx_.device.adamw(param.data(), grads_.at(u).data(), m_.at(u).data(), v_.at(u).data(), param.size(), p,
+                        step_ + 1);
+    }
+  }
+
+  StrategyContext ctx_;
+  StagePlan plan_;
+  PipeSchedule schedule_;
+  int micro_ = 1, rows_ = 1;
+  std::map<int, Buffer> params_, grads_, m_, v_; // by unit, this rank's units only
+
+  // Per step.
+  int step_ = 0;
+  const TokenBatch* global_ = nullptr;
+  double lossSum_ = 0.0;
+  std::map<std::pair<int, int>, std::unique_ptr<UnitRunner>> live_; // (chunk, micro) between its F and B
+  std::map<std::pair<int, int>, CommStream::Ticket> activationSends_;
+  std::vector<std::pair<CommStream::Ticket, Buffer>> gradientSends_;
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makePipeline(StrategyContext ctx) { return std::make_unique<Pipeline>(ctx); }
 
 } // namespace shardlab

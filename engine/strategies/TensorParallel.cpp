@@ -1,12 +1,127 @@
-// Placeholder until issue 3 lands: refuses the job instead of pretending to run it.
+// Tensor parallelism, Megatron-LM's MLP split (Shoeybi et al., 2019). Each block's
+// inner width 4H is cut across the N ranks: rank r holds columns [rF, (r+1)F) of W1
+// and b1 and the same rows of W2, with F = 4H/N, plus all of b2. So each rank holds
+// 1/N of every block's weights.
+//
+//   forward   y_r = gelu(x W1_r + b1_r) W2_r is a partial sum: one all-reduce gives
+//             y = sum_r y_r on every rank (Megatron's g operator), then + b2 + x;
+//   backward  dW1_r, db1_r, dW2_r stay local; the input gradient dx_r is again a
+//             partial sum: one all-reduce (the backward of Megatron's f operator).
+//
+// Two all-reduces per block per step, on the critical path: the compute thread waits
+// for each (UnitRunner's tensor-parallel hook). The embedding and the output layer
+// are replicated, not split: every rank runs them on the same full batch, so their
+// gradients (and b2's) come out identical on every rank without any communication,
+// and every rank takes the same AdamW step. The loss is computed on every rank but
+// reported by rank 0 only, so the run's token count is the batch's.
+#include "MpiCheck.h"
 #include "Strategy.h"
-
-#include <stdexcept>
+#include "UnitRunner.h"
 
 namespace shardlab {
+namespace {
 
-std::unique_ptr<Strategy> makeTensorParallel(StrategyContext) {
-  throw std::runtime_error("strategy: TensorParallel is not built yet in this version of ShardLab");
-}
+using trace::Category;
+
+class TensorParallel final : public Strategy {
+public:
+  explicit TensorParallel(StrategyContext ctx) : ctx_(ctx), inner_(4 * ctx.shape.hidden / ctx.size) {}
+
+  void setup() override {
+    for (int u = 0; u < ctx_.shape.unitCount(); ++u) {
+      const bool block = ctx_.shape.kindOf(u) == UnitKind::Block;
+      const auto n = block ? ctx_.shape.unitSize(u, inner_) : ctx_.shape.unitSize(u);
+      std::vector<float> init(n);
+      if (block) initialBlockSlice(ctx_.shape, ctx_.job.seed, u, ctx_.rank * inner_, inner_, init.data());
+      else init = initialUnit(ctx_.shape, ctx_.job.seed, u);
+      params_.push_back(ctx_.memory.allocate(Category::ParamReplica, u, n));
+      ctx_.device.copyToDevice(params_.back().data(), init.data(), n * sizeof(float));
+      grads_.push_back(ctx_.memory.allocate(Category::Grads, u, n));
+      m_.push_back(ctx_.memory.allocate(Category::OptimizerState, u, n));
+      v_.push_back(ctx_.memory.allocate(Category::OptimizerState, u, n));
+    }
+  }
+
+  StepResult step(int step, const TokenBatch& global) override {
+    const int U = ctx_.shape.unitCount();
+    UnitRunner runner(ctx_, global.inputs.data(), global.targets.data(), ctx_.job.batch,
+                      1.0f / static_cast<float>(ctx_.job.batch), step);
+    runner.setTensorParallel(inner_, [this, step](float* partial, std::size_t count, int unit) {
+      ctx_.comm.wait(ctx_.comm.allReduce(partial, count, {unit, step, -1}), step);
+    });
+
+    for (int u = 0; u < U; ++u) runner.forward(u, params_[static_cast<std::size_t>(u)].data());
+    for (int u = U - 1; u >= 0; --u) {
+      auto& g = grads_[static_cast<std::size_t>(u)];
+      ctx_.device.zero(g.data(), g.bytes());
+      runner.backward(u, params_[static_cast<std::size_t>(u)].data(), g.data());
+    }
+
+    const AdamWParams p{static_cast<float>(ctx_.job.lr), 0.9f, 0.999f, 1e-8f, static_cast<float>(ctx_.job.weightDecay)};
+    for (int u = U - 1; u >= 0; --u) {
+      const auto i = static_cast<std::size_t>(u);
+      ScopedOp op(ctx_.recorder, Kind::Optimizer, u, step);
+      ctx_.device.adamw(params_[i].data(), grads_[i].data(), m_[i].data(), v_[i].data(), params_[i].size(), p,
+                        step + 1);
+    }
+    if (ctx_.rank != 0) return {};
+    return {runner.lossSum(), ctx_.job.batch};
+  }
+
+  // Rank 0 gathers every block's slices and puts them back in the full block layout.
+  std::vector<float> fullParameters() override {
+    std::vector<float> all;
+    for (int u = 0; u < ctx_.shape.unitCount(); ++u) {
+      const auto i = static_cast<std::size_t>(u);
+      std::vector<float> local(params_[i].size());
+      ctx_.device.copyToHost(local.data(), params_[i].data(), params_[i].bytes());
+      if (ctx_.shape.kindOf(u) != UnitKind::Block) {
+        if (ctx_.rank == 0) all.insert(all.end(), local.begin(), local.end());
+        continue;
+      }
+      std::vector<float> slices(ctx_.rank == 0 ? local.size() * static_cast<std::size_t>(ctx_.size) : 0);
+      MPI_CHECK(MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_FLOAT, slices.data(),
+                           static_cast<int>(local.size()), MPI_FLOAT, 0, MPI_COMM_WORLD));
+      if (ctx_.rank == 0) {
+        const auto full = assembleBlock(slices);
+        all.insert(all.end(), full.begin(), full.end());
+      }
+    }
+    return all;
+  }
+
+private:
+  // Slices (rank after rank, each W1[H x F] | b1[F] | W2[F x H] | b2[H]) -> the full
+  // block W1[H x 4H] | b1[4H] | W2[4H x H] | b2[H].
+  std::vector<float> assembleBlock(const std::vector<float>& slices) const {
+    const auto H = static_cast<std::size_t>(ctx_.shape.hidden), F = static_cast<std::size_t>(inner_),
+               full = 4 * H, sliceSize = H * F + F + F * H + H;
+    std::vector<float> out(H * full + full + full * H + H);
+    float* W1 = out.data();
+    float* b1 = W1 + H * full;
+    float* W2 = b1 + full;
+    float* b2 = W2 + full * H;
+    for (std::size_t r = 0; r < static_cast<std::size_t>(ctx_.size); ++r) {
+      const float* s = slices.data() + r * sliceSize;
+      const std::size_t c0 = r * F;
+      for (std::size_t row = 0; row < H; ++row)
+        for (std::size_t j = 0; j < F; ++j) W1[row * full + c0 + j] = s[row * F + j];
+      for (std::size_t j = 0; j < F; ++j) b1[c0 + j] = s[H * F + j];
+      for (std::size_t row = 0; row < F; ++row)
+        for (std::size_t j = 0; j < H; ++j) W2[(c0 + row) * H + j] = s[H * F + F + row * H + j];
+      if (r == 0)
+        for (std::size_t j = 0; j < H; ++j) b2[j] = s[H * F + F + F * H + j]; // replicated: rank 0's copy
+    }
+    return out;
+  }
+
+  StrategyContext ctx_;
+  int inner_; // F = 4H / N
+  std::vector<Buffer> params_, grads_, m_, v_;
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeTensorParallel(StrategyContext ctx) { return std::make_unique<TensorParallel>(ctx); }
 
 } // namespace shardlab

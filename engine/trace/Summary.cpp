@@ -213,8 +213,12 @@ Summary summarize(const Trace& trace) {
     b.theory = theoreticalBubble(b.schedule, b.stages, b.microbatches, b.virtualStages);
     const int firstSteady = s.stepsCompleted > 1 ? 1 : 0;
     std::vector<std::int64_t> idle(R, 0), span(R, 0);
+    // Idle counts only inside the steps whose span is counted below: a steady step the
+    // rank finished (a failed run's unfinished last step would inflate the fraction).
     for (const auto& e : trace.events) {
-      if (e.record == Record::Idle && e.step >= firstSteady) idle[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
+      if (e.record != Record::Idle || e.step < firstSteady || e.step >= s.stepsCompleted) continue;
+      if (static_cast<std::size_t>(e.rank) >= R || !stepEnd.count({e.rank, e.step})) continue;
+      idle[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
     }
     for (std::size_t r = 0; r < R; ++r) {
       const int rank = static_cast<int>(r);

@@ -1,0 +1,55 @@
+#include "PipelineSchedules.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace shardlab {
+
+PipeSchedule naiveSchedule() { return {{PipeOp::Forward, 0, 0}, {PipeOp::Backward, 0, 0}}; }
+
+PipeSchedule gpipeSchedule(int m) {
+  PipeSchedule s;
+  for (int i = 0; i < m; ++i) s.push_back({PipeOp::Forward, 0, i});      // fill: F0 F1 ... F(m-1)
+  for (int i = m - 1; i >= 0; --i) s.push_back({PipeOp::Backward, 0, i}); // drain: newest first
+  return s;
+}
+
+PipeSchedule oneFOneBSchedule(int p, int rank, int m) {
+  PipeSchedule s;
+  const int warmup = std::min(p - rank - 1, m);
+  for (int i = 0; i < warmup; ++i) s.push_back({PipeOp::Forward, 0, i}); // warm-up
+  for (int i = 0; i < m - warmup; ++i) {                                  // steady state
+    s.push_back({PipeOp::Forward, 0, warmup + i});
+    s.push_back({PipeOp::Backward, 0, i});
+  }
+  for (int i = m - warmup; i < m; ++i) s.push_back({PipeOp::Backward, 0, i}); // cool-down
+  return s;
+}
+
+PipeSchedule interleavedSchedule(int p, int rank, int m, int V) {
+  // The rank's k-th forward (or backward): micro-batches go in groups of p, each group
+  // through chunk 0, 1, ..., V-1 (backwards: V-1, ..., 0) before the next group.
+  auto micro = [&](int k) { return (k / (p * V)) * p + k % p; };
+  auto forward = [&](int k) { return PipeOp{PipeOp::Forward, (k / p) % V, micro(k)}; };
+  auto backward = [&](int k) { return PipeOp{PipeOp::Backward, V - 1 - (k / p) % V, micro(k)}; };
+  const int total = m * V;
+  const int warmup = std::min((p - rank - 1) * 2 + (V - 1) * p, total);
+  PipeSchedule s;
+  for (int k = 0; k < warmup; ++k) s.push_back(forward(k)); // warm-up
+  for (int k = 0; k < total - warmup; ++k) {                // steady state
+    s.push_back(forward(warmup + k));
+    s.push_back(backward(k));
+  }
+  for (int k = total - warmup; k < total; ++k) s.push_back(backward(k)); // cool-down
+  return s;
+}
+
+PipeSchedule scheduleFor(const std::string& name, int p, int rank, int m, int V) {
+  if (name == "naive") return naiveSchedule();
+  if (name == "gpipe") return gpipeSchedule(m);
+  if (name == "1f1b") return oneFOneBSchedule(p, rank, m);
+  if (name == "interleaved") return interleavedSchedule(p, rank, m, V);
+  throw std::invalid_argument("schedule: unknown '" + name + "'");
+}
+
+} // namespace shardlab
