@@ -128,14 +128,16 @@ if [ "$configured" -eq 1 ]; then
     NONFATAL=1 run build all 240 cmake --build "$BUILD_DIR" -j "$JOBS" -- -k 0
   else
     NONFATAL=1 run build cuda-targets 300 cmake --build "$BUILD_DIR" -j "$JOBS" --target shardlab_cuda \
-      shardlab_nccl shardlab_cuda_build_test shardlab_cuda_device_test shardlab_nccl_test -- -k 0
+      shardlab_nccl shardlab_comm_cuda shardlab_cuda_build_test shardlab_cuda_device_test shardlab_nccl_test \
+      shardlab_gpu_transport_test -- -k 0
   fi
 fi
-for t in shardlab_cuda shardlab_nccl shardlab_cuda_build_test shardlab_cuda_device_test shardlab_nccl_test \
-  shardlab-run shardlab-worker; do
+for t in shardlab_cuda shardlab_nccl shardlab_comm_cuda shardlab_cuda_build_test shardlab_cuda_device_test \
+  shardlab_nccl_test shardlab_gpu_transport_test shardlab-run shardlab-worker; do
   case "$t" in
     shardlab-run | shardlab-worker) f="$BUILD_DIR/bin/$t" ;;
     shardlab_cuda | shardlab_nccl) f="$BUILD_DIR/engine/cuda/lib$t.a" ;;
+    shardlab_comm_cuda) f="$BUILD_DIR/engine/comm/lib$t.a" ;;
     *) f="$BUILD_DIR/bin/$t" ;;
   esac
   if [ -e "$f" ]; then
@@ -171,10 +173,10 @@ fi
 # --- 4. engine jobs ------------------------------------------------------------------
 RUNNER="$BUILD_DIR/bin/shardlab-run"
 SUMMARIES="$OUT/engine-summaries.jsonl"
-engine_job() { # name strategy ranks
-  local name="$1" strategy="$2" ranks="$3"
+engine_job() { # name strategy ranks device
+  local name="$1" strategy="$2" ranks="$3" device="${4:-cuda}"
   local trace="$WORK/$name.trace" summary="$WORK/$name.summary.json"
-  run engine "$name" 90 "$RUNNER" --strategy "$strategy" --ranks "$ranks" --device cuda --steps "$STEPS" \
+  run engine "$name" 90 "$RUNNER" --strategy "$strategy" --ranks "$ranks" --device "$device" --steps "$STEPS" \
     --trace "$trace" --summary-json "$summary"
   if [ -s "$summary" ]; then
     # One line per job: {"job": name, "summary": {...}}
@@ -195,10 +197,18 @@ elif ! command -v mpirun >/dev/null 2>&1; then
   say "engine jobs: mpirun not found (Open MPI is not installed here): skipped"
   record engine jobs SKIP 0 "no mpirun"
 else
-  # One rank per GPU: NCCL collectives.
-  for strategy in ddp fsdp pipeline tp; do engine_job "$strategy-${NGPU}gpu" "$strategy" "$NGPU"; done
-  # Four ranks sharing the GPUs (one GPU: all four on it): MPI staged through host memory.
-  if [ "$NGPU" -lt 4 ]; then engine_job "ddp-4ranks-shared" ddp 4; fi
+  # One rank per GPU (--device cuda): NCCL collectives on a communication stream. On
+  # one GPU that is a one-rank job; pipeline and tp need two ranks at least.
+  for strategy in ddp fsdp; do engine_job "$strategy-${NGPU}gpu" "$strategy" "$NGPU" cuda; done
+  if [ "$NGPU" -ge 2 ]; then
+    for strategy in pipeline tp; do engine_job "$strategy-${NGPU}gpu" "$strategy" "$NGPU" cuda; done
+  fi
+  # Four ranks sharing the GPUs (one GPU: all four on it): --device auto picks
+  # cuda+mpi-staged (Open MPI through pinned host memory); the log shows the choice.
+  if [ "$NGPU" -lt 4 ]; then
+    engine_job "ddp-4ranks-staged" ddp 4 auto
+    engine_job "fsdp-4ranks-staged" fsdp 4 auto
+  fi
 fi
 
 # --- 5. PyTorch eager comparison -------------------------------------------------------
@@ -223,7 +233,7 @@ if [ -s "$SUMMARIES" ] && command -v python3 >/dev/null 2>&1; then
 import json, sys
 for line in open(sys.argv[1]):
     rec = json.loads(line)
-    if rec["job"].startswith("ddp-") and "shared" not in rec["job"]:
+    if rec["job"].startswith("ddp-") and "staged" not in rec["job"]:
         s = rec["summary"]
         step = s.get("step_s", {}).get("median") if isinstance(s.get("step_s"), dict) else None
         if step is None and s.get("steps_completed"):

@@ -22,10 +22,12 @@ trace::RankMask worldMaskOf(MPI_Comm comm) {
   return mask;
 }
 
-CommStream::CommStream(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_(recorder) {
-  MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
-  MPI_CHECK(MPI_Comm_size(comm_, &size_));
-  participants_ = worldMaskOf(comm_);
+CommStream::CommStream(MPI_Comm comm, Recorder& recorder, std::unique_ptr<Transport> transport)
+    : comm_(comm), recorder_(recorder), transport_(std::move(transport)) {
+  if (!transport_) transport_ = makeMpiTransport(comm_, recorder_);
+  rank_ = transport_->rank();
+  size_ = transport_->size();
+  participants_ = transport_->participants();
   thread_ = std::thread([this] { run(); });
 }
 
@@ -38,6 +40,15 @@ CommStream::~CommStream() {
   thread_.join();
 }
 
+void CommStream::throwIfFailed() {
+  std::exception_ptr failed;
+  {
+    std::lock_guard lock(mutex_);
+    failed = failed_;
+  }
+  if (failed) std::rethrow_exception(failed);
+}
+
 CommStream::Ticket CommStream::enqueue(std::function<void()> work) {
   auto ticket = std::make_shared<Pending>();
   {
@@ -48,7 +59,21 @@ CommStream::Ticket CommStream::enqueue(std::function<void()> work) {
   return ticket;
 }
 
+CommStream::Ticket CommStream::issue(const CommOp& op) {
+  throwIfFailed(); // after a failed operation (an aborted NCCL communicator) nothing more is issued
+  auto issued = transport_->issue(op);
+  auto ticket = enqueue(std::move(issued.work));
+  ticket->deviceWait = std::move(issued.deviceWait); // read only by the issuing thread
+  return ticket;
+}
+
 void CommStream::run() {
+  std::exception_ptr startError;
+  try {
+    transport_->startThread();
+  } catch (...) {
+    startError = std::current_exception();
+  }
   for (;;) {
     std::pair<Ticket, std::function<void()>> item;
     {
@@ -58,11 +83,17 @@ void CommStream::run() {
       item = std::move(queue_.front());
       queue_.pop_front();
     }
-    std::exception_ptr error;
-    try {
-      item.second();
-    } catch (...) {
-      error = std::current_exception();
+    std::exception_ptr error = startError;
+    if (!error) {
+      try {
+        item.second();
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    if (error) {
+      std::lock_guard lock(mutex_);
+      if (!failed_) failed_ = error;
     }
     {
       std::lock_guard lock(item.first->mutex);
@@ -74,56 +105,53 @@ void CommStream::run() {
 }
 
 CommStream::Ticket CommStream::allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag) {
-  return enqueue([=, this] {
-    const auto t0 = recorder_.now();
-    MPI_CHECK(MPI_Allgather(shard, static_cast<int>(shardCount), MPI_FLOAT, full, static_cast<int>(shardCount),
-                            MPI_FLOAT, comm_));
-    recorder_.collective(Kind::AllGather, tag.unit, tag.step, tag.micro, t0, recorder_.now(),
-                         static_cast<std::int64_t>(shardCount * sizeof(float)) * size_, participants_);
-  });
+  CommOp op;
+  op.kind = Kind::AllGather;
+  op.send = shard;
+  op.recv = full;
+  op.count = shardCount;
+  op.tag = tag;
+  return issue(op);
 }
 
 CommStream::Ticket CommStream::reduceScatter(const float* full, float* shard, std::size_t shardCount,
                                              CollectiveTag tag) {
-  return enqueue([=, this] {
-    const auto t0 = recorder_.now();
-    MPI_CHECK(MPI_Reduce_scatter_block(full, shard, static_cast<int>(shardCount), MPI_FLOAT, MPI_SUM, comm_));
-    recorder_.collective(Kind::ReduceScatter, tag.unit, tag.step, tag.micro, t0, recorder_.now(),
-                         static_cast<std::int64_t>(shardCount * sizeof(float)) * size_, participants_);
-  });
+  CommOp op;
+  op.kind = Kind::ReduceScatter;
+  op.send = full;
+  op.recv = shard;
+  op.count = shardCount;
+  op.tag = tag;
+  return issue(op);
 }
 
 CommStream::Ticket CommStream::allReduce(float* buffer, std::size_t count, CollectiveTag tag) {
-  return enqueue([=, this] {
-    const auto t0 = recorder_.now();
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, buffer, static_cast<int>(count), MPI_FLOAT, MPI_SUM, comm_));
-    recorder_.collective(Kind::AllReduce, tag.unit, tag.step, tag.micro, t0, recorder_.now(),
-                         static_cast<std::int64_t>(count * sizeof(float)), participants_);
-  });
+  CommOp op;
+  op.kind = Kind::AllReduce;
+  op.recv = buffer;
+  op.count = count;
+  op.tag = tag;
+  return issue(op);
 }
 
 CommStream::Ticket CommStream::send(const float* data, int rows, int cols, int peer, int messageTag,
                                     CollectiveTag tag) {
-  return enqueue([=, this] {
-    const auto t0 = recorder_.now();
-    MPI_CHECK(MPI_Send(data, rows * cols, MPI_FLOAT, peer, messageTag, comm_));
-    recorder_.collective(Kind::Send, tag.unit, tag.step, tag.micro, t0, recorder_.now(),
-                         static_cast<std::int64_t>(rows) * cols * static_cast<std::int64_t>(sizeof(float)),
-                         (trace::RankMask{1} << recorder_.rank()) | (trace::RankMask{1} << peer), peer, rows, cols);
-  });
+  CommOp op;
+  op.kind = Kind::Send;
+  op.send = data;
+  op.count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  op.peer = peer;
+  op.messageTag = messageTag;
+  op.rows = rows;
+  op.cols = cols;
+  op.tag = tag;
+  return issue(op);
 }
 
 void CommStream::recv(float* data, int rows, int cols, int peer, int messageTag, CollectiveTag tag,
                       trace::Kind waitKind) {
-  const auto tWait = recorder_.now();
-  MPI_Status status;
-  MPI_CHECK(MPI_Probe(peer, messageTag, comm_, &status));
-  const auto t0 = recorder_.now();
-  if (t0 > tWait) recorder_.idle(waitKind, tag.step, tag.micro, tWait, t0);
-  MPI_CHECK(MPI_Recv(data, rows * cols, MPI_FLOAT, peer, messageTag, comm_, MPI_STATUS_IGNORE));
-  recorder_.collective(Kind::Recv, tag.unit, tag.step, tag.micro, t0, recorder_.now(),
-                       static_cast<std::int64_t>(rows) * cols * static_cast<std::int64_t>(sizeof(float)),
-                       (trace::RankMask{1} << recorder_.rank()) | (trace::RankMask{1} << peer), peer, rows, cols);
+  throwIfFailed();
+  transport_->recv(data, rows, cols, peer, messageTag, tag, waitKind);
 }
 
 bool CommStream::done(const Ticket& ticket) const {
@@ -132,6 +160,19 @@ bool CommStream::done(const Ticket& ticket) const {
 }
 
 void CommStream::wait(const Ticket& ticket, int step, int micro) {
+  if (ticket->deviceWait) {
+    // A GPU transport: the compute stream waits, not the host. An operation that
+    // already failed throws here, and so does any earlier failure.
+    {
+      std::lock_guard lock(ticket->mutex);
+      if (ticket->finished && ticket->error) std::rethrow_exception(ticket->error);
+    }
+    throwIfFailed();
+    auto followUp = ticket->deviceWait(step, micro);
+    ticket->deviceWait = nullptr; // waited once; a second wait is a no-op on the device
+    if (followUp) enqueue(std::move(followUp));
+    return;
+  }
   std::unique_lock lock(ticket->mutex);
   if (!ticket->finished) {
     const auto t0 = recorder_.now();

@@ -4,10 +4,15 @@
 // prefetch and DDP's overlapped all-reduce are real because the MPI call runs here,
 // concurrently with the compute thread's GEMMs. Each call is recorded with its own
 // start and end, so the overlap is visible in the trace.
+//
+// How an operation moves bytes is the Transport's (Transport.h): Open MPI on host
+// buffers by default; on GPU ranks MPI staged through pinned host memory, or NCCL on
+// a CUDA communication stream (CudaTransports.h). The strategies see the same API.
 #pragma once
 
 #include "Event.h"
 #include "Recorder.h"
+#include "Transport.h"
 
 #include <mpi.h>
 
@@ -21,18 +26,13 @@
 
 namespace shardlab {
 
-struct CollectiveTag {
-  int unit = -1;
-  int step = -1;
-  int micro = -1;
-};
-
 class CommStream {
 public:
   struct Pending;
   using Ticket = std::shared_ptr<Pending>;
 
-  CommStream(MPI_Comm comm, Recorder& recorder);
+  // `transport` null: Open MPI on host buffers (makeMpiTransport).
+  CommStream(MPI_Comm comm, Recorder& recorder, std::unique_ptr<Transport> transport = nullptr);
   ~CommStream();
   CommStream(const CommStream&) = delete;
   CommStream& operator=(const CommStream&) = delete;
@@ -41,6 +41,7 @@ public:
   int size() const { return size_; }
   MPI_Comm comm() const { return comm_; }
   trace::RankMask participants() const { return participants_; }
+  const Transport& transport() const { return *transport_; }
 
   // Each rank contributes `shardCount` floats; `full` receives size() * shardCount.
   Ticket allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag);
@@ -57,22 +58,29 @@ public:
   void recv(float* data, int rows, int cols, int peer, int messageTag, CollectiveTag tag, trace::Kind waitKind);
 
   // Blocks until the ticket's collective is done; time spent blocked is recorded as
-  // idle (wait_collective) since it is communication the compute did not hide.
+  // idle (wait_collective) since it is communication the compute did not hide. On a
+  // NCCL rank the host does not block: the compute stream waits for the operation's
+  // end event, and the stall, if any, is recorded from CUDA events.
   void wait(const Ticket& ticket, int step, int micro = -1);
+  // True once the operation is complete, on the device too: its buffers may be freed.
   bool done(const Ticket& ticket) const;
 
 private:
+  Ticket issue(const CommOp& op);
   Ticket enqueue(std::function<void()> work);
   void run();
+  void throwIfFailed();
 
   MPI_Comm comm_;
   Recorder& recorder_;
+  std::unique_ptr<Transport> transport_;
   int rank_ = 0, size_ = 1;
   trace::RankMask participants_ = 0;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::pair<Ticket, std::function<void()>>> queue_;
   bool stopping_ = false;
+  std::exception_ptr failed_; // the first operation that failed: every later call rethrows it
   std::thread thread_;
 };
 
@@ -81,6 +89,7 @@ struct CommStream::Pending {
   std::condition_variable cv;
   bool finished = false;
   std::exception_ptr error;
+  std::function<std::function<void()>(int, int)> deviceWait; // Transport::Issued::deviceWait
 };
 
 // A mask with the ranks of `comm`, as world ranks.

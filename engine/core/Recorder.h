@@ -18,6 +18,21 @@ namespace shardlab {
 using trace::Category;
 using trace::Kind;
 
+// Optional: how a rank's compute ops are timed and marked. Without one, ScopedOp
+// times the op on the host clock (a CPU rank computes while the host waits). A GPU
+// rank only enqueues work, so its timer (engine/comm/CudaTransports.h) records CUDA
+// events around the op on the compute stream, pushes an NVTX range with the trace's
+// name, and records the op later, when its events are complete, converted onto the
+// run's clock. Kept abstract so engine/core needs no CUDA header.
+class OpTimer {
+public:
+  virtual ~OpTimer() = default;
+  virtual void begin(Kind kind, int unit, int step, int micro) = 0;
+  virtual void end(Kind kind, int unit, int step, int micro) = 0;
+  // Records every op whose events are complete (after a device synchronize: all).
+  virtual void drain() = 0;
+};
+
 class Recorder {
 public:
   // `out` may be null: tracing off.
@@ -27,6 +42,9 @@ public:
   bool enabled() const { return writer_ != nullptr; }
   RunClock& clock() { return clock_; }
   std::int64_t now() const { return clock_.now(); }
+  // Not owned; null (the default): host timing. Set before the first op.
+  void setOpTimer(OpTimer* timer) { opTimer_ = timer; }
+  OpTimer* opTimer() const { return opTimer_; }
 
   void header(const nlohmann::json& rankMeta);
   void op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1);
@@ -47,14 +65,27 @@ private:
   std::unique_ptr<trace::TraceWriter> writer_;
   int rank_;
   RunClock clock_;
+  OpTimer* opTimer_ = nullptr;
 };
 
-// Times a compute op from construction to destruction.
+// Times a compute op from construction to destruction (through the recorder's
+// OpTimer when it has one).
 class ScopedOp {
 public:
   ScopedOp(Recorder& r, Kind kind, int unit, int step, int micro = -1)
-      : r_(r), kind_(kind), unit_(unit), step_(step), micro_(micro), t0_(r.now()) {}
-  ~ScopedOp() { r_.op(kind_, unit_, step_, micro_, t0_, r_.now()); }
+      : r_(r), kind_(kind), unit_(unit), step_(step), micro_(micro), t0_(r.now()) {
+    if (OpTimer* t = r_.opTimer()) t->begin(kind_, unit_, step_, micro_);
+  }
+  ~ScopedOp() {
+    if (OpTimer* t = r_.opTimer()) {
+      try {
+        t->end(kind_, unit_, step_, micro_);
+      } catch (...) { // a destructor must not throw; a CUDA error is sticky and the next checked call reports it
+      }
+    } else {
+      r_.op(kind_, unit_, step_, micro_, t0_, r_.now());
+    }
+  }
   ScopedOp(const ScopedOp&) = delete;
   ScopedOp& operator=(const ScopedOp&) = delete;
 

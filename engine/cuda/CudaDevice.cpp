@@ -112,10 +112,17 @@ CudaDevice::~CudaDevice() {
 // ---------------------------------------------------------------------------------
 // memory
 
+// Stream-ordered: allocations and frees are operations on the compute stream
+// (cudaMallocAsync / cudaFreeAsync, the device's default memory pool). A buffer freed
+// by the compute stream is reused only by work ordered after the free, so freeing
+// never races a kernel still reading it. Communication on another stream is ordered
+// the same way: the strategies free a buffer only after CommStream::wait (the compute
+// stream then waits for the operation's end event) or once done() said it finished.
+// (cudaFree would instead synchronise the whole device at every free.)
 void* CudaDevice::allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
-  const cudaError_t err = cudaMalloc(&p, bytes);
+  const cudaError_t err = cudaMallocAsync(&p, bytes, stream_);
   if (err == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError(); // an allocation failure is not sticky: clear it
     throw std::bad_alloc();
@@ -126,7 +133,7 @@ void* CudaDevice::allocate(std::size_t bytes) {
 
 void CudaDevice::release(void* p) {
   if (p == nullptr) return;
-  CUDA_CHECK(cudaFree(p)); // waits for work using p (cudaFree synchronises the device)
+  CUDA_CHECK(cudaFreeAsync(p, stream_)); // after every compute-stream operation issued so far
 }
 
 void CudaDevice::copyToDevice(void* dst, const void* hostSrc, std::size_t bytes) {

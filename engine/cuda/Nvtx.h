@@ -16,6 +16,20 @@
 
 namespace shardlab {
 
+// Push and pop apart, for a range that opens and closes in different calls.
+inline void nvtxPush(const std::string& name) {
+#ifdef SHARDLAB_HAVE_NVTX
+  nvtxRangePushA(name.c_str());
+#else
+  (void)name;
+#endif
+}
+inline void nvtxPop() {
+#ifdef SHARDLAB_HAVE_NVTX
+  nvtxRangePop();
+#endif
+}
+
 class NvtxRange {
 public:
   explicit NvtxRange(const char* name) {

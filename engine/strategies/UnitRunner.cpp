@@ -4,6 +4,17 @@ namespace shardlab {
 
 using trace::Category;
 
+static_assert(sizeof(std::int32_t) == sizeof(float), "token ids are stored in float buffers");
+
+const std::int32_t* UnitRunner::onDevice(const std::int32_t* host, Buffer& held, int unit) {
+  if (ctx_.device.kind() == "cpu") return host; // host memory is the CPU device's memory
+  if (held.empty()) {
+    held = act(unit, static_cast<std::size_t>(n_));
+    ctx_.device.copyToDevice(held.data(), host, static_cast<std::size_t>(n_) * sizeof(std::int32_t));
+  }
+  return reinterpret_cast<const std::int32_t*>(held.data());
+}
+
 UnitRunner::UnitRunner(StrategyContext& ctx, const std::int32_t* tokens, const std::int32_t* targets, int rows,
                        float gradScale, int step, int micro)
     : ctx_(ctx), tokens_(tokens), targets_(targets), n_(rows), gradScale_(gradScale), step_(step), micro_(micro) {}
@@ -21,7 +32,7 @@ void UnitRunner::forward(int unit, const float* params) {
   switch (ctx_.shape.kindOf(unit)) {
   case UnitKind::Embedding: {
     Buffer out = act(unit, nH);
-    embeddingForward(d, params, tokens_, out.data(), n_, H);
+    embeddingForward(d, params, onDevice(tokens_, deviceTokens_, unit), out.data(), n_, H);
     inputs_[unit + 1] = std::move(out);
     break;
   }
@@ -43,9 +54,10 @@ void UnitRunner::forward(int unit, const float* params) {
     const auto nV = static_cast<std::size_t>(n_) * static_cast<std::size_t>(V);
     Buffer logits = act(unit, nV);
     dlogits_ = act(unit, nV);
-    lossSum_ += outputForward(d, params, inputs_.at(unit).data(), targets_, logits.data(), dlogits_.data(), n_, H, V,
-                              gradScale_);
-    break; // logits freed here: the backward needs only dlogits
+    lossSum_ += outputForward(d, params, inputs_.at(unit).data(), onDevice(targets_, deviceTargets_, unit),
+                              logits.data(), dlogits_.data(), n_, H, V, gradScale_);
+    deviceTargets_.reset();
+    break; // logits (and the targets) freed here: the backward needs only dlogits
   }
   }
 }
@@ -78,8 +90,9 @@ void UnitRunner::backward(int unit, const float* params, float* dparams) {
     break;
   }
   case UnitKind::Embedding:
-    embeddingBackward(d, tokens_, grad_.data(), dparams, n_, H);
+    embeddingBackward(d, onDevice(tokens_, deviceTokens_, unit), grad_.data(), dparams, n_, H);
     grad_.reset();
+    deviceTokens_.reset();
     break;
   }
   inputs_.erase(unit + 1); // the unit's output is no longer needed by anyone

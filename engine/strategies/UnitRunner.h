@@ -13,7 +13,14 @@ namespace shardlab {
 class UnitRunner {
 public:
   // `gradScale` is 1 / global batch, so summing gradients over ranks (and
-  // micro-batches) gives the gradient of the mean loss.
+  // micro-batches) gives the gradient of the mean loss. `tokens` and `targets` are
+  // HOST pointers (the batch slice) and must outlive the runner. On a GPU rank each is
+  // copied into device memory the first time a unit needs it (tokens: the embedding's
+  // forward, kept for its backward; targets: the output's forward, freed after it),
+  // as tracked activations: 4-byte ints stored in a float Buffer (same size, copied
+  // bytewise, read back through std::int32_t*). A CPU rank's device memory is host
+  // memory: it reads the slice in place, as before, so CPU traces and arithmetic
+  // are unchanged.
   UnitRunner(StrategyContext& ctx, const std::int32_t* tokens, const std::int32_t* targets, int rows, float gradScale,
              int step, int micro = -1);
 
@@ -39,10 +46,13 @@ public:
 private:
   int innerWidth() const { return tpInner_ > 0 ? tpInner_ : 4 * ctx_.shape.hidden; }
   Buffer act(int unit, std::size_t count) { return ctx_.memory.allocate(trace::Category::Activations, unit, count); }
+  // The ints on the device (see the constructor): uploads once into `held`.
+  const std::int32_t* onDevice(const std::int32_t* host, Buffer& held, int unit);
 
   StrategyContext& ctx_;
-  const std::int32_t* tokens_;
-  const std::int32_t* targets_;
+  const std::int32_t* tokens_;  // host
+  const std::int32_t* targets_; // host
+  Buffer deviceTokens_, deviceTargets_; // GPU ranks only
   int n_;
   float gradScale_;
   int step_, micro_;

@@ -3,6 +3,15 @@
 #include "Clock.h"
 #include "MpiCheck.h"
 
+#ifdef SHARDLAB_HAVE_CUDA
+#include "CudaCheck.h"
+#include "CudaDevice.h"
+#include "CudaTransports.h"
+#include "NcclComm.h"
+
+#include <cuda_runtime.h>
+#endif
+
 #include <unistd.h>
 
 #include <csignal>
@@ -72,6 +81,60 @@ std::string hostName() {
   return buf;
 }
 
+#ifdef SHARDLAB_HAVE_CUDA
+std::string versionText(int code) { // 13000 -> "13.0" (CUDA driver and runtime)
+  return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 10);
+}
+
+// A GPU rank: its device, transport and op timer, and what its rank record says.
+void prepareGpuRank(const JobConfig& job, Recorder& recorder, WorkerSetup& setup, nlohmann::json& meta) {
+  const bool useNccl = job.device == "cuda";
+  std::string why;
+  const int gpus = cudaDeviceCount(&why);
+  if (gpus == 0) throw std::runtime_error("device " + job.device + ": no CUDA device on this rank: " + why);
+  const int local = nccl::localRank(MPI_COMM_WORLD); // collective
+  if (useNccl && local >= gpus) {
+    throw std::runtime_error("device cuda needs one GPU per rank, but this is local rank " + std::to_string(local) +
+                             " with " + std::to_string(gpus) + " GPU(s) visible (the launcher picks cuda+mpi-staged "
+                             "when ranks outnumber GPUs)");
+  }
+  const int gpu = local % gpus;
+  auto device = std::make_unique<CudaDevice>(gpu);
+  CudaDevice& cuda = *device;
+  if (useNccl && nccl::ranksShareGpu(MPI_COMM_WORLD, gpu)) // collective
+    throw std::runtime_error("device cuda: two ranks would share GPU " + std::to_string(gpu) + ", which NCCL cannot do");
+
+  GpuTransportOptions options;
+  options.unitNames = job.unitNames();
+  auto clock = std::make_shared<GpuClock>(recorder, gpu);
+  if (useNccl) {
+    setup.transport = makeNcclTransport(MPI_COMM_WORLD, recorder, cuda, nccl::Comm::fromMpi(MPI_COMM_WORLD, gpu),
+                                        clock, options);
+  } else {
+    setup.transport = makeStagedTransport(MPI_COMM_WORLD, recorder, cuda, options);
+  }
+  setup.opTimer = std::make_shared<CudaOpTimer>(recorder, cuda, clock, job.unitNames());
+
+  const CudaDeviceInfo info = cudaDeviceInfo(gpu);
+  const int ncclVersion = nccl::libraryVersion();
+  meta["device_name"] = info.name;
+  meta["gpu"] = {{"index", gpu},
+                 {"local_rank", local},
+                 {"name", info.name},
+                 {"compute_capability", std::to_string(info.computeMajor) + "." + std::to_string(info.computeMinor)},
+                 {"pci_bus_id", info.pciBusId},
+                 {"memory_total_bytes", static_cast<std::int64_t>(info.totalBytes)},
+                 {"multiprocessors", info.multiProcessors},
+                 {"driver", versionText(info.driverVersion)},
+                 {"cuda_runtime", versionText(info.runtimeVersion)},
+                 {"nccl", std::to_string(ncclVersion / 10000) + "." + std::to_string((ncclVersion / 100) % 100) + "." +
+                              std::to_string(ncclVersion % 100)}};
+  meta["communication"] = setup.transport->name();
+  meta["gpu_timing"] = "CUDA events on the run clock (anchored by cudaEventSynchronize)";
+  setup.device = std::move(device);
+}
+#endif
+
 } // namespace
 
 WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
@@ -82,8 +145,18 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
   recorder.clock().set(clock.epoch, clock.offset);
 
   WorkerSetup setup;
-  setup.device = makeCpuDevice();
-  (void)job;
+  nlohmann::json meta;
+  if (job.device == "cuda" || job.device == "cuda+mpi-staged") {
+#ifdef SHARDLAB_HAVE_CUDA
+    prepareGpuRank(job, recorder, setup, meta);
+#else
+    throw std::runtime_error("device " + job.device + ": this worker was built without the CUDA backend");
+#endif
+  } else {
+    setup.device = makeCpuDevice();
+    meta["device_name"] = clock.sameHost ? "CPU rank (Open MPI, shared memory)" : "CPU rank (Open MPI)";
+    meta["communication"] = "Open MPI";
+  }
 
   char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;
@@ -91,19 +164,15 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
   std::string mpi(version, static_cast<std::size_t>(length));
   if (auto nl = mpi.find_first_of(",\n"); nl != std::string::npos) mpi.resize(nl);
 
-  nlohmann::json meta = {{"host", hostName()},
-                         {"pid", static_cast<long long>(getpid())},
-                         {"device", setup.device->kind()},
-                         {"device_name", setup.device->kind() == "cpu"
-                                             ? std::string(clock.sameHost ? "CPU rank (Open MPI, shared memory)"
-                                                                          : "CPU rank (Open MPI)")
-                                             : setup.device->name()},
-                         {"communication", "Open MPI"},
-                         {"mpi_library", mpi},
-                         {"clock_offset_ns", clock.offset},
-                         {"clock_uncertainty_ns", clock.uncertainty},
-                         {"same_host", clock.sameHost}};
+  meta["host"] = hostName();
+  meta["pid"] = static_cast<long long>(getpid());
+  meta["device"] = setup.device->kind(); // "cpu" or "cuda"; "communication" says NCCL or staged
+  meta["mpi_library"] = mpi;
+  meta["clock_offset_ns"] = clock.offset;
+  meta["clock_uncertainty_ns"] = clock.uncertainty;
+  meta["same_host"] = clock.sameHost;
   recorder.header(meta);
+  recorder.setOpTimer(setup.opTimer.get());
   return setup;
 }
 
@@ -122,8 +191,16 @@ void injectFaultIfAsked(int rank, int step) {
 }
 
 void recordDeviceMemory(Device& device, Recorder& recorder) {
+#ifdef SHARDLAB_HAVE_CUDA
+  if (device.kind() == "cuda") {
+    std::size_t freeBytes = 0, totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes)); // the rank's GPU is current on this thread
+    recorder.deviceMemory(static_cast<std::int64_t>(freeBytes), static_cast<std::int64_t>(totalBytes));
+  }
+#else
   (void)device;
-  (void)recorder; // GPU ranks record cudaMemGetInfo here (engine/cuda)
+  (void)recorder; // no GPU ranks without the CUDA backend
+#endif
 }
 
 } // namespace shardlab

@@ -5,16 +5,25 @@
 #include "Device.h"
 #include "JobConfig.h"
 #include "Recorder.h"
+#include "Transport.h"
 
 #include <memory>
 
 namespace shardlab {
 
+// What the rank computes and communicates with, by job.device (the launcher's choice):
+//   "cpu"             CPU device, Open MPI on host buffers
+//   "cuda"            one GPU per rank (node-local rank), NCCL on a communication stream
+//   "cuda+mpi-staged" GPU node-local rank % GPUs, Open MPI staged through pinned host memory
 struct WorkerSetup {
   std::unique_ptr<Device> device;
+  std::unique_ptr<Transport> transport; // for the CommStream; null: Open MPI on host buffers
+  std::shared_ptr<OpTimer> opTimer;     // set on the recorder; null: host timing
+  // (destroyed in reverse order: the timer's events go before the device)
 };
 
-// Collective over MPI_COMM_WORLD.
+// Collective over MPI_COMM_WORLD. Throws std::runtime_error (with the reason) when the
+// device cannot be set up; a CUDA device is only possible in a build with CUDA.
 WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder);
 
 // Test hook: SHARDLAB_FAULT="RANK:STEP:KIND" makes rank RANK fail at the start of
@@ -22,6 +31,7 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder);
 // It lets the tests check how a real mpirun job reports and stops a failed rank.
 void injectFaultIfAsked(int rank, int step);
 
+// A GPU rank records cudaMemGetInfo (devmem); a CPU rank records nothing.
 void recordDeviceMemory(Device& device, Recorder& recorder);
 
 } // namespace shardlab

@@ -79,12 +79,19 @@ int main(int argc, char** argv) {
     }
   }
   Recorder recorder(traceFile, rank, job.unitNames());
-  WorkerSetup setup = prepareRank(job, recorder);
+  WorkerSetup setup;
+  try {
+    setup = prepareRank(job, recorder);
+    recordDeviceMemory(*setup.device, recorder);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rank %d failed to set up its device (%s): %s\n", rank, job.device.c_str(), e.what());
+    abortJob(recorder, kExitFailure);
+  }
 
   int exitCode = 0;
   {
     MemoryTracker memory(*setup.device, recorder, job.memoryBudget, job.unitNames());
-    CommStream comm(MPI_COMM_WORLD, recorder);
+    CommStream comm(MPI_COMM_WORLD, recorder, std::move(setup.transport));
     StrategyContext ctx{job, ModelShape{job.vocab, job.hidden, job.layers}, *setup.device, memory, recorder, comm,
                         rank, size};
     try {
@@ -96,6 +103,7 @@ int main(int argc, char** argv) {
         injectFaultIfAsked(rank, step);
         const auto result = strategy->step(step, data.globalBatch(step, job.batch));
         setup.device->synchronize();
+        if (OpTimer* timer = recorder.opTimer()) timer->drain(); // GPU ranks: the step's ops, from their events
         recordDeviceMemory(*setup.device, recorder);
         recorder.stepEnd(step, result.lossSum, result.tokens);
       }
@@ -107,6 +115,11 @@ int main(int argc, char** argv) {
                     static_cast<std::streamsize>(params.size() * sizeof(float)));
         }
       }
+      if (OpTimer* timer = recorder.opTimer()) { // record the last ops before the trace ends
+        setup.device->synchronize();
+        timer->drain();
+      }
+      recorder.setOpTimer(nullptr);
     } catch (const OutOfMemory& e) {
       std::fprintf(stderr, "%s\n", e.what());
       abortJob(recorder, kExitOutOfMemory);

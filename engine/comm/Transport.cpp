@@ -1,0 +1,120 @@
+// The Transport base (the MPI call of each operation, and how it is recorded) and
+// the Open MPI transport on host buffers.
+#include "Transport.h"
+
+#include "CommStream.h"
+#include "MpiCheck.h"
+
+namespace shardlab {
+
+std::size_t CommOp::sendCount(int ranks) const {
+  switch (kind) {
+  case trace::Kind::ReduceScatter: return count * static_cast<std::size_t>(ranks);
+  default: return count;
+  }
+}
+
+std::size_t CommOp::recvCount(int ranks) const {
+  switch (kind) {
+  case trace::Kind::AllGather: return count * static_cast<std::size_t>(ranks);
+  case trace::Kind::Send: return 0;
+  default: return count;
+  }
+}
+
+Transport::Transport(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_(recorder) {
+  MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
+  MPI_CHECK(MPI_Comm_size(comm_, &size_));
+  participants_ = worldMaskOf(comm_);
+}
+
+void Transport::runMpi(const CommOp& op, const float* send, float* recv) const {
+  const int n = static_cast<int>(op.count);
+  switch (op.kind) {
+  case trace::Kind::AllGather:
+    MPI_CHECK(MPI_Allgather(send, n, MPI_FLOAT, recv, n, MPI_FLOAT, comm_));
+    break;
+  case trace::Kind::ReduceScatter:
+    MPI_CHECK(MPI_Reduce_scatter_block(send, recv, n, MPI_FLOAT, MPI_SUM, comm_));
+    break;
+  case trace::Kind::AllReduce:
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, n, MPI_FLOAT, MPI_SUM, comm_));
+    break;
+  case trace::Kind::Send:
+    MPI_CHECK(MPI_Send(send, n, MPI_FLOAT, op.peer, op.messageTag, comm_));
+    break;
+  default:
+    throw std::logic_error("Transport: not a communication kind");
+  }
+}
+
+void Transport::record(const CommOp& op, std::int64_t t0, std::int64_t t1) const {
+  const auto floatBytes = static_cast<std::int64_t>(sizeof(float));
+  const auto& t = op.tag;
+  switch (op.kind) {
+  case trace::Kind::AllGather:
+  case trace::Kind::ReduceScatter:
+    recorder_.collective(op.kind, t.unit, t.step, t.micro, t0, t1,
+                         static_cast<std::int64_t>(op.count) * floatBytes * size_, participants_);
+    break;
+  case trace::Kind::AllReduce:
+    recorder_.collective(op.kind, t.unit, t.step, t.micro, t0, t1, static_cast<std::int64_t>(op.count) * floatBytes,
+                         participants_);
+    break;
+  default: // Send
+    recorder_.collective(trace::Kind::Send, t.unit, t.step, t.micro, t0, t1,
+                         static_cast<std::int64_t>(op.rows) * op.cols * floatBytes,
+                         (trace::RankMask{1} << recorder_.rank()) | (trace::RankMask{1} << op.peer), op.peer, op.rows,
+                         op.cols);
+    break;
+  }
+}
+
+std::int64_t Transport::probe(int peer, int messageTag, CollectiveTag tag, trace::Kind waitKind) const {
+  const auto tWait = recorder_.now();
+  MPI_Status status;
+  MPI_CHECK(MPI_Probe(peer, messageTag, comm_, &status));
+  const auto t0 = recorder_.now();
+  if (t0 > tWait) recorder_.idle(waitKind, tag.step, tag.micro, tWait, t0);
+  return t0;
+}
+
+void Transport::recordRecv(int rows, int cols, int peer, CollectiveTag tag, std::int64_t t0, std::int64_t t1) const {
+  recorder_.collective(trace::Kind::Recv, tag.unit, tag.step, tag.micro, t0, t1,
+                       static_cast<std::int64_t>(rows) * cols * static_cast<std::int64_t>(sizeof(float)),
+                       (trace::RankMask{1} << recorder_.rank()) | (trace::RankMask{1} << peer), peer, rows, cols);
+}
+
+namespace {
+
+// Host buffers: the MPI call runs on the communication thread, on the strategy's own
+// pointers, and is recorded with its real start and end.
+class MpiTransport final : public Transport {
+public:
+  using Transport::Transport;
+  std::string name() const override { return "Open MPI"; }
+
+  Issued issue(const CommOp& op) override {
+    return {[this, op] {
+              const auto t0 = recorder_.now();
+              runMpi(op, op.kind == trace::Kind::AllReduce ? op.recv : op.send, op.recv);
+              record(op, t0, recorder_.now());
+            },
+            nullptr};
+  }
+
+  void recv(float* data, int rows, int cols, int peer, int messageTag, CollectiveTag tag,
+            trace::Kind waitKind) override {
+    const auto t0 = probe(peer, messageTag, tag, waitKind);
+    MPI_CHECK(MPI_Recv(data, rows * cols, MPI_FLOAT, peer, messageTag, comm_, MPI_STATUS_IGNORE));
+    recordRecv(rows, cols, peer, tag, t0, recorder_.now());
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Transport> makeMpiTransport(MPI_Comm comm, Recorder& recorder) {
+  return std::make_unique<MpiTransport>(comm, recorder);
+}
+
+} // namespace shardlab

@@ -1,0 +1,166 @@
+// The GPU transports of the communication stream on one rank (MPI singleton, no
+// mpirun): staged through pinned host memory, and NCCL on a communication stream.
+// Each collective must give the one-rank answer (a copy), tickets must order the
+// compute stream, and every operation must be recorded. Skipped without a GPU.
+#include "CommStream.h"
+#include "CudaDevice.h"
+#include "CudaTransports.h"
+#include "NcclComm.h"
+#include "TraceReader.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+namespace {
+
+enum class Which { Staged, Nccl };
+
+class OneRankTransport : public ::testing::TestWithParam<Which> {
+protected:
+  void SetUp() override {
+    std::string why;
+    if (cudaDeviceCount(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;
+    traceFile_ = std::tmpfile();
+    recorder_ = std::make_unique<Recorder>(traceFile_, 0, std::vector<std::string>{"embedding", "block0", "output"});
+    recorder_->header({{"device", "cuda"}});
+    device_ = std::make_unique<CudaDevice>(0);
+    GpuTransportOptions options;
+    options.unitNames = {"embedding", "block0", "output"};
+    options.timeout = std::chrono::seconds(30);
+    auto clock = std::make_shared<GpuClock>(*recorder_, 0);
+    std::unique_ptr<Transport> transport =
+        GetParam() == Which::Nccl
+            ? makeNcclTransport(MPI_COMM_WORLD, *recorder_, *device_, nccl::Comm::fromMpi(MPI_COMM_WORLD, 0), clock,
+                                options)
+            : makeStagedTransport(MPI_COMM_WORLD, *recorder_, *device_, options);
+    comm_ = std::make_unique<CommStream>(MPI_COMM_WORLD, *recorder_, std::move(transport));
+  }
+  void TearDown() override {
+    comm_.reset();
+    for (void* p : buffers_) device_->release(p);
+    if (device_) device_->synchronize();
+    if (traceFile_) std::fclose(traceFile_);
+  }
+
+  float* upload(const std::vector<float>& host) {
+    auto* p = static_cast<float*>(device_->allocate(host.size() * sizeof(float)));
+    buffers_.push_back(p);
+    device_->copyToDevice(p, host.data(), host.size() * sizeof(float));
+    return p;
+  }
+  std::vector<float> download(const float* p, std::size_t n) {
+    std::vector<float> v(n);
+    device_->copyToHost(v.data(), p, n * sizeof(float)); // on the compute stream: after its waits
+    return v;
+  }
+  trace::Trace readBack() {
+    recorder_->end();
+    recorder_->flush();
+    std::fflush(traceFile_);
+    std::rewind(traceFile_);
+    std::string text;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, traceFile_)) > 0;) text.append(buf, n);
+    auto r = trace::readTrace(text);
+    EXPECT_TRUE(r.ok()) << (r.error ? r.error->describe("trace") : "");
+    return r.trace;
+  }
+
+  std::FILE* traceFile_ = nullptr;
+  std::unique_ptr<Recorder> recorder_;
+  std::unique_ptr<CudaDevice> device_;
+  std::unique_ptr<CommStream> comm_;
+  std::vector<void*> buffers_;
+};
+
+TEST_P(OneRankTransport, CollectivesGiveTheOneRankAnswer) {
+  const std::vector<float> data = {1.5f, -2.0f, 3.25f, 4.0f, -0.5f};
+  const std::size_t n = data.size();
+  float* a = upload(data);
+  float* b = upload(std::vector<float>(n, -99.0f));
+
+  // Compute-stream work before the collective must be seen by it: scale a by 2 first.
+  device_->scale(a, 2.0f, n);
+  std::vector<float> twice = data;
+  for (float& x : twice) x *= 2.0f;
+
+  auto t = comm_->allGather(a, b, n, {1, 0, -1});
+  comm_->wait(t, 0);
+  EXPECT_EQ(download(b, n), twice);
+
+  device_->zero(b, n * sizeof(float));
+  t = comm_->reduceScatter(a, b, n, {1, 0, -1});
+  comm_->wait(t, 0);
+  EXPECT_EQ(download(b, n), twice);
+
+  t = comm_->allReduce(a, n, {1, 0, -1});
+  comm_->wait(t, 0);
+  EXPECT_EQ(download(a, n), twice);
+
+  // Point-to-point to itself: the send runs on the communication thread, the recv here.
+  device_->zero(b, n * sizeof(float));
+  auto s = comm_->send(a, 1, static_cast<int>(n), 0, 7, {1, 0, 0});
+  comm_->recv(b, 1, static_cast<int>(n), 0, 7, {1, 0, 0}, trace::Kind::WaitActivation);
+  comm_->wait(s, 0, 0);
+  EXPECT_EQ(download(b, n), twice);
+  device_->synchronize();
+  EXPECT_TRUE(comm_->done(s));
+
+  comm_.reset(); // joins the communication thread: every record is written
+  const auto tr = readBack();
+  int collectives = 0, recvs = 0;
+  for (const auto& e : tr.events) {
+    if (e.record != trace::Record::Collective) continue;
+    EXPECT_LE(e.t0, e.t1);
+    EXPECT_GE(e.t0, 0);
+    if (e.kind == trace::Kind::Recv) ++recvs;
+    else ++collectives;
+  }
+  EXPECT_EQ(collectives, 4); // all_gather, reduce_scatter, all_reduce, send
+  EXPECT_EQ(recvs, 1);
+}
+
+TEST_P(OneRankTransport, DoneMeansTheBufferMayBeFreed) {
+  std::vector<float> data(1 << 20, 1.0f);
+  float* a = upload(data);
+  auto t = comm_->allReduce(a, data.size(), {0, 0, -1});
+  while (!comm_->done(t)) {
+  }
+  // done(): complete on the device too, so the buffer may go back now.
+  device_->release(a);
+  buffers_.erase(std::find(buffers_.begin(), buffers_.end(), static_cast<void*>(a)));
+  comm_->wait(t, 0);
+  device_->synchronize();
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, OneRankTransport, ::testing::Values(Which::Staged, Which::Nccl),
+                         [](const ::testing::TestParamInfo<Which>& p) { return p.param == Which::Nccl ? "Nccl" : "Staged"; });
+
+} // namespace
+} // namespace shardlab
+
+// MPI as a singleton (no mpirun), started only when there is a GPU to test and not
+// when gtest only lists the tests (as NcclCommTest.cpp). The communication thread
+// calls MPI: MPI_THREAD_MULTIPLE.
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+#ifdef GTEST_FLAG_GET
+  const bool listing = GTEST_FLAG_GET(list_tests);
+#else
+  const bool listing = ::testing::GTEST_FLAG(list_tests);
+#endif
+  const bool withMpi = !listing && shardlab::cudaDeviceCount() > 0;
+  if (withMpi) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  }
+  const int rc = RUN_ALL_TESTS();
+  if (withMpi) MPI_Finalize();
+  return rc;
+}
