@@ -11,8 +11,17 @@ class QTranslator;
 class AppSettings {
   Q_DECLARE_TR_FUNCTIONS(AppSettings)
 public:
-  static QString language();          // "en", "fr", "ru" ("" = system)
+  static QString language();          // "en", "fr", "ru" ("" = system); the override when set
   static void setLanguage(const QString& code);
+  // For this process only (--lang, tests): not saved.
+  static void setLanguageOverride(const QString& code);
+  // Theme and presentation for this process only (--theme, --presentation): not saved.
+  static void setOverrides(const QString& theme, bool presentation);
+  // The language in use: language(), else the system's when it is fr or ru, else "en".
+  static QString effectiveLanguage();
+  // Installs the translator of effectiveLanguage() (also "en": it holds the plural forms);
+  // every widget then gets QEvent::LanguageChange. False when the .qm is missing.
+  static bool applyLanguage(QCoreApplication& app);
   static QString theme();             // "light" | "dark"
   static void setTheme(const QString& theme);
   static bool presentation();         // large fonts for a projector
@@ -21,8 +30,12 @@ public:
   static void setFontScale(double scale);
   // Installs the translator and palette; returns false when the language has no .qm.
   static bool apply(QApplication& app);
+  // Style, palette and font only.
+  static void applyAppearance(QApplication& app);
 
 private:
   static QTranslator* translator_;
+  static QString override_, themeOverride_;
+  static bool presentationOverride_;
   static double basePointSize_;
 };

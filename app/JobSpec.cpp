@@ -44,8 +44,10 @@ QList<JobSpecIssue> JobSpec::validate() const {
     if (virtualStages < 1) add("virtual_stages", tr("must be at least 1 (got %1)").arg(virtualStages));
     if (schedule != QLatin1String("interleaved") && virtualStages != 1)
       add("virtual_stages", tr("only the interleaved schedule uses more than 1 virtual stage"));
-    if (ranks >= 1 && virtualStages >= 1 && layers < ranks * virtualStages)
-      add("layers", tr("must be at least ranks × virtual stages (%1) so every stage holds a layer").arg(ranks * virtualStages));
+    // The engine's rule: the model's layers + 2 units (embedding, blocks, output) cover every stage.
+    if (ranks >= 1 && virtualStages >= 1 && layers + 2 < ranks * virtualStages)
+      add("layers", tr("layers + 2 (the model's units) must be at least ranks × virtual stages (%1) so every stage holds a unit")
+                        .arg(ranks * virtualStages));
   }
   if (strategy == QLatin1String("tp") && ranks >= 1 && hidden % ranks != 0)
     add("hidden", tr("must be divisible by ranks for tensor parallelism: %1 is not a multiple of %2").arg(hidden).arg(ranks));

@@ -20,20 +20,22 @@ struct JobSpec {
 public:
   QString strategy = QStringLiteral("fsdp"); // ddp | fsdp | pipeline | tp
   QString sharding = QStringLiteral("full"); // full | grad-op (fsdp)
-  int ranks = 2;
+  // The defaults are the engine's (JobConfig), so a lesson spec that leaves a key out
+  // runs exactly as `shardlab-run --spec` would run it.
+  int ranks = 4;
   int layers = 4;
   int hidden = 64;
-  int vocab = 256;
-  int batch = 8;
-  int steps = 3;
+  int vocab = 64;
+  int batch = 64;
+  int steps = 20;
   int seed = 1;
-  double lr = 1e-3;
+  double lr = 3e-3;
   bool prefetch = true;
   QString memoryBudget; // "" = none, else "3MiB", "512KiB", "1GiB" or bytes
   int microbatches = 1;
-  QString schedule = QStringLiteral("gpipe"); // naive | gpipe | 1f1b | interleaved
+  QString schedule = QStringLiteral("1f1b"); // naive | gpipe | 1f1b | interleaved
   int virtualStages = 1;
-  QString device = QStringLiteral("cpu"); // auto | cpu | cuda
+  QString device = QStringLiteral("auto"); // auto | cpu | cuda
 
   QList<JobSpecIssue> validate() const;
   // Arguments after the program name, without --events/--trace.

@@ -21,6 +21,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -30,6 +31,7 @@
 #include <QVBoxLayout>
 
 #include <fstream>
+#include <functional>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), catalog_(LessonCatalog::load()), playback_(model_), runner_(model_), compareRunner_(compare_) {
@@ -73,6 +75,9 @@ MainWindow::MainWindow(QWidget* parent)
   tabs_->addTab(plots_, tr("Plots"));
   tabs_->addTab(summary_, tr("Summary"));
   timeline_ = new TimelineView(model_, split);
+  // Click a view to focus it; the playback shortcuts (window-wide) then still apply.
+  rankView_->setFocusPolicy(Qt::StrongFocus);
+  timeline_->setFocusPolicy(Qt::StrongFocus);
   split->addWidget(tabs_);
   split->addWidget(timeline_);
   split->setStretchFactor(0, 3);
@@ -231,7 +236,7 @@ void MainWindow::buildMenus() {
   add(tr("Slower"), QKeySequence(Qt::Key_Minus), &PlaybackController::slower);
 
   auto* view = menuBar()->addMenu(tr("&View"));
-  auto* themes = new QActionGroup(this);
+  auto* themes = new QActionGroup(view);
   for (const auto& [code, name] : {std::pair{QStringLiteral("light"), tr("Light theme")}, std::pair{QStringLiteral("dark"), tr("Dark theme")}}) {
     auto* a = view->addAction(name);
     a->setCheckable(true);
@@ -239,7 +244,7 @@ void MainWindow::buildMenus() {
     themes->addAction(a);
     connect(a, &QAction::triggered, this, [code] {
       AppSettings::setTheme(code);
-      AppSettings::apply(*qApp);
+      AppSettings::applyAppearance(*qApp);
     });
   }
   view->addSeparator();
@@ -249,19 +254,19 @@ void MainWindow::buildMenus() {
   pres->setShortcut(QKeySequence(Qt::Key_F11));
   connect(pres, &QAction::toggled, this, [](bool on) {
     AppSettings::setPresentation(on);
-    AppSettings::apply(*qApp);
+    AppSettings::applyAppearance(*qApp);
   });
   view->addAction(tr("Larger text"), QKeySequence::ZoomIn, this, [] {
     AppSettings::setFontScale(std::min(3.0, AppSettings::fontScale() * 1.15));
-    AppSettings::apply(*qApp);
+    AppSettings::applyAppearance(*qApp);
   });
   view->addAction(tr("Smaller text"), QKeySequence::ZoomOut, this, [] {
     AppSettings::setFontScale(std::max(0.6, AppSettings::fontScale() / 1.15));
-    AppSettings::apply(*qApp);
+    AppSettings::applyAppearance(*qApp);
   });
   view->addSeparator();
   auto* lang = view->addMenu(tr("Language"));
-  auto* langs = new QActionGroup(this);
+  auto* langs = new QActionGroup(lang);
   for (const auto& [code, name] : {std::pair{QStringLiteral("en"), QStringLiteral("English")},
                                    std::pair{QStringLiteral("fr"), QStringLiteral("Français")},
                                    std::pair{QStringLiteral("ru"), QStringLiteral("Русский")}}) {
@@ -270,14 +275,25 @@ void MainWindow::buildMenus() {
     a->setChecked(AppSettings::language() == code);
     langs->addAction(a);
     connect(a, &QAction::triggered, this, [this, code] {
+      AppSettings::setLanguageOverride(QString());
       AppSettings::setLanguage(code);
-      AppSettings::apply(*qApp);
-      QMessageBox::information(this, tr("Language"), tr("The new language applies fully after a restart."));
+      // Installing the translator sends LanguageChange to every widget: menus, tabs, docks,
+      // the start page and the lesson guides switch now; views redraw in the new language.
+      AppSettings::applyLanguage(*qApp);
+      showMessage(tr("Language changed. The experiment panel, the playback bar and the log show the new language after a restart."), false);
     });
   }
   view->addSeparator();
   for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   auto* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
+    QMessageBox box(this);
+    box.setObjectName(QStringLiteral("shortcuts"));
+    box.setWindowTitle(tr("Keyboard shortcuts"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(shortcutsHtml());
+    box.exec();
+  });
   help->addAction(tr("&About ShardLab"), this, [this] {
     QMessageBox::about(this, tr("About ShardLab"),
                        tr("<p><b>ShardLab %1</b></p><p>Teaches distributed training by running small real jobs under "
@@ -291,8 +307,45 @@ void MainWindow::changeEvent(QEvent* e) {
   QMainWindow::changeEvent(e);
 }
 
+QString MainWindow::shortcutsHtml() const {
+  QString rows;
+  std::function<void(const QList<QAction*>&, const QString&)> walk = [&](const QList<QAction*>& actions, const QString& menu) {
+    for (auto* a : actions) {
+      if (a->menu()) {
+        walk(a->menu()->actions(), QString(a->menu()->title()).remove(QLatin1Char('&')));
+        continue;
+      }
+      if (a->shortcuts().isEmpty()) continue;
+      QStringList keys;
+      for (const auto& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText).toHtmlEscaped();
+      rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
+                  .arg(keys.join(QStringLiteral(", ")), QString(a->text()).remove(QLatin1Char('&')).toHtmlEscaped(), menu.toHtmlEscaped());
+    }
+  };
+  walk(menuBar()->actions(), QString());
+  return tr("<p>They work wherever the focus is in the window, also when the timeline or the rank view has it "
+            "(click a view to give it the focus).</p>") +
+         QStringLiteral("<table cellpadding=\"3\">%1</table>").arg(rows) +
+         tr("<p>In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.</p>");
+}
+
 void MainWindow::retranslate() {
   setWindowTitle(tr("ShardLab"));
+  if (menuBar()) {
+    const auto old = menuBar()->actions();
+    menuBar()->clear();
+    for (auto* a : old)
+      if (a->menu()) a->menu()->deleteLater(); // may be the menu whose action is running now
+    buildMenus();
+  }
+  for (auto* dock : findChildren<QDockWidget*>()) {
+    if (dock->objectName() == QLatin1String("experiment")) dock->setWindowTitle(tr("Experiment"));
+    if (dock->objectName() == QLatin1String("log")) dock->setWindowTitle(tr("Log"));
+    if (dock->objectName() == QLatin1String("quiz")) dock->setWindowTitle(tr("Quiz"));
+  }
+  if (runLabel_) runLabel_->setText(model_.runLabel());
+  if (summary_) summary_->rebuild();
+  if (plots_) plots_->rebuild();
   if (tabs_ && tabs_->count() == 4) {
     tabs_->setTabText(0, tr("Ranks"));
     tabs_->setTabText(1, tr("Pipeline"));
@@ -359,12 +412,12 @@ bool MainWindow::runLesson(const QString& id) {
     return false;
   }
   queue_ = l->specs;
-  labels_ = l->specLabels;
+  labels_ = l->specLabels();
   lessonRunning_ = true;
   lessonOk_ = true;
   compare_.clear();
   plots_->setComparison(nullptr, {}, {});
-  setWindowTitle(tr("ShardLab — %1").arg(l->title));
+  setWindowTitle(tr("ShardLab — %1").arg(l->title()));
   runSpec(queue_.takeFirst());
   return true;
 }

@@ -43,6 +43,9 @@ public:
   ExperimentPanel* experimentPanel() const { return experiment_; }
   const LessonCatalog& catalog() const { return catalog_; }
   QString lastMessage() const { return message_; }
+  StartPage* startPage() const { return start_; }
+  // Help → Keyboard shortcuts: every action with a shortcut, from the menus.
+  QString shortcutsHtml() const;
 
   // Opens a trace file; returns the error text (empty on success).
   QString openTrace(const QString& path);

@@ -118,11 +118,38 @@ std::vector<double> RankView::gradientSlots(const TraceModel& model, const Memor
 void RankView::resizeEvent(QResizeEvent*) { layoutCards(); }
 
 int RankView::unitColumns() const {
+  // The column count that gives each owner slot the largest legible size: with
+  // 8 ranks × 32 units this picks a wide grid of short cells over a tall one.
   const int units = std::max(1, model_.unitCount());
   if (cards_.empty()) return units;
-  const double w = cards_.front().width() - 16;
-  const int cols = std::max(1, static_cast<int>(w / (fontMetrics().averageCharWidth() * 9.0)));
-  return std::min(units, cols);
+  const QRectF c = cards_.front();
+  const double lh = fontMetrics().height();
+  const double top = c.top() + lh * 2.6 + std::max(10.0, lh * 0.9) + lh * 1.6;
+  const double availH = c.bottom() - top - 6, availW = c.width() - 16;
+  const int n = std::max(1, model_.rankCount());
+  int best = 1;
+  double bestScore = -1;
+  for (int cols = 1; cols <= units; ++cols) {
+    const int rows = (units + cols - 1) / cols;
+    const double cellW = availW / cols, cellH = std::min(availH / rows, lh * 4.0);
+    const double slotW = (cellW - 6) / n, slotH = (cellH - labelHeight(cellH)) * 0.55;
+    // Legibility is the smaller side, with a name that still fits in the cell.
+    const double score = std::min(slotW * 1.5, slotH) + (cellW >= fontMetrics().averageCharWidth() * 6 ? 0.5 : 0);
+    if (score > bestScore) bestScore = score, best = cols;
+  }
+  return best;
+}
+
+double RankView::labelHeight(double cellH) const {
+  // Unit names take one text line in roomy cells, a small one in tight cells.
+  const double lh = fontMetrics().height();
+  return cellH >= lh * 2.6 ? lh * 1.05 : smallFont().pointSizeF() / font().pointSizeF() * lh;
+}
+
+QFont RankView::smallFont() const {
+  QFont f = font();
+  f.setPointSizeF(std::max(6.5, f.pointSizeF() * 0.8));
+  return f;
 }
 
 void RankView::layoutCards() {
@@ -158,6 +185,15 @@ QRectF RankView::memoryBarRect(int rank) const {
   return QRectF(c.left() + 8, c.top() + lh * 2.6, c.width() - 16, std::max(10.0, lh * 0.9));
 }
 
+double RankView::cellHeight(int rank) const {
+  const QRectF bar = memoryBarRect(rank);
+  if (bar.isNull()) return 0;
+  const double lh = fontMetrics().height();
+  const int cols = unitColumns();
+  const int rowsN = (std::max(1, model_.unitCount()) + cols - 1) / cols;
+  return std::min((cardRect(rank).bottom() - (bar.bottom() + lh * 1.6) - 6) / rowsN, lh * 4.0);
+}
+
 QRectF RankView::slotRect(int rank, int unit, int slot) const {
   const QRectF bar = memoryBarRect(rank);
   if (bar.isNull() || unit < 0) return {};
@@ -169,9 +205,10 @@ QRectF RankView::slotRect(int rank, int unit, int slot) const {
   const double top = bar.bottom() + lh * 1.6;
   const double cellW = (c.width() - 16) / cols;
   const double availH = c.bottom() - top - 6;
-  const double cellH = std::clamp(availH / rowsN, lh * 1.6, lh * 4.0);
+  const double cellH = std::min(availH / rowsN, lh * 4.0);
+  const double labelH = labelHeight(cellH);
   const QRectF cell(c.left() + 8 + (unit % cols) * cellW, top + (unit / cols) * cellH, cellW, cellH);
-  const QRectF params(cell.left() + 3, cell.top() + lh * 1.05, cell.width() - 6, std::max(6.0, (cell.height() - lh * 1.05) * 0.55));
+  const QRectF params(cell.left() + 3, cell.top() + labelH, cell.width() - 6, std::max(4.0, (cell.height() - labelH) * 0.55));
   const int n = std::max(1, model_.rankCount());
   const double sw = params.width() / n;
   if (slot < 0) return params;
@@ -272,8 +309,16 @@ void RankView::paintCard(QPainter& p, int rank) {
     const QRectF params = slotRect(rank, u, -1);
     if (params.bottom() > c.bottom()) break;
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(params.left(), params.top() - lh * 1.05, params.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(model_.unitName(u), Qt::ElideRight, params.width()));
+    {
+      const double labelH = labelHeight(cellHeight(rank));
+      const bool tight = labelH < lh;
+      const QFont saved = p.font();
+      if (tight) p.setFont(smallFont());
+      const QFontMetricsF lfm(p.font());
+      p.drawText(QRectF(params.left(), params.top() - labelH, params.width(), labelH), Qt::AlignLeft | Qt::AlignVCenter,
+                 lfm.elidedText(model_.unitName(u), Qt::ElideRight, params.width()));
+      p.setFont(saved);
+    }
     const auto pf = parameterSlots(model_, state_, rank, u, time_);
     const auto gf = gradientSlots(model_, state_, rank, u, time_);
     const QColor uc = Palette::unit(u);

@@ -43,6 +43,9 @@ private:
   void paintTransfers(QPainter& p);
   void paintLegend(QPainter& p, const QRectF& r);
   int unitColumns() const;
+  double cellHeight(int rank) const;
+  double labelHeight(double cellH) const;
+  QFont smallFont() const;
   const TraceModel& model_;
   MemoryStateModel state_;
   qint64 time_ = 0;

@@ -14,9 +14,8 @@ QString SummaryView::html(const TraceModel& model) {
   const auto& s = model.summary();
   QString h;
   h += QStringLiteral("<h3>%1</h3>").arg(model.runLabel().toHtmlEscaped());
-  h += tr("<p>%1 on %2 rank(s) · %3 of %4 steps · %5 parameters in %6 units · wall %7</p>")
+  h += tr("<p>%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6</p>", nullptr, s.ranks)
            .arg(QString::fromStdString(s.strategy).toUpper())
-           .arg(s.ranks)
            .arg(s.stepsCompleted)
            .arg(s.steps)
            .arg(s.parameters)

@@ -230,14 +230,14 @@ QString TraceModel::runLabel() const {
           const auto open = dn.indexOf(QLatin1Char('('));
           if (open >= 0) how = dn.mid(open);
         }
-      parts << ((count == 1 ? tr("1 CPU rank") : tr("%1 CPU ranks").arg(count)) + (how.isEmpty() ? QString() : QLatin1Char(' ') + how));
+      parts << (tr("%n CPU rank(s)", nullptr, count) + (how.isEmpty() ? QString() : QLatin1Char(' ') + how));
     } else {
       parts << QStringLiteral("%1 × %2").arg(count).arg(name) +
                    (nccl.isEmpty() ? QString() : QStringLiteral(" (NCCL %1)").arg(nccl));
     }
   }
-  if (parts.isEmpty()) return tr("%1 rank(s), device not yet known").arg(n);
-  if (unknown > 0) parts << tr("%1 rank(s) not yet reported").arg(unknown);
+  if (parts.isEmpty()) return tr("%n rank(s), device not yet known", nullptr, n);
+  if (unknown > 0) parts << tr("%n rank(s) not yet reported", nullptr, unknown);
   return parts.join(QStringLiteral(", "));
 }
 

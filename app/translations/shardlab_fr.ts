@@ -1,4 +1,1198 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="fr">
+<context>
+    <name>Captions</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 et %2</translation>
+    </message>
+    <message>
+        <source> (micro-batch %1)</source>
+        <translation> (micro-lot %1)</translation>
+    </message>
+    <message>
+        <source>Rank %1 computes %2 of %3%4 in step %5 — %6</source>
+        <translation>Le rang %1 calcule %2 de %3%4 au pas %5 — %6</translation>
+    </message>
+    <message>
+        <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
+        <translation>Le rang %1 effectue l'all-gather de %2 : %3 shards de %4 venant des rangs %5 — %6</translation>
+    </message>
+    <message>
+        <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
+        <translation>Le rang %1 effectue le reduce-scatter des gradients de %2 : envoie %3 tranches de %4 aux rangs %5 et garde la sienne — %6</translation>
+    </message>
+    <message>
+        <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
+        <translation>Le rang %1 effectue l'all-reduce de %2 de %3 avec les rangs %4 : chaque rang obtient la somme — %5</translation>
+    </message>
+    <message>
+        <source>Rank %1 sends %2 (%3×%4) to rank %5%6 — %7</source>
+        <translation>Le rang %1 envoie %2 (%3×%4) au rang %5%6 — %7</translation>
+    </message>
+    <message>
+        <source>Rank %1 receives %2 (%3×%4) from rank %5%6 — %7</source>
+        <translation>Le rang %1 reçoit %2 (%3×%4) du rang %5%6 — %7</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 of %3, %4 — %5</source>
+        <translation>Rang %1 : %2 de %3, %4 — %5</translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of bubble</source>
+        <translation>Le rang %1 est inactif, %2%3 — %4 de bulle</translation>
+    </message>
+    <message>
+        <source>Rank %1 runs out of memory: %2 needs %3 more, it holds %4 and the budget is %5</source>
+        <translation>Le rang %1 manque de mémoire : %2 demande %3 de plus, il détient %4 et le budget est de %5</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> de %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2</source>
+        <translation>Le rang %1 a échoué : %2</translation>
+    </message>
+    <message>
+        <source>Rank %1 finished step %2 (loss %3)</source>
+        <translation>Le rang %1 a terminé le pas %2 (perte %3)</translation>
+    </message>
+    <message>
+        <source>Rank %1 %2 %3 of %4 for %5; it now holds %6</source>
+        <translation>Le rang %1 %2 %3 de %4 pour %5 ; il détient maintenant %6</translation>
+    </message>
+    <message>
+        <source>allocates</source>
+        <translation>alloue</translation>
+    </message>
+    <message>
+        <source>frees</source>
+        <translation>libère</translation>
+    </message>
+</context>
+<context>
+    <name>CompareWindow</name>
+    <message>
+        <source>ShardLab — compare two runs</source>
+        <translation>ShardLab — comparer deux exécutions</translation>
+    </message>
+</context>
+<context>
+    <name>ExperimentPanel</name>
+    <message>
+        <source>prefetch the next unit</source>
+        <translation>prélecture (prefetch) de l'unité suivante</translation>
+    </message>
+    <message>
+        <source>none, or e.g. 3MiB</source>
+        <translation>aucun, ou p. ex. 3MiB</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Stratégie</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rangs</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Périphérique</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Couches</translation>
+    </message>
+    <message>
+        <source>Hidden size</source>
+        <translation>Dimension cachée</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>Vocabulaire</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Lot (batch)</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Pas</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Graine</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Taux d'apprentissage</translation>
+    </message>
+    <message>
+        <source>FSDP sharding</source>
+        <translation>Partitionnement FSDP</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Ordonnancement</translation>
+    </message>
+    <message>
+        <source>Micro-batches</source>
+        <translation>Micro-lots</translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation>Étages virtuels</translation>
+    </message>
+    <message>
+        <source>Memory budget</source>
+        <translation>Budget mémoire</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lancer</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Arrêter</translation>
+    </message>
+    <message>
+        <source>Run this job with shardlab-run</source>
+        <translation>Lancer ce job avec shardlab-run</translation>
+    </message>
+    <message>
+        <source>Fix the options named below first</source>
+        <translation>Corrigez d'abord les options signalées ci-dessous</translation>
+    </message>
+</context>
+<context>
+    <name>JobRunner</name>
+    <message>
+        <source>The job did not stop within 3 s; killing it.</source>
+        <translation>Le job ne s'est pas arrêté en 3 s ; il est tué.</translation>
+    </message>
+    <message>
+        <source>The options break a rule, so nothing was run:
+%1</source>
+        <translation>Les options enfreignent une règle, rien n'a été lancé :
+%1</translation>
+    </message>
+    <message>
+        <source>The launcher shardlab-run was not found (looked for %1). Build it with 'cmake --build build --target shardlab-run', or set SHARDLAB_RUN to its path.</source>
+        <translation>Le lanceur shardlab-run est introuvable (cherché : %1). Compilez-le avec 'cmake --build build --target shardlab-run' ou indiquez son chemin dans SHARDLAB_RUN.</translation>
+    </message>
+    <message>
+        <source>Stopping the job…
+</source>
+        <translation>Arrêt du job…
+</translation>
+    </message>
+    <message>
+        <source>shardlab-run could not be started (%1): %2</source>
+        <translation>shardlab-run n'a pas pu être démarré (%1) : %2</translation>
+    </message>
+    <message>
+        <source>You stopped the job. The events recorded until then are shown.</source>
+        <translation>Vous avez arrêté le job. Les événements enregistrés jusque-là sont affichés.</translation>
+    </message>
+    <message>
+        <source>shardlab-run crashed. What it wrote before is shown.
+%1</source>
+        <translation>shardlab-run a planté. Ce qu'il a écrit avant est affiché.
+%1</translation>
+    </message>
+    <message>
+        <source>The job finished.</source>
+        <translation>Le job est terminé.</translation>
+    </message>
+    <message>
+        <source>The launcher refused the options:
+%1</source>
+        <translation>Le lanceur a refusé les options :
+%1</translation>
+    </message>
+    <message>
+        <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
+        <translation>Mémoire insuffisante sur le rang %1 : il lui fallait %2 de plus pour %3%4 en détenant %5, mais le budget est de %6. C'est la leçon : l'état du modèle ne tenait pas sur un rang.</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> de %1</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2
+</source>
+        <translation>Rang %1 : %2
+</translation>
+    </message>
+    <message>
+        <source>A rank failed; the trace up to the failure is shown.
+%1%2</source>
+        <translation>Un rang a échoué ; la trace jusqu'à l'échec est affichée.
+%1%2</translation>
+    </message>
+    <message>
+        <source>mpirun or the worker is missing:
+%1</source>
+        <translation>mpirun ou le worker est manquant :
+%1</translation>
+    </message>
+    <message>
+        <source>shardlab-run exited with code %1.
+%2</source>
+        <translation>shardlab-run s'est terminé avec le code %1.
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>JobSpec</name>
+    <message>
+        <source>must be one of ddp, fsdp, pipeline, tp</source>
+        <translation>doit être ddp, fsdp, pipeline ou tp</translation>
+    </message>
+    <message>
+        <source>must be full or grad-op</source>
+        <translation>doit être full ou grad-op</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 64 (got %1)</source>
+        <translation>doit être entre 1 et 64 (reçu %1)</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 256 (got %1)</source>
+        <translation>doit être entre 1 et 256 (reçu %1)</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 8192 (got %1)</source>
+        <translation>doit être entre 1 et 8192 (reçu %1)</translation>
+    </message>
+    <message>
+        <source>must be between 2 and 1000000 (got %1)</source>
+        <translation>doit être entre 2 et 1000000 (reçu %1)</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 10000 (got %1)</source>
+        <translation>doit être entre 1 et 10000 (reçu %1)</translation>
+    </message>
+    <message>
+        <source>must be greater than 0 and at most 10</source>
+        <translation>doit être supérieur à 0 et au plus 10</translation>
+    </message>
+    <message>
+        <source>must be at least 1 (got %1)</source>
+        <translation>doit valoir au moins 1 (reçu %1)</translation>
+    </message>
+    <message>
+        <source>must be divisible by ranks: %1 is not a multiple of %2</source>
+        <translation>doit être divisible par le nombre de rangs : %1 n'est pas un multiple de %2</translation>
+    </message>
+    <message>
+        <source>must be naive, gpipe, 1f1b or interleaved</source>
+        <translation>doit être naive, gpipe, 1f1b ou interleaved</translation>
+    </message>
+    <message>
+        <source>must be divisible by microbatches: %1 is not a multiple of %2</source>
+        <translation>doit être divisible par le nombre de micro-lots : %1 n'est pas un multiple de %2</translation>
+    </message>
+    <message>
+        <source>only the interleaved schedule uses more than 1 virtual stage</source>
+        <translation>seul l'ordonnancement interleaved utilise plus d'un étage virtuel</translation>
+    </message>
+    <message>
+        <source>layers + 2 (the model's units) must be at least ranks × virtual stages (%1) so every stage holds a unit</source>
+        <translation>couches + 2 (les unités du modèle) doit valoir au moins rangs × étages virtuels (%1) pour que chaque étage ait une unité</translation>
+    </message>
+    <message>
+        <source>must be divisible by ranks for tensor parallelism: %1 is not a multiple of %2</source>
+        <translation>doit être divisible par le nombre de rangs pour le parallélisme de tenseurs : %1 n'est pas un multiple de %2</translation>
+    </message>
+    <message>
+        <source>must be a size such as 3MiB, 512KiB or 1048576</source>
+        <translation>doit être une taille comme 3MiB, 512KiB ou 1048576</translation>
+    </message>
+    <message>
+        <source>must be auto, cpu or cuda</source>
+        <translation>doit être auto, cpu ou cuda</translation>
+    </message>
+    <message>
+        <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
+        <translation>%1 · %2 rangs · %3 couches × %4 · lot %5 · %6 pas</translation>
+    </message>
+    <message>
+        <source> · %1, %2 micro-batches</source>
+        <translation> · %1, %2 micro-lots</translation>
+    </message>
+    <message>
+        <source> · no prefetch</source>
+        <translation> · sans prélecture</translation>
+    </message>
+    <message>
+        <source> · budget %1</source>
+        <translation> · budget %1</translation>
+    </message>
+</context>
+<context>
+    <name>LessonCatalog</name>
+    <message>
+        <source> vs </source>
+        <translation> contre </translation>
+    </message>
+</context>
+<context>
+    <name>LogPane</name>
+    <message>
+        <source>The command line of the job appears here</source>
+        <translation>La ligne de commande du job apparaît ici</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Copy the command line to run the same job in a terminal</source>
+        <translation>Copier la ligne de commande pour lancer le même job dans un terminal</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>ShardLab</source>
+        <translation>ShardLab</translation>
+    </message>
+    <message>
+        <source>%v / %m steps</source>
+        <translation>%v / %m pas</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rangs</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Pipeline</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Graphiques</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Résumé</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>Expérience</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Journal</translation>
+    </message>
+    <message>
+        <source>Quiz</source>
+        <translation>Quiz</translation>
+    </message>
+    <message>
+        <source>Quizzes about this run will appear here.</source>
+        <translation>Les quiz sur cette exécution apparaîtront ici.</translation>
+    </message>
+    <message>
+        <source>Open trace</source>
+        <translation>Ouvrir une trace</translation>
+    </message>
+    <message>
+        <source>ShardLab traces (*.trace *.txt);;All files (*)</source>
+        <translation>Traces ShardLab (*.trace *.txt);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Fichier</translation>
+    </message>
+    <message>
+        <source>&amp;Start page</source>
+        <translation>Page d'&amp;accueil</translation>
+    </message>
+    <message>
+        <source>&amp;Open trace…</source>
+        <translation>&amp;Ouvrir une trace…</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with trace…</source>
+        <translation>&amp;Comparer avec une trace…</translation>
+    </message>
+    <message>
+        <source>Compare with trace</source>
+        <translation>Comparer avec une trace</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>cette exécution</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chrome trace…</source>
+        <translation>Exporter une trace &amp;Chrome…</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace</source>
+        <translation>Exporter une trace Chrome</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export &amp;PNG of the view…</source>
+        <translation>Exporter un &amp;PNG de la vue…</translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation>Exporter en PNG</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quitter</translation>
+    </message>
+    <message>
+        <source>&amp;Playback</source>
+        <translation>&amp;Lecture</translation>
+    </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>Lecture / pause</translation>
+    </message>
+    <message>
+        <source>Next event</source>
+        <translation>Événement suivant</translation>
+    </message>
+    <message>
+        <source>Previous event</source>
+        <translation>Événement précédent</translation>
+    </message>
+    <message>
+        <source>Next collective</source>
+        <translation>Opération collective suivante</translation>
+    </message>
+    <message>
+        <source>Previous collective</source>
+        <translation>Opération collective précédente</translation>
+    </message>
+    <message>
+        <source>Next phase</source>
+        <translation>Phase suivante</translation>
+    </message>
+    <message>
+        <source>Previous phase</source>
+        <translation>Phase précédente</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Début</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Fin</translation>
+    </message>
+    <message>
+        <source>Faster</source>
+        <translation>Plus vite</translation>
+    </message>
+    <message>
+        <source>Slower</source>
+        <translation>Plus lent</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Affichage</translation>
+    </message>
+    <message>
+        <source>Light theme</source>
+        <translation>Thème clair</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>Thème sombre</translation>
+    </message>
+    <message>
+        <source>Presentation mode (large)</source>
+        <translation>Mode présentation (grand)</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>Texte plus grand</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>Texte plus petit</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+    <message>
+        <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
+        <translation>Langue changée. Le panneau d'expérience, la barre de lecture et le journal passent à la nouvelle langue après un redémarrage.</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Aide</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation>À &amp;propos de ShardLab</translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation>À propos de ShardLab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l'entraînement distribué en lançant de petits jobs réels sous Open MPI et en rejouant ce qu'ils ont enregistré.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l'a (cliquez sur une vue pour lui donner le focus).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Dans la chronologie : la molette zoome, le glisser déplace, un clic place la tête de lecture.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>This trace could not be read completely: %1</source>
+        <translation>Cette trace n'a pas pu être lue entièrement : %1</translation>
+    </message>
+    <message>
+        <source>There is no lesson '%1'.</source>
+        <translation>Il n'y a pas de leçon « %1 ».</translation>
+    </message>
+    <message>
+        <source>ShardLab — %1</source>
+        <translation>ShardLab — %1</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>En cours : %1</translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation>exécution A</translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation>exécution B</translation>
+    </message>
+    <message>
+        <source>%1 — compare both runs in Plots → Compare runs.</source>
+        <translation>%1 — comparez les deux exécutions dans Graphiques → Comparer les exécutions.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Impossible d'écrire %1.</translation>
+    </message>
+</context>
+<context>
+    <name>Palette</name>
+    <message>
+        <source>parameter shard</source>
+        <translation>shard de paramètres</translation>
+    </message>
+    <message>
+        <source>parameter replica</source>
+        <translation>réplique des paramètres</translation>
+    </message>
+    <message>
+        <source>gathered parameters</source>
+        <translation>paramètres rassemblés</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>gradients</translation>
+    </message>
+    <message>
+        <source>gradient shard</source>
+        <translation>shard de gradients</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>état de l'optimiseur</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>activations</translation>
+    </message>
+    <message>
+        <source>comm buffers</source>
+        <translation>tampons de communication</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>passe avant</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>passe arrière</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>optimiseur</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>all-gather</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>reduce-scatter</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>all-reduce</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>envoi</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>réception</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>broadcast</translation>
+    </message>
+    <message>
+        <source>waiting for an activation</source>
+        <translation>attente d'une activation</translation>
+    </message>
+    <message>
+        <source>waiting for a gradient</source>
+        <translation>attente d'un gradient</translation>
+    </message>
+    <message>
+        <source>waiting for a collective</source>
+        <translation>attente d'une opération collective</translation>
+    </message>
+</context>
+<context>
+    <name>PipelineView</name>
+    <message>
+        <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
+        <translation>Le diagramme de pipeline montre les exécutions en pipeline. Cette exécution utilise %1.</translation>
+    </message>
+    <message>
+        <source>no strategy yet</source>
+        <translation>pas encore de stratégie</translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Pas %1 · ordonnancement %2 · %3 étages · %4 micro-lots · bulle mesurée %5 % (toute l'exécution) · théorie %6 %</translation>
+    </message>
+    <message>
+        <source>Stage 00</source>
+        <translation>Étage 00</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>Étage %1</translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
+        <translation>Le pas %1 a duré %2 · hachuré : inactivité enregistrée (bulle)</translation>
+    </message>
+</context>
+<context>
+    <name>PlaybackBar</name>
+    <message>
+        <source>Start (Home)</source>
+        <translation>Début (Origine)</translation>
+    </message>
+    <message>
+        <source>Previous event (Left)</source>
+        <translation>Événement précédent (Gauche)</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>Lecture / pause (Espace)</translation>
+    </message>
+    <message>
+        <source>Next event (Right)</source>
+        <translation>Événement suivant (Droite)</translation>
+    </message>
+    <message>
+        <source>Next collective</source>
+        <translation>Opération collective suivante</translation>
+    </message>
+    <message>
+        <source>Next collective (Ctrl+Right)</source>
+        <translation>Opération collective suivante (Ctrl+Droite)</translation>
+    </message>
+    <message>
+        <source>Next phase</source>
+        <translation>Phase suivante</translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
+        <translation>Phase suivante : passe avant, passe arrière, optimiseur, fin de pas (Maj+Droite)</translation>
+    </message>
+    <message>
+        <source>End (End)</source>
+        <translation>Fin (Fin)</translation>
+    </message>
+    <message>
+        <source>Scrub over the recorded time</source>
+        <translation>Parcourir le temps enregistré</translation>
+    </message>
+    <message>
+        <source>Slower (−)</source>
+        <translation>Plus lent (−)</translation>
+    </message>
+    <message>
+        <source>Slow-down: screen time per recorded time</source>
+        <translation>Ralenti : temps à l'écran par temps enregistré</translation>
+    </message>
+    <message>
+        <source>Faster (+)</source>
+        <translation>Plus vite (+)</translation>
+    </message>
+    <message>
+        <source>Follow live</source>
+        <translation>Suivre en direct</translation>
+    </message>
+    <message>
+        <source>While a job runs, keep the playhead on the newest event</source>
+        <translation>Pendant un job, garder la tête de lecture sur l'événement le plus récent</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>×%1 slower</source>
+        <translation>×%1 plus lent</translation>
+    </message>
+</context>
+<context>
+    <name>PlotsView</name>
+    <message>
+        <source>Rank:</source>
+        <translation>Rang :</translation>
+    </message>
+    <message>
+        <source>Memory over time</source>
+        <translation>Mémoire au fil du temps</translation>
+    </message>
+    <message>
+        <source>Loss per step</source>
+        <translation>Perte par pas</translation>
+    </message>
+    <message>
+        <source>Bytes per step</source>
+        <translation>Octets par pas</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>Comparer les exécutions</translation>
+    </message>
+    <message>
+        <source>time since start (ms)</source>
+        <translation>temps depuis le début (ms)</translation>
+    </message>
+    <message>
+        <source>held (MiB), stacked by category</source>
+        <translation>détenu (Mio), empilé par catégorie</translation>
+    </message>
+    <message>
+        <source>loss (this run)</source>
+        <translation>perte (cette exécution)</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>pas</translation>
+    </message>
+    <message>
+        <source>mean loss per token</source>
+        <translation>perte moyenne par jeton</translation>
+    </message>
+    <message>
+        <source>step (rank 0)</source>
+        <translation>pas (rang 0)</translation>
+    </message>
+    <message>
+        <source>collective buffer bytes (KiB)</source>
+        <translation>octets des tampons collectifs (Kio)</translation>
+    </message>
+    <message>
+        <source>Run a comparison lesson or use File → Compare with trace…</source>
+        <translation>Lancez une leçon de comparaison ou utilisez Fichier → Comparer avec une trace…</translation>
+    </message>
+    <message>
+        <source>%1: peak memory per rank (MiB)</source>
+        <translation>%1 : pic mémoire par rang (Mio)</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>rang</translation>
+    </message>
+    <message>
+        <source>peak held (MiB)</source>
+        <translation>pic détenu (Mio)</translation>
+    </message>
+</context>
+<context>
+    <name>RankView</name>
+    <message>
+        <source>No run yet. Pick a lesson or run an experiment.</source>
+        <translation>Pas encore d'exécution. Choisissez une leçon ou lancez une expérience.</translation>
+    </message>
+    <message>
+        <source>idle: %1</source>
+        <translation>inactif : %1</translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation>MÉMOIRE INSUFFISANTE</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>ÉCHEC</translation>
+    </message>
+    <message>
+        <source>no work at this instant</source>
+        <translation>aucun travail à cet instant</translation>
+    </message>
+    <message>
+        <source>%1 held · peak %2</source>
+        <translation>%1 détenus · pic %2</translation>
+    </message>
+    <message>
+        <source> · budget %1</source>
+        <translation> · budget %1</translation>
+    </message>
+    <message>
+        <source>Out of memory: %1 needed %2 more while holding %3; budget %4.</source>
+        <translation>Mémoire insuffisante : %1 demandait %2 de plus en détenant %3 ; budget %4.</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> de %1</translation>
+    </message>
+</context>
+<context>
+    <name>StartPage</name>
+    <message>
+        <source>No lessons were found: %1</source>
+        <translation>Aucune leçon trouvée : %1</translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
+        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Lancez un petit job d'entraînement réel sur plusieurs rangs et regardez ce qui s'est réellement passé : chaque bloc, shard et nombre à l'écran vient de la trace enregistrée.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Leçons&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;On your own&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Par vous-même&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>Free experiment</source>
+        <translation>Expérience libre</translation>
+    </message>
+    <message>
+        <source>Choose the strategy, ranks, model size and schedule yourself.</source>
+        <translation>Choisissez vous-même la stratégie, les rangs, la taille du modèle et l'ordonnancement.</translation>
+    </message>
+    <message>
+        <source>Open a trace</source>
+        <translation>Ouvrir une trace</translation>
+    </message>
+    <message>
+        <source>Replay a trace recorded earlier by shardlab-run --trace.</source>
+        <translation>Rejouer une trace enregistrée auparavant par shardlab-run --trace.</translation>
+    </message>
+    <message>
+        <source>Run this lesson</source>
+        <translation>Lancer cette leçon</translation>
+    </message>
+    <message>
+        <source>Show the answer</source>
+        <translation>Afficher la réponse</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryView</name>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Pas encore d'exécution.&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
+        <translation><numerusform>&lt;p&gt;%1 sur %n rang · %2 pas sur %3 · %4 paramètres dans %5 unités · durée %6&lt;/p&gt;</numerusform><numerusform>&lt;p&gt;%1 sur %n rangs · %2 pas sur %3 · %4 paramètres dans %5 unités · durée %6&lt;/p&gt;</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Perte %1 → %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>rang</translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation>persistant</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>pic</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>calcul</translation>
+    </message>
+    <message>
+        <source>comm</source>
+        <translation>comm.</translation>
+    </message>
+    <message>
+        <source>exposed comm</source>
+        <translation>comm. exposée</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>inactif</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>envoyé</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>opération collective</translation>
+    </message>
+    <message>
+        <source>calls per rank</source>
+        <translation>appels par rang</translation>
+    </message>
+    <message>
+        <source>buffer bytes</source>
+        <translation>octets de tampon</translation>
+    </message>
+    <message>
+        <source>on the wire</source>
+        <translation>sur le réseau</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>temps</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Bulle du pipeline (%1, p=%2, m=%3, v=%4) : mesurée %5 %, théorie %6 %&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Mémoire insuffisante sur le rang %1&lt;/b&gt; : %2 demandait %3 de plus en détenant %4 ; le budget est de %5.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Le rang %1 a échoué&lt;/b&gt; : %2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>CPU rank 00</source>
+        <translation>Rang CPU 00</translation>
+    </message>
+    <message>
+        <source>The timeline fills in as the job runs.</source>
+        <translation>La chronologie se remplit pendant l'exécution du job.</translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation>Rang CPU %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation>Rang GPU %1</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échec</translation>
+    </message>
+</context>
+<context>
+    <name>TraceModel</name>
+    <message>
+        <source>Cannot open %1: the file does not exist or is not readable.</source>
+        <translation>Impossible d'ouvrir %1 : le fichier n'existe pas ou n'est pas lisible.</translation>
+    </message>
+    <message>
+        <source>%1, line %2: %3.%4</source>
+        <translation>%1, ligne %2 : %3.%4</translation>
+    </message>
+    <message numerus="yes">
+        <source> The %n event(s) before it are shown.</source>
+        <translation><numerusform> L'événement qui le précède est affiché.</numerusform><numerusform> Les %n événements qui le précèdent sont affichés.</numerusform></translation>
+    </message>
+    <message>
+        <source>stream line %1: %2</source>
+        <translation>ligne %1 du flux : %2</translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation>Rang CPU %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation>Rang GPU %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1 · %2</source>
+        <translation>Rang GPU %1 · %2</translation>
+    </message>
+    <message>
+        <source>No run</source>
+        <translation>Aucune exécution</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CPU rank(s)</source>
+        <translation><numerusform>%n rang CPU</numerusform><numerusform>%n rangs CPU</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s), device not yet known</source>
+        <translation><numerusform>%n rang, périphérique encore inconnu</numerusform><numerusform>%n rangs, périphérique encore inconnu</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) not yet reported</source>
+        <translation><numerusform>%n rang pas encore signalé</numerusform><numerusform>%n rangs pas encore signalés</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>shardlab: %1; running the default FSDP job headless with shardlab-run.</source>
+        <translation>shardlab : %1 ; exécution du job FSDP par défaut sans interface avec shardlab-run.</translation>
+    </message>
+    <message>
+        <source>shardlab: cannot start %1: %2</source>
+        <translation>shardlab : impossible de démarrer %1 : %2</translation>
+    </message>
+    <message>
+        <source>shardlab: benchmark needs a trace with events: %1</source>
+        <translation>shardlab : le benchmark demande une trace contenant des événements : %1</translation>
+    </message>
+    <message>
+        <source>ShardLab: watch real distributed training jobs.</source>
+        <translation>ShardLab : observez de vrais jobs d'entraînement distribué.</translation>
+    </message>
+    <message>
+        <source>Run the lesson ID.</source>
+        <translation>Lancer la leçon ID.</translation>
+    </message>
+    <message>
+        <source>Open a trace file.</source>
+        <translation>Ouvrir un fichier de trace.</translation>
+    </message>
+    <message>
+        <source>Save a PNG of the main window and exit.</source>
+        <translation>Enregistrer un PNG de la fenêtre principale et quitter.</translation>
+    </message>
+    <message>
+        <source>Playhead position for the screenshot, 0..1.</source>
+        <translation>Position de la tête de lecture pour la capture, 0..1.</translation>
+    </message>
+    <message>
+        <source>Render a large trace offscreen and print frames per second.</source>
+        <translation>Rendre une grande trace hors écran et afficher les images par seconde.</translation>
+    </message>
+    <message>
+        <source>Run the default FSDP job without a window.</source>
+        <translation>Lancer le job FSDP par défaut sans fenêtre.</translation>
+    </message>
+    <message>
+        <source>View to show: ranks, pipeline, plots, summary.</source>
+        <translation>Vue à afficher : ranks, pipeline, plots, summary.</translation>
+    </message>
+    <message>
+        <source>Interface language for this run: en, fr, ru.</source>
+        <translation>Langue de l'interface pour cette exécution : en, fr, ru.</translation>
+    </message>
+    <message>
+        <source>Window size, e.g. 1600x1000.</source>
+        <translation>Taille de la fenêtre, p. ex. 1600x1000.</translation>
+    </message>
+    <message>
+        <source>Theme for this run: light, dark.</source>
+        <translation>Thème pour cette exécution : light, dark.</translation>
+    </message>
+    <message>
+        <source>Presentation mode (large text) for this run.</source>
+        <translation>Mode présentation (grand texte) pour cette exécution.</translation>
+    </message>
+    <message>
+        <source>Trace for --benchmark.</source>
+        <translation>Trace pour --benchmark.</translation>
+    </message>
+    <message>
+        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
+        <translation>shardlab --benchmark TRACE : donnez une trace enregistrée par shardlab-run --trace.</translation>
+    </message>
+    <message>
+        <source>--headless was given</source>
+        <translation>--headless a été donné</translation>
+    </message>
+    <message>
+        <source>no display (DISPLAY and WAYLAND_DISPLAY are unset)</source>
+        <translation>pas d'affichage (DISPLAY et WAYLAND_DISPLAY ne sont pas définies)</translation>
+    </message>
+    <message>
+        <source>the Qt platform is '%1', which shows no window</source>
+        <translation>la plateforme Qt est « %1 », qui n'affiche aucune fenêtre</translation>
+    </message>
+    <message>
+        <source>shardlab: cannot write %1</source>
+        <translation>shardlab : impossible d'écrire %1</translation>
+    </message>
+    <message>
+        <source>shardlab: no lesson '%1'</source>
+        <translation>shardlab : pas de leçon « %1 »</translation>
+    </message>
+</context>
 </TS>

@@ -1,4 +1,1198 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="ru">
+<context>
+    <name>Captions</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 нс</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 мкс</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 мс</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 с</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 и %2</translation>
+    </message>
+    <message>
+        <source> (micro-batch %1)</source>
+        <translation> (микробатч %1)</translation>
+    </message>
+    <message>
+        <source>Rank %1 computes %2 of %3%4 in step %5 — %6</source>
+        <translation>Ранг %1 вычисляет %2 для %3%4 на шаге %5 — %6</translation>
+    </message>
+    <message>
+        <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
+        <translation>Ранг %1 выполняет all-gather для %2: %3 шардов по %4 от рангов %5 — %6</translation>
+    </message>
+    <message>
+        <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
+        <translation>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %3 частей по %4 рангам %5 и оставляет свою — %6</translation>
+    </message>
+    <message>
+        <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
+        <translation>Ранг %1 выполняет all-reduce %2 для %3 с рангами %4: у каждого ранга оказывается сумма — %5</translation>
+    </message>
+    <message>
+        <source>Rank %1 sends %2 (%3×%4) to rank %5%6 — %7</source>
+        <translation>Ранг %1 отправляет %2 (%3×%4) рангу %5%6 — %7</translation>
+    </message>
+    <message>
+        <source>Rank %1 receives %2 (%3×%4) from rank %5%6 — %7</source>
+        <translation>Ранг %1 получает %2 (%3×%4) от ранга %5%6 — %7</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 of %3, %4 — %5</source>
+        <translation>Ранг %1: %2 для %3, %4 — %5</translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of bubble</source>
+        <translation>Ранг %1 простаивает, %2%3 — %4 пузыря</translation>
+    </message>
+    <message>
+        <source>Rank %1 runs out of memory: %2 needs %3 more, it holds %4 and the budget is %5</source>
+        <translation>Рангу %1 не хватает памяти: %2 требует ещё %3, он держит %4, а бюджет — %5</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> из %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2</source>
+        <translation>Ранг %1 завершился с ошибкой: %2</translation>
+    </message>
+    <message>
+        <source>Rank %1 finished step %2 (loss %3)</source>
+        <translation>Ранг %1 закончил шаг %2 (loss %3)</translation>
+    </message>
+    <message>
+        <source>Rank %1 %2 %3 of %4 for %5; it now holds %6</source>
+        <translation>Ранг %1 %2 %3 для %4 под %5; теперь он держит %6</translation>
+    </message>
+    <message>
+        <source>allocates</source>
+        <translation>выделяет</translation>
+    </message>
+    <message>
+        <source>frees</source>
+        <translation>освобождает</translation>
+    </message>
+</context>
+<context>
+    <name>CompareWindow</name>
+    <message>
+        <source>ShardLab — compare two runs</source>
+        <translation>ShardLab — сравнение двух запусков</translation>
+    </message>
+</context>
+<context>
+    <name>ExperimentPanel</name>
+    <message>
+        <source>prefetch the next unit</source>
+        <translation>предварительно загружать (prefetch) следующий блок</translation>
+    </message>
+    <message>
+        <source>none, or e.g. 3MiB</source>
+        <translation>нет, или например 3MiB</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Стратегия</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ранги</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Устройство</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Слои</translation>
+    </message>
+    <message>
+        <source>Hidden size</source>
+        <translation>Скрытая размерность</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>Словарь</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Батч</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Шаги</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Скорость обучения</translation>
+    </message>
+    <message>
+        <source>FSDP sharding</source>
+        <translation>Шардирование FSDP</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Расписание</translation>
+    </message>
+    <message>
+        <source>Micro-batches</source>
+        <translation>Микробатчи</translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation>Виртуальные стадии</translation>
+    </message>
+    <message>
+        <source>Memory budget</source>
+        <translation>Бюджет памяти</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Запустить</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Остановить</translation>
+    </message>
+    <message>
+        <source>Run this job with shardlab-run</source>
+        <translation>Запустить эту задачу через shardlab-run</translation>
+    </message>
+    <message>
+        <source>Fix the options named below first</source>
+        <translation>Сначала исправьте параметры, указанные ниже</translation>
+    </message>
+</context>
+<context>
+    <name>JobRunner</name>
+    <message>
+        <source>The job did not stop within 3 s; killing it.</source>
+        <translation>Задача не остановилась за 3 с; она будет принудительно завершена.</translation>
+    </message>
+    <message>
+        <source>The options break a rule, so nothing was run:
+%1</source>
+        <translation>Параметры нарушают правило, поэтому ничего не запущено:
+%1</translation>
+    </message>
+    <message>
+        <source>The launcher shardlab-run was not found (looked for %1). Build it with 'cmake --build build --target shardlab-run', or set SHARDLAB_RUN to its path.</source>
+        <translation>Запускатель shardlab-run не найден (искали: %1). Соберите его командой 'cmake --build build --target shardlab-run' или укажите путь в SHARDLAB_RUN.</translation>
+    </message>
+    <message>
+        <source>Stopping the job…
+</source>
+        <translation>Остановка задачи…
+</translation>
+    </message>
+    <message>
+        <source>shardlab-run could not be started (%1): %2</source>
+        <translation>Не удалось запустить shardlab-run (%1): %2</translation>
+    </message>
+    <message>
+        <source>You stopped the job. The events recorded until then are shown.</source>
+        <translation>Вы остановили задачу. Показаны события, записанные до этого момента.</translation>
+    </message>
+    <message>
+        <source>shardlab-run crashed. What it wrote before is shown.
+%1</source>
+        <translation>shardlab-run аварийно завершился. Показано то, что он успел записать.
+%1</translation>
+    </message>
+    <message>
+        <source>The job finished.</source>
+        <translation>Задача завершена.</translation>
+    </message>
+    <message>
+        <source>The launcher refused the options:
+%1</source>
+        <translation>Запускатель отклонил параметры:
+%1</translation>
+    </message>
+    <message>
+        <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
+        <translation>Нехватка памяти на ранге %1: ему нужно было ещё %2 для %3%4 при %5 занятых, а бюджет — %6. В этом и урок: состояние модели не поместилось на одном ранге.</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> из %1</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2
+</source>
+        <translation>Ранг %1: %2
+</translation>
+    </message>
+    <message>
+        <source>A rank failed; the trace up to the failure is shown.
+%1%2</source>
+        <translation>Один из рангов завершился с ошибкой; показана трасса до сбоя.
+%1%2</translation>
+    </message>
+    <message>
+        <source>mpirun or the worker is missing:
+%1</source>
+        <translation>Нет mpirun или worker:
+%1</translation>
+    </message>
+    <message>
+        <source>shardlab-run exited with code %1.
+%2</source>
+        <translation>shardlab-run завершился с кодом %1.
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>JobSpec</name>
+    <message>
+        <source>must be one of ddp, fsdp, pipeline, tp</source>
+        <translation>должно быть ddp, fsdp, pipeline или tp</translation>
+    </message>
+    <message>
+        <source>must be full or grad-op</source>
+        <translation>должно быть full или grad-op</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 64 (got %1)</source>
+        <translation>должно быть от 1 до 64 (получено %1)</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 256 (got %1)</source>
+        <translation>должно быть от 1 до 256 (получено %1)</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 8192 (got %1)</source>
+        <translation>должно быть от 1 до 8192 (получено %1)</translation>
+    </message>
+    <message>
+        <source>must be between 2 and 1000000 (got %1)</source>
+        <translation>должно быть от 2 до 1000000 (получено %1)</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 10000 (got %1)</source>
+        <translation>должно быть от 1 до 10000 (получено %1)</translation>
+    </message>
+    <message>
+        <source>must be greater than 0 and at most 10</source>
+        <translation>должно быть больше 0 и не больше 10</translation>
+    </message>
+    <message>
+        <source>must be at least 1 (got %1)</source>
+        <translation>должно быть не меньше 1 (получено %1)</translation>
+    </message>
+    <message>
+        <source>must be divisible by ranks: %1 is not a multiple of %2</source>
+        <translation>должно делиться на число рангов: %1 не кратно %2</translation>
+    </message>
+    <message>
+        <source>must be naive, gpipe, 1f1b or interleaved</source>
+        <translation>должно быть naive, gpipe, 1f1b или interleaved</translation>
+    </message>
+    <message>
+        <source>must be divisible by microbatches: %1 is not a multiple of %2</source>
+        <translation>должно делиться на число микробатчей: %1 не кратно %2</translation>
+    </message>
+    <message>
+        <source>only the interleaved schedule uses more than 1 virtual stage</source>
+        <translation>больше 1 виртуальной стадии использует только расписание interleaved</translation>
+    </message>
+    <message>
+        <source>layers + 2 (the model's units) must be at least ranks × virtual stages (%1) so every stage holds a unit</source>
+        <translation>слои + 2 (блоки модели) должны быть не меньше, чем ранги × виртуальные стадии (%1), чтобы у каждой стадии был блок</translation>
+    </message>
+    <message>
+        <source>must be divisible by ranks for tensor parallelism: %1 is not a multiple of %2</source>
+        <translation>для тензорного параллелизма должно делиться на число рангов: %1 не кратно %2</translation>
+    </message>
+    <message>
+        <source>must be a size such as 3MiB, 512KiB or 1048576</source>
+        <translation>должно быть размером вроде 3MiB, 512KiB или 1048576</translation>
+    </message>
+    <message>
+        <source>must be auto, cpu or cuda</source>
+        <translation>должно быть auto, cpu или cuda</translation>
+    </message>
+    <message>
+        <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
+        <translation>%1 · рангов: %2 · слоёв: %3 × %4 · батч %5 · шагов: %6</translation>
+    </message>
+    <message>
+        <source> · %1, %2 micro-batches</source>
+        <translation> · %1, микробатчей: %2</translation>
+    </message>
+    <message>
+        <source> · no prefetch</source>
+        <translation> · без prefetch</translation>
+    </message>
+    <message>
+        <source> · budget %1</source>
+        <translation> · бюджет %1</translation>
+    </message>
+</context>
+<context>
+    <name>LessonCatalog</name>
+    <message>
+        <source> vs </source>
+        <translation> против </translation>
+    </message>
+</context>
+<context>
+    <name>LogPane</name>
+    <message>
+        <source>The command line of the job appears here</source>
+        <translation>Здесь появится командная строка задачи</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Копировать</translation>
+    </message>
+    <message>
+        <source>Copy the command line to run the same job in a terminal</source>
+        <translation>Скопировать командную строку, чтобы запустить ту же задачу в терминале</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>ShardLab</source>
+        <translation>ShardLab</translation>
+    </message>
+    <message>
+        <source>%v / %m steps</source>
+        <translation>%v / %m шагов</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ранги</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Конвейер</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Графики</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Сводка</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>Эксперимент</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Журнал</translation>
+    </message>
+    <message>
+        <source>Quiz</source>
+        <translation>Тест</translation>
+    </message>
+    <message>
+        <source>Quizzes about this run will appear here.</source>
+        <translation>Здесь появятся тесты по этому запуску.</translation>
+    </message>
+    <message>
+        <source>Open trace</source>
+        <translation>Открыть трассу</translation>
+    </message>
+    <message>
+        <source>ShardLab traces (*.trace *.txt);;All files (*)</source>
+        <translation>Трассы ShardLab (*.trace *.txt);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <source>&amp;Start page</source>
+        <translation>&amp;Начальная страница</translation>
+    </message>
+    <message>
+        <source>&amp;Open trace…</source>
+        <translation>&amp;Открыть трассу…</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with trace…</source>
+        <translation>&amp;Сравнить с трассой…</translation>
+    </message>
+    <message>
+        <source>Compare with trace</source>
+        <translation>Сравнить с трассой</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>этот запуск</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chrome trace…</source>
+        <translation>Экспорт трассы &amp;Chrome…</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace</source>
+        <translation>Экспорт трассы Chrome</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export &amp;PNG of the view…</source>
+        <translation>Экспорт &amp;PNG текущего вида…</translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation>Экспорт PNG</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>В&amp;ыход</translation>
+    </message>
+    <message>
+        <source>&amp;Playback</source>
+        <translation>&amp;Воспроизведение</translation>
+    </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>Пуск / пауза</translation>
+    </message>
+    <message>
+        <source>Next event</source>
+        <translation>Следующее событие</translation>
+    </message>
+    <message>
+        <source>Previous event</source>
+        <translation>Предыдущее событие</translation>
+    </message>
+    <message>
+        <source>Next collective</source>
+        <translation>Следующая коллективная операция</translation>
+    </message>
+    <message>
+        <source>Previous collective</source>
+        <translation>Предыдущая коллективная операция</translation>
+    </message>
+    <message>
+        <source>Next phase</source>
+        <translation>Следующая фаза</translation>
+    </message>
+    <message>
+        <source>Previous phase</source>
+        <translation>Предыдущая фаза</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>В начало</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>В конец</translation>
+    </message>
+    <message>
+        <source>Faster</source>
+        <translation>Быстрее</translation>
+    </message>
+    <message>
+        <source>Slower</source>
+        <translation>Медленнее</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>В&amp;ид</translation>
+    </message>
+    <message>
+        <source>Light theme</source>
+        <translation>Светлая тема</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>Тёмная тема</translation>
+    </message>
+    <message>
+        <source>Presentation mode (large)</source>
+        <translation>Режим презентации (крупно)</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>Крупнее текст</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>Мельче текст</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Язык</translation>
+    </message>
+    <message>
+        <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
+        <translation>Язык изменён. Панель эксперимента, панель воспроизведения и журнал переключатся на новый язык после перезапуска.</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Горячие клавиши</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Горячие клавиши</translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation>&amp;О ShardLab</translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation>О ShardLab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Обучает распределённому обучению: запускает небольшие реальные задачи под Open MPI и воспроизводит то, что они записали.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Они работают, где бы ни был фокус в окне, в том числе когда он на временной шкале или на виде рангов (щёлкните по виду, чтобы передать ему фокус).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;На временной шкале: колесо мыши масштабирует, перетаскивание сдвигает, щелчок ставит курсор воспроизведения.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>This trace could not be read completely: %1</source>
+        <translation>Трассу не удалось прочитать полностью: %1</translation>
+    </message>
+    <message>
+        <source>There is no lesson '%1'.</source>
+        <translation>Урока «%1» нет.</translation>
+    </message>
+    <message>
+        <source>ShardLab — %1</source>
+        <translation>ShardLab — %1</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>Выполняется: %1</translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation>запуск A</translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation>запуск B</translation>
+    </message>
+    <message>
+        <source>%1 — compare both runs in Plots → Compare runs.</source>
+        <translation>%1 — сравните оба запуска в Графики → Сравнить запуски.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Не удалось записать %1.</translation>
+    </message>
+</context>
+<context>
+    <name>Palette</name>
+    <message>
+        <source>parameter shard</source>
+        <translation>шард параметров</translation>
+    </message>
+    <message>
+        <source>parameter replica</source>
+        <translation>реплика параметров</translation>
+    </message>
+    <message>
+        <source>gathered parameters</source>
+        <translation>собранные параметры</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>градиенты</translation>
+    </message>
+    <message>
+        <source>gradient shard</source>
+        <translation>шард градиентов</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>состояние оптимизатора</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>активации</translation>
+    </message>
+    <message>
+        <source>comm buffers</source>
+        <translation>буферы обмена</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>прямой проход</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>обратный проход</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>оптимизатор</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>all-gather</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>reduce-scatter</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>all-reduce</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>отправка</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>приём</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>broadcast</translation>
+    </message>
+    <message>
+        <source>waiting for an activation</source>
+        <translation>ожидание активации</translation>
+    </message>
+    <message>
+        <source>waiting for a gradient</source>
+        <translation>ожидание градиента</translation>
+    </message>
+    <message>
+        <source>waiting for a collective</source>
+        <translation>ожидание коллективной операции</translation>
+    </message>
+</context>
+<context>
+    <name>PipelineView</name>
+    <message>
+        <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
+        <translation>Диаграмма конвейера показывает конвейерные запуски. Этот запуск использует %1.</translation>
+    </message>
+    <message>
+        <source>no strategy yet</source>
+        <translation>стратегия ещё неизвестна</translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Шаг %1 · расписание %2 · стадий: %3 · микробатчей: %4 · пузырь измеренный %5% (весь запуск) · теоретический %6%</translation>
+    </message>
+    <message>
+        <source>Stage 00</source>
+        <translation>Стадия 00</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>Стадия %1</translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
+        <translation>Шаг %1 длился %2 · штриховка: записанный простой (пузырь)</translation>
+    </message>
+</context>
+<context>
+    <name>PlaybackBar</name>
+    <message>
+        <source>Start (Home)</source>
+        <translation>В начало (Home)</translation>
+    </message>
+    <message>
+        <source>Previous event (Left)</source>
+        <translation>Предыдущее событие (Влево)</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>Пуск / пауза (Пробел)</translation>
+    </message>
+    <message>
+        <source>Next event (Right)</source>
+        <translation>Следующее событие (Вправо)</translation>
+    </message>
+    <message>
+        <source>Next collective</source>
+        <translation>Следующая коллективная операция</translation>
+    </message>
+    <message>
+        <source>Next collective (Ctrl+Right)</source>
+        <translation>Следующая коллективная операция (Ctrl+Вправо)</translation>
+    </message>
+    <message>
+        <source>Next phase</source>
+        <translation>Следующая фаза</translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
+        <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, конец шага (Shift+Вправо)</translation>
+    </message>
+    <message>
+        <source>End (End)</source>
+        <translation>В конец (End)</translation>
+    </message>
+    <message>
+        <source>Scrub over the recorded time</source>
+        <translation>Перемещение по записанному времени</translation>
+    </message>
+    <message>
+        <source>Slower (−)</source>
+        <translation>Медленнее (−)</translation>
+    </message>
+    <message>
+        <source>Slow-down: screen time per recorded time</source>
+        <translation>Замедление: экранное время на записанное время</translation>
+    </message>
+    <message>
+        <source>Faster (+)</source>
+        <translation>Быстрее (+)</translation>
+    </message>
+    <message>
+        <source>Follow live</source>
+        <translation>Следить в реальном времени</translation>
+    </message>
+    <message>
+        <source>While a job runs, keep the playhead on the newest event</source>
+        <translation>Пока задача выполняется, держать курсор на самом новом событии</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>×%1 slower</source>
+        <translation>в %1 раз медленнее</translation>
+    </message>
+</context>
+<context>
+    <name>PlotsView</name>
+    <message>
+        <source>Rank:</source>
+        <translation>Ранг:</translation>
+    </message>
+    <message>
+        <source>Memory over time</source>
+        <translation>Память во времени</translation>
+    </message>
+    <message>
+        <source>Loss per step</source>
+        <translation>Loss по шагам</translation>
+    </message>
+    <message>
+        <source>Bytes per step</source>
+        <translation>Байты за шаг</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>Сравнить запуски</translation>
+    </message>
+    <message>
+        <source>time since start (ms)</source>
+        <translation>время от начала (мс)</translation>
+    </message>
+    <message>
+        <source>held (MiB), stacked by category</source>
+        <translation>занято (МиБ), по категориям</translation>
+    </message>
+    <message>
+        <source>loss (this run)</source>
+        <translation>loss (этот запуск)</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>шаг</translation>
+    </message>
+    <message>
+        <source>mean loss per token</source>
+        <translation>средний loss на токен</translation>
+    </message>
+    <message>
+        <source>step (rank 0)</source>
+        <translation>шаг (ранг 0)</translation>
+    </message>
+    <message>
+        <source>collective buffer bytes (KiB)</source>
+        <translation>байты буферов коллективных операций (КиБ)</translation>
+    </message>
+    <message>
+        <source>Run a comparison lesson or use File → Compare with trace…</source>
+        <translation>Запустите урок-сравнение или выберите Файл → Сравнить с трассой…</translation>
+    </message>
+    <message>
+        <source>%1: peak memory per rank (MiB)</source>
+        <translation>%1: пик памяти по рангам (МиБ)</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>ранг</translation>
+    </message>
+    <message>
+        <source>peak held (MiB)</source>
+        <translation>пик занятой памяти (МиБ)</translation>
+    </message>
+</context>
+<context>
+    <name>RankView</name>
+    <message>
+        <source>No run yet. Pick a lesson or run an experiment.</source>
+        <translation>Запусков ещё нет. Выберите урок или запустите эксперимент.</translation>
+    </message>
+    <message>
+        <source>idle: %1</source>
+        <translation>простой: %1</translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation>НЕХВАТКА ПАМЯТИ</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>СБОЙ</translation>
+    </message>
+    <message>
+        <source>no work at this instant</source>
+        <translation>в этот момент работы нет</translation>
+    </message>
+    <message>
+        <source>%1 held · peak %2</source>
+        <translation>занято %1 · пик %2</translation>
+    </message>
+    <message>
+        <source> · budget %1</source>
+        <translation> · бюджет %1</translation>
+    </message>
+    <message>
+        <source>Out of memory: %1 needed %2 more while holding %3; budget %4.</source>
+        <translation>Нехватка памяти: %1 требовалось ещё %2 при %3 занятых; бюджет %4.</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> из %1</translation>
+    </message>
+</context>
+<context>
+    <name>StartPage</name>
+    <message>
+        <source>No lessons were found: %1</source>
+        <translation>Уроки не найдены: %1</translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
+        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Запустите небольшую реальную задачу обучения на нескольких рангах и посмотрите, что на самом деле произошло: каждый блок, шард и число на экране взяты из записанной трассы.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Уроки&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;On your own&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Самостоятельно&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>Free experiment</source>
+        <translation>Свободный эксперимент</translation>
+    </message>
+    <message>
+        <source>Choose the strategy, ranks, model size and schedule yourself.</source>
+        <translation>Сами выберите стратегию, число рангов, размер модели и расписание.</translation>
+    </message>
+    <message>
+        <source>Open a trace</source>
+        <translation>Открыть трассу</translation>
+    </message>
+    <message>
+        <source>Replay a trace recorded earlier by shardlab-run --trace.</source>
+        <translation>Воспроизвести трассу, записанную ранее через shardlab-run --trace.</translation>
+    </message>
+    <message>
+        <source>Run this lesson</source>
+        <translation>Запустить урок</translation>
+    </message>
+    <message>
+        <source>Show the answer</source>
+        <translation>Показать ответ</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryView</name>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Запусков ещё нет.&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
+        <translation><numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform><numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform><numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>ранг</translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation>постоянная</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>пик</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>вычисления</translation>
+    </message>
+    <message>
+        <source>comm</source>
+        <translation>обмен</translation>
+    </message>
+    <message>
+        <source>exposed comm</source>
+        <translation>открытый обмен</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>простой</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>отправлено</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>коллективная операция</translation>
+    </message>
+    <message>
+        <source>calls per rank</source>
+        <translation>вызовов на ранг</translation>
+    </message>
+    <message>
+        <source>buffer bytes</source>
+        <translation>байты буферов</translation>
+    </message>
+    <message>
+        <source>on the wire</source>
+        <translation>по сети</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>время</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Пузырь конвейера (%1, p=%2, m=%3, v=%4): измеренный %5%, теоретический %6%&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Нехватка памяти на ранге %1&lt;/b&gt;: %2 требовалось ещё %3 при %4 занятых; бюджет %5.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Ранг %1 завершился с ошибкой&lt;/b&gt;: %2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>CPU rank 00</source>
+        <translation>CPU-ранг 00</translation>
+    </message>
+    <message>
+        <source>The timeline fills in as the job runs.</source>
+        <translation>Временная шкала заполняется по ходу задачи.</translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation>CPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation>GPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>сбой</translation>
+    </message>
+</context>
+<context>
+    <name>TraceModel</name>
+    <message>
+        <source>Cannot open %1: the file does not exist or is not readable.</source>
+        <translation>Не удалось открыть %1: файла нет или он недоступен для чтения.</translation>
+    </message>
+    <message>
+        <source>%1, line %2: %3.%4</source>
+        <translation>%1, строка %2: %3.%4</translation>
+    </message>
+    <message numerus="yes">
+        <source> The %n event(s) before it are shown.</source>
+        <translation><numerusform> Показано %n событие до неё.</numerusform><numerusform> Показаны %n события до неё.</numerusform><numerusform> Показаны %n событий до неё.</numerusform></translation>
+    </message>
+    <message>
+        <source>stream line %1: %2</source>
+        <translation>строка потока %1: %2</translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation>CPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation>GPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1 · %2</source>
+        <translation>GPU-ранг %1 · %2</translation>
+    </message>
+    <message>
+        <source>No run</source>
+        <translation>Запуска нет</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CPU rank(s)</source>
+        <translation><numerusform>%n CPU-ранг</numerusform><numerusform>%n CPU-ранга</numerusform><numerusform>%n CPU-рангов</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s), device not yet known</source>
+        <translation><numerusform>%n ранг, устройство пока неизвестно</numerusform><numerusform>%n ранга, устройство пока неизвестно</numerusform><numerusform>%n рангов, устройство пока неизвестно</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) not yet reported</source>
+        <translation><numerusform>%n ранг ещё не отчитался</numerusform><numerusform>%n ранга ещё не отчитались</numerusform><numerusform>%n рангов ещё не отчитались</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>shardlab: %1; running the default FSDP job headless with shardlab-run.</source>
+        <translation>shardlab: %1; задача FSDP по умолчанию запускается без окна через shardlab-run.</translation>
+    </message>
+    <message>
+        <source>shardlab: cannot start %1: %2</source>
+        <translation>shardlab: не удалось запустить %1: %2</translation>
+    </message>
+    <message>
+        <source>shardlab: benchmark needs a trace with events: %1</source>
+        <translation>shardlab: для замера нужна трасса с событиями: %1</translation>
+    </message>
+    <message>
+        <source>ShardLab: watch real distributed training jobs.</source>
+        <translation>ShardLab: наблюдайте за реальными задачами распределённого обучения.</translation>
+    </message>
+    <message>
+        <source>Run the lesson ID.</source>
+        <translation>Запустить урок ID.</translation>
+    </message>
+    <message>
+        <source>Open a trace file.</source>
+        <translation>Открыть файл трассы.</translation>
+    </message>
+    <message>
+        <source>Save a PNG of the main window and exit.</source>
+        <translation>Сохранить PNG главного окна и выйти.</translation>
+    </message>
+    <message>
+        <source>Playhead position for the screenshot, 0..1.</source>
+        <translation>Положение курсора воспроизведения для снимка, 0..1.</translation>
+    </message>
+    <message>
+        <source>Render a large trace offscreen and print frames per second.</source>
+        <translation>Отрисовать большую трассу вне экрана и вывести число кадров в секунду.</translation>
+    </message>
+    <message>
+        <source>Run the default FSDP job without a window.</source>
+        <translation>Запустить задачу FSDP по умолчанию без окна.</translation>
+    </message>
+    <message>
+        <source>View to show: ranks, pipeline, plots, summary.</source>
+        <translation>Показываемый вид: ranks, pipeline, plots, summary.</translation>
+    </message>
+    <message>
+        <source>Interface language for this run: en, fr, ru.</source>
+        <translation>Язык интерфейса для этого запуска: en, fr, ru.</translation>
+    </message>
+    <message>
+        <source>Window size, e.g. 1600x1000.</source>
+        <translation>Размер окна, например 1600x1000.</translation>
+    </message>
+    <message>
+        <source>Theme for this run: light, dark.</source>
+        <translation>Тема для этого запуска: light, dark.</translation>
+    </message>
+    <message>
+        <source>Presentation mode (large text) for this run.</source>
+        <translation>Режим презентации (крупный текст) для этого запуска.</translation>
+    </message>
+    <message>
+        <source>Trace for --benchmark.</source>
+        <translation>Трасса для --benchmark.</translation>
+    </message>
+    <message>
+        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
+        <translation>shardlab --benchmark TRACE: укажите трассу, записанную shardlab-run --trace.</translation>
+    </message>
+    <message>
+        <source>--headless was given</source>
+        <translation>указан --headless</translation>
+    </message>
+    <message>
+        <source>no display (DISPLAY and WAYLAND_DISPLAY are unset)</source>
+        <translation>нет дисплея (DISPLAY и WAYLAND_DISPLAY не заданы)</translation>
+    </message>
+    <message>
+        <source>the Qt platform is '%1', which shows no window</source>
+        <translation>платформа Qt — «%1», она не показывает окон</translation>
+    </message>
+    <message>
+        <source>shardlab: cannot write %1</source>
+        <translation>shardlab: не удалось записать %1</translation>
+    </message>
+    <message>
+        <source>shardlab: no lesson '%1'</source>
+        <translation>shardlab: урока «%1» нет</translation>
+    </message>
+</context>
 </TS>

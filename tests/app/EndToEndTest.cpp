@@ -58,7 +58,9 @@ TEST(EndToEnd, RealFsdpJobThroughTheLauncher) {
   // After the all-gather completes, the trace holds the gathered unit, and so does the view.
   const auto after = RankView::parameterSlots(model, state, 0, e.unit, e.t1);
   const auto held = state.stateAt(0, e.t1).byUnit[e.unit][static_cast<int>(st::Category::GatheredParams)];
-  if (held > 0) EXPECT_DOUBLE_EQ(after[1], 1.0);
+  if (held > 0) {
+    EXPECT_DOUBLE_EQ(after[1], 1.0);
+  }
 
   RankView view(model);
   view.resize(1000, 700);

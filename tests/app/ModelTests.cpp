@@ -8,6 +8,7 @@
 #include "SampleTrace.h"
 #include "TraceModel.h"
 
+#include <QDir>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTemporaryDir>
@@ -263,6 +264,7 @@ TEST(JobSpec, ValidationNamesTheRule) {
   ASSERT_EQ(issues.size(), 1);
   EXPECT_TRUE(issues.first().rule.contains(QStringLiteral("divisible by microbatches")));
   s.microbatches = 4;
+  s.schedule = QStringLiteral("gpipe");
   s.memoryBudget = QStringLiteral("lots");
   EXPECT_EQ(s.validate().first().field, QStringLiteral("memory_budget"));
   s.memoryBudget = QStringLiteral("3MiB");
@@ -276,19 +278,41 @@ TEST(JobSpec, ValidationNamesTheRule) {
   EXPECT_EQ(back.arguments(), args);
 }
 
-TEST(LessonCatalog, BuiltinHasTheSevenLessons) {
-  const auto c = LessonCatalog::load(QString());
-  for (const char* id : {"ddp-replicas", "fsdp-shard-gather-free", "fsdp-prefetch", "oom-ddp-vs-fsdp", "pipeline-bubble",
-                         "gpipe-vs-1f1b", "tensor-parallel"}) {
-    const Lesson* l = c.find(QLatin1String(id));
-    ASSERT_NE(l, nullptr) << id;
+TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
+  const QString dir = LessonCatalog::assetsDirectory();
+  ASSERT_FALSE(dir.isEmpty()) << "assets/ must be found through quiz/AssetLocator";
+  const auto c = LessonCatalog::load(dir);
+  EXPECT_TRUE(c.warnings().isEmpty()) << c.warnings().join(QLatin1Char('\n')).toStdString();
+  ASSERT_EQ(c.lessons().size(), 7);
+  int i = 0;
+  for (const auto& id : LessonCatalog::lessonIds()) {
+    const Lesson* l = c.find(id);
+    ASSERT_NE(l, nullptr) << id.toStdString();
+    EXPECT_EQ(c.lessons().at(i++).id, id) << "teaching order";
     ASSERT_FALSE(l->specs.isEmpty());
-    for (const auto& s : l->specs) EXPECT_TRUE(s.validate().isEmpty()) << id;
+    for (const auto& s : l->specs) EXPECT_TRUE(s.validate().isEmpty()) << id.toStdString();
+    for (const char* lang : {"en", "fr", "ru"}) {
+      EXPECT_FALSE(l->title(QLatin1String(lang)).isEmpty()) << id.toStdString() << " " << lang;
+      EXPECT_TRUE(l->guideMarkdown(QLatin1String(lang)).startsWith(QLatin1String("# "))) << id.toStdString() << " " << lang;
+    }
   }
-  // Whatever assets/lessons holds now must load into valid specs too.
-  const auto fromAssets = LessonCatalog::load();
-  for (const auto& l : fromAssets.lessons())
-    for (const auto& s : l.specs) EXPECT_TRUE(s.validate().isEmpty()) << l.id.toStdString();
+  // Keys a lesson leaves out take the engine's defaults (vocab 64, batch 64, lr 3e-3), as with shardlab-run --spec.
+  const Lesson* ddp = c.find(QStringLiteral("ddp-replicas"));
+  EXPECT_EQ(ddp->specs.first().vocab, 64);
+  EXPECT_EQ(ddp->specs.first().batch, 64);
+  EXPECT_EQ(ddp->specs.first().steps, 10);
+  EXPECT_DOUBLE_EQ(ddp->specs.first().lr, 3e-3);
+  // Comparison lessons: two labelled runs; prefetch on, then off.
+  const Lesson* pf = c.find(QStringLiteral("fsdp-prefetch"));
+  ASSERT_EQ(pf->specs.size(), 2);
+  EXPECT_TRUE(pf->specs.at(0).prefetch);
+  EXPECT_FALSE(pf->specs.at(1).prefetch);
+  EXPECT_EQ(pf->specLabels(QStringLiteral("fr")).value(1), QStringLiteral("prélecture désactivée"));
+  const Lesson* oom = c.find(QStringLiteral("oom-ddp-vs-fsdp"));
+  EXPECT_EQ(JobSpec::parseBytes(oom->specs.at(0).memoryBudget), 1572864);
+  EXPECT_EQ(oom->title(QStringLiteral("ru")), QStringLiteral("Нехватка памяти: DDP против FSDP"));
+  // No assets folder: no lessons, no invented fallback.
+  EXPECT_TRUE(LessonCatalog::load(QDir::tempPath() + QStringLiteral("/no-such-shardlab-assets")).lessons().isEmpty());
 }
 
 TEST(Captions, NarrateRecordedFields) {

@@ -1,0 +1,130 @@
+// The main window as a whole: translations (French, Russian, live switching),
+// plural forms, the start page's lesson guide, and keyboard shortcuts when a view
+// has the focus.
+#include "AppSettings.h"
+#include "MainWindow.h"
+#include "PlaybackController.h"
+#include "SampleTrace.h"
+#include "StartPage.h"
+#include "TimelineView.h"
+#include "RankView.h"
+#include "TraceModel.h"
+
+#include <QApplication>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace {
+struct Language {
+  explicit Language(const char* code) {
+    AppSettings::setLanguageOverride(QLatin1String(code));
+    ok = AppSettings::applyLanguage(*qApp);
+    QCoreApplication::processEvents(); // LanguageChange is posted to each widget
+  }
+  ~Language() {
+    AppSettings::setLanguageOverride(QStringLiteral("en"));
+    AppSettings::applyLanguage(*qApp);
+    QCoreApplication::processEvents();
+  }
+  bool ok = false;
+};
+
+QString tabText(MainWindow& w, int i) { return w.findChild<QTabWidget*>()->tabText(i); }
+} // namespace
+
+TEST(Translations, FrenchWindow) {
+  Language fr("fr");
+  ASSERT_TRUE(fr.ok) << "the French .qm must be embedded under :/i18n";
+  MainWindow w;
+  EXPECT_EQ(tabText(w, 2), QStringLiteral("Graphiques"));
+  EXPECT_EQ(tabText(w, 3), QStringLiteral("Résumé"));
+  auto* run = w.startPage()->findChild<QPushButton*>(QStringLiteral("run-lesson"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_EQ(run->text(), QStringLiteral("Lancer cette leçon"));
+  // The lesson guide is the French page, and its answer stays hidden until asked for.
+  w.startPage()->selectLesson(QStringLiteral("oom-ddp-vs-fsdp"));
+  const QString md = w.startPage()->guideMarkdown();
+  EXPECT_TRUE(md.startsWith(QStringLiteral("# Mémoire insuffisante"))) << md.left(80).toStdString();
+  EXPECT_FALSE(md.contains(QStringLiteral("## Réponse")));
+  EXPECT_EQ(w.menuBar()->actions().value(0)->text(), QStringLiteral("&Fichier"));
+}
+
+TEST(Translations, SwitchLiveToRussianAndBack) {
+  MainWindow w;
+  EXPECT_EQ(tabText(w, 2), QStringLiteral("Plots"));
+  {
+    Language ru("ru");
+    ASSERT_TRUE(ru.ok);
+    EXPECT_EQ(tabText(w, 2), QStringLiteral("Графики"));
+    EXPECT_EQ(w.menuBar()->actions().value(0)->text(), QStringLiteral("&Файл"));
+    EXPECT_TRUE(w.startPage()->guideMarkdown().startsWith(QStringLiteral("# DDP")));
+    EXPECT_TRUE(w.startPage()->guideMarkdown().contains(QStringLiteral("ранг")));
+  }
+  EXPECT_EQ(tabText(w, 2), QStringLiteral("Plots"));
+}
+
+TEST(Translations, PluralForms) {
+  TraceModel m;
+  for (int ranks : {1, 4}) {
+    m.clear();
+    QList<QByteArray> lines;
+    for (const auto& l : QByteArray::fromStdString(sample::fsdpText({ranks, 1, false})).split('\n'))
+      if (!l.isEmpty()) lines << l;
+    m.appendLines(lines);
+    const QString label = m.runLabel();
+    EXPECT_FALSE(label.contains(QStringLiteral("(s)"))) << label.toStdString();
+    EXPECT_TRUE(label.startsWith(ranks == 1 ? QStringLiteral("1 CPU rank") : QStringLiteral("4 CPU ranks"))) << label.toStdString();
+    if (ranks == 1) {
+      EXPECT_FALSE(label.startsWith(QStringLiteral("1 CPU ranks")));
+    }
+    Language ru("ru");
+    EXPECT_TRUE(m.runLabel().startsWith(ranks == 1 ? QStringLiteral("1 CPU-ранг") : QStringLiteral("4 CPU-ранга"))) << m.runLabel().toStdString();
+  }
+}
+
+TEST(Shortcuts, ListedInHelpAndWorkWhenAViewHasFocus) {
+  MainWindow w;
+  const QString html = w.shortcutsHtml();
+  for (const char* key : {"Space", "Right", "Left", "Home", "End", "+", "-", "Ctrl+Right", "Shift+Right", "F11"})
+    EXPECT_TRUE(html.contains(QLatin1String(key))) << key;
+
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("s.trace"));
+  std::ofstream(path.toStdString()) << sample::fsdpText({4, 2, false});
+  ASSERT_TRUE(w.openTrace(path).isEmpty());
+  w.show();
+  QApplication::setActiveWindow(&w);
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&w));
+  auto& p = w.playback();
+  for (QWidget* view : {static_cast<QWidget*>(w.timelineView()), static_cast<QWidget*>(w.rankView())}) {
+    view->setFocus();
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(view->hasFocus());
+    QTest::keyClick(view, Qt::Key_End);
+    EXPECT_EQ(p.time(), p.end());
+    QTest::keyClick(view, Qt::Key_Home);
+    EXPECT_EQ(p.time(), p.start());
+    QTest::keyClick(view, Qt::Key_Right);
+    EXPECT_GT(p.time(), p.start());
+    const qint64 t = p.time();
+    QTest::keyClick(view, Qt::Key_Left);
+    EXPECT_LT(p.time(), t);
+    const double s = p.slowdown();
+    QTest::keyClick(view, Qt::Key_Plus);
+    EXPECT_LT(p.slowdown(), s);
+    QTest::keyClick(view, Qt::Key_Minus);
+    EXPECT_DOUBLE_EQ(p.slowdown(), s);
+    QTest::keyClick(view, Qt::Key_Space);
+    EXPECT_TRUE(p.isPlaying());
+    QTest::keyClick(view, Qt::Key_Space);
+    EXPECT_FALSE(p.isPlaying());
+  }
+}
