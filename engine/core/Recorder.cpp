@@ -14,6 +14,15 @@ void Recorder::header(const nlohmann::json& rankMeta) {
   writer_->flush();
 }
 
+trace::Event Recorder::event(trace::Record record, std::int64_t t0, std::int64_t t1) const {
+  trace::Event e;
+  e.record = record;
+  e.rank = rank_;
+  e.t0 = t0;
+  e.t1 = t1;
+  return e;
+}
+
 void Recorder::write(const trace::Event& e, std::string_view text) {
   if (!writer_) return;
   std::lock_guard lock(mutex_);
@@ -22,30 +31,22 @@ void Recorder::write(const trace::Event& e, std::string_view text) {
 
 void Recorder::op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::Op;
-  e.rank = rank_;
+  auto e = event(trace::Record::Op, t0, t1);
   e.kind = kind;
   e.unit = unit;
   e.step = step;
   e.micro = micro;
-  e.t0 = t0;
-  e.t1 = t1;
   write(e);
 }
 
 void Recorder::collective(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1,
                           std::int64_t bytes, trace::RankMask participants, int peer, int rows, int cols) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::Collective;
-  e.rank = rank_;
+  auto e = event(trace::Record::Collective, t0, t1);
   e.kind = kind;
   e.unit = unit;
   e.step = step;
   e.micro = micro;
-  e.t0 = t0;
-  e.t1 = t1;
   e.bytes = bytes;
   e.participants = participants;
   e.peer = peer;
@@ -56,12 +57,10 @@ void Recorder::collective(Kind kind, int unit, int step, int micro, std::int64_t
 
 void Recorder::memory(Category c, int unit, std::int64_t delta, std::int64_t categoryNow, std::int64_t totalNow) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::Memory;
-  e.rank = rank_;
+  const auto t = now();
+  auto e = event(trace::Record::Memory, t, t);
   e.category = c;
   e.unit = unit;
-  e.t0 = e.t1 = now();
   e.bytes = delta;
   e.value = categoryNow;
   e.total = totalNow;
@@ -70,10 +69,8 @@ void Recorder::memory(Category c, int unit, std::int64_t delta, std::int64_t cat
 
 void Recorder::deviceMemory(std::int64_t freeBytes, std::int64_t totalBytes) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::DeviceMemory;
-  e.rank = rank_;
-  e.t0 = e.t1 = now();
+  const auto t = now();
+  auto e = event(trace::Record::DeviceMemory, t, t);
   e.value = freeBytes;
   e.total = totalBytes;
   write(e);
@@ -81,24 +78,18 @@ void Recorder::deviceMemory(std::int64_t freeBytes, std::int64_t totalBytes) {
 
 void Recorder::idle(Kind why, int step, int micro, std::int64_t t0, std::int64_t t1) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::Idle;
-  e.rank = rank_;
+  auto e = event(trace::Record::Idle, t0, t1);
   e.kind = why;
   e.step = step;
   e.micro = micro;
-  e.t0 = t0;
-  e.t1 = t1;
   write(e);
 }
 
 void Recorder::stepEnd(int step, double lossSum, std::int64_t tokens) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::Step;
-  e.rank = rank_;
+  const auto t = now();
+  auto e = event(trace::Record::Step, t, t);
   e.step = step;
-  e.t0 = e.t1 = now();
   e.loss = lossSum;
   e.value = tokens;
   write(e);
@@ -107,12 +98,10 @@ void Recorder::stepEnd(int step, double lossSum, std::int64_t tokens) {
 
 void Recorder::outOfMemory(Category c, int unit, std::int64_t needed, std::int64_t budget, std::int64_t holding) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::OutOfMemory;
-  e.rank = rank_;
+  const auto t = now();
+  auto e = event(trace::Record::OutOfMemory, t, t);
   e.category = c;
   e.unit = unit;
-  e.t0 = e.t1 = now();
   e.bytes = needed;
   e.value = budget;
   e.total = holding;
@@ -122,20 +111,16 @@ void Recorder::outOfMemory(Category c, int unit, std::int64_t needed, std::int64
 
 void Recorder::failure(const std::string& message) {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::Failure;
-  e.rank = rank_;
-  e.t0 = e.t1 = now();
+  const auto t = now();
+  auto e = event(trace::Record::Failure, t, t);
   write(e, message);
   flush();
 }
 
 void Recorder::end() {
   if (!writer_) return;
-  trace::Event e;
-  e.record = trace::Record::End;
-  e.rank = rank_;
-  e.t0 = e.t1 = now();
+  const auto t = now();
+  auto e = event(trace::Record::End, t, t);
   write(e);
   flush();
 }

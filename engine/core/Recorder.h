@@ -60,6 +60,7 @@ public:
   void flush();
 
 private:
+  trace::Event event(trace::Record record, std::int64_t t0, std::int64_t t1) const;
   void write(const trace::Event& e, std::string_view text = {});
   std::mutex mutex_;
   std::unique_ptr<trace::TraceWriter> writer_;
