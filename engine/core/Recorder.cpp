@@ -26,6 +26,7 @@ trace::Event Recorder::event(trace::Record record, std::int64_t t0, std::int64_t
 void Recorder::write(const trace::Event& e, std::string_view text) {
   if (!writer_) return;
   std::lock_guard lock(mutex_);
+  if (stopped_) return;
   writer_->write(e, text);
 }
 
@@ -107,6 +108,10 @@ void Recorder::outOfMemory(Category c, int unit, std::int64_t needed, std::int64
   e.total = holding;
   write(e);
   flush();
+  // The rank is stopping: the frees of its unwinding are not part of the run, and the
+  // trace should end showing what it held when the allocation failed.
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
 }
 
 void Recorder::failure(const std::string& message) {

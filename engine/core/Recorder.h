@@ -63,6 +63,7 @@ private:
   trace::Event event(trace::Record record, std::int64_t t0, std::int64_t t1) const;
   void write(const trace::Event& e, std::string_view text = {});
   std::mutex mutex_;
+  bool stopped_ = false; // after an out-of-memory: record nothing more
   std::unique_ptr<trace::TraceWriter> writer_;
   int rank_;
   RunClock clock_;
