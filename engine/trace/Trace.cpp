@@ -15,17 +15,16 @@ std::string Trace::unitName(int unit) const {
 
 int Trace::unitIndex(std::string_view name) {
   if (name == "-") return -1;
-  std::string key(name);
-  auto it = unitLookup_.find(key);
+  auto it = unitLookup_.find(name);
   if (it != unitLookup_.end()) return it->second;
   // A trace may name units before (or without) the job line: intern them.
   if (unitLookup_.empty() && !units.empty())
     for (std::size_t i = 0; i < units.size(); ++i) unitLookup_.emplace(units[i], static_cast<int>(i));
-  it = unitLookup_.find(key);
+  it = unitLookup_.find(name);
   if (it != unitLookup_.end()) return it->second;
-  units.push_back(key);
+  units.emplace_back(name);
   int index = static_cast<int>(units.size()) - 1;
-  unitLookup_.emplace(std::move(key), index);
+  unitLookup_.emplace(std::string(name), index);
   return index;
 }
 

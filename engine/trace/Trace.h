@@ -31,7 +31,12 @@ struct Trace {
   const RankInfo* rankInfo(int rank) const;
 
 private:
-  std::unordered_map<std::string, int> unitLookup_;
+  // Heterogeneous lookup: a unit name read as a string_view needs no allocation.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, int, NameHash, std::equal_to<>> unitLookup_;
 };
 
 } // namespace shardlab::trace

@@ -185,6 +185,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
 
 ReadResult readTrace(std::string_view text) {
   ReadResult result;
+  result.trace.events.reserve(text.size() / 48); // records average 50-60 bytes
   TraceParser parser(result.trace);
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -215,7 +216,12 @@ ReadResult readTraceFile(const std::string& path) {
     r.error = ReadError{0, "cannot open the file"};
     return r;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  std::string text(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
   return readTrace(text);
 }
 
