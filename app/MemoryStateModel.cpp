@@ -6,7 +6,22 @@ namespace st = shardlab::trace;
 
 void MemoryStateModel::advance(int rank, qint64 t, Cursor& c) const {
   const auto& recs = model_.memoryRecords(rank);
-  if (c.trace != &model_.trace() || t < c.time || c.next > recs.size()) c = Cursor{};
+  const auto r = static_cast<std::size_t>(rank);
+  if (checkpoints_.size() <= r) checkpoints_.resize(r + 1);
+  auto& cps = checkpoints_[r];
+  if (c.trace != &model_.trace() || c.next > recs.size()) {
+    c = Cursor{};
+    cps.clear();
+  }
+  if (!cps.empty() && (cps.front().trace != &model_.trace() || cps.back().next > recs.size())) cps.clear();
+  if (t < c.time || (!cps.empty() && cps.back().next > c.next)) {
+    // Restart from the last checkpoint whose records all lie at or before t (exactly
+    // where a replay from the start would be after them): backwards always, forwards
+    // when it is ahead of the cursor.
+    auto it = std::upper_bound(cps.begin(), cps.end(), t, [](qint64 time, const Cursor& cp) { return time < cp.maxT0; });
+    if (t < c.time) c = it == cps.begin() ? Cursor{} : *std::prev(it);
+    else if (it != cps.begin() && std::prev(it)->next > c.next) c = *std::prev(it);
+  }
   c.trace = &model_.trace();
   while (c.next < recs.size()) {
     const int idx = recs[c.next];
@@ -20,19 +35,32 @@ void MemoryStateModel::advance(int rank, qint64 t, Cursor& c) const {
     }
     c.total = e.total;
     c.last = idx;
+    c.maxT0 = std::max<qint64>(c.maxT0, e.t0);
     ++c.next;
+    if (c.next % every_ == 0 && cps.size() == c.next / every_ - 1) {
+      cps.push_back(c);
+      cps.back().time = INT64_MIN;
+    }
   }
   c.time = t;
+}
+
+const MemoryStateModel::Cursor& MemoryStateModel::cursorAt(int rank, qint64 t) const {
+  if (cache_.size() < static_cast<std::size_t>(model_.rankCount())) cache_.resize(static_cast<std::size_t>(model_.rankCount()));
+  auto& c = cache_[static_cast<std::size_t>(rank)];
+  if (c.time != t || c.trace != &model_.trace() || c.next < model_.memoryRecords(rank).size()) advance(rank, t, c);
+  return c;
+}
+
+std::size_t MemoryStateModel::checkpointCount(int rank) const {
+  return rank >= 0 && static_cast<std::size_t>(rank) < checkpoints_.size() ? checkpoints_[static_cast<std::size_t>(rank)].size() : 0;
 }
 
 RankState MemoryStateModel::stateAt(int rank, qint64 t) const {
   RankState s;
   s.time = t;
-  if (rank < 0) return s;
-  if (cache_.size() < static_cast<std::size_t>(model_.rankCount())) cache_.resize(static_cast<std::size_t>(model_.rankCount()));
-  if (static_cast<std::size_t>(rank) >= cache_.size()) return s;
-  auto& c = cache_[static_cast<std::size_t>(rank)];
-  advance(rank, t, c);
+  if (rank < 0 || rank >= model_.rankCount()) return s;
+  const auto& c = cursorAt(rank, t);
   s.byCategory = c.byCategory;
   s.total = c.total;
   s.byUnit = c.byUnit;
@@ -42,6 +70,13 @@ RankState MemoryStateModel::stateAt(int rank, qint64 t) const {
     if (i >= 0) s.running.push_back(i);
   }
   return s;
+}
+
+CategoryBytes MemoryStateModel::unitBytesAt(int rank, int unit, qint64 t) const {
+  if (rank < 0 || rank >= model_.rankCount()) return {};
+  const auto& c = cursorAt(rank, t);
+  const auto it = c.byUnit.find(unit);
+  return it == c.byUnit.end() ? CategoryBytes{} : it->second;
 }
 
 CategoryBytes MemoryStateModel::memoryAt(int rank, qint64 t) const { return stateAt(rank, t).byCategory; }

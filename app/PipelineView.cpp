@@ -48,7 +48,8 @@ void PipelineView::paintEvent(QPaintEvent*) {
         t0 = std::min<qint64>(t0, e.t0);
         t1 = std::max<qint64>(t1, e.t1);
       }
-  const auto& s = model_.summary();
+  // summarize() walks the whole run: while a job streams, at most twice a second.
+  const auto& s = model_.recentSummary();
   const auto& b = s.bubble;
   p.setPen(palette().color(QPalette::Text));
   const QString head = tr("Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%")

@@ -47,6 +47,8 @@ void RankView::setTime(qint64 t) {
 
 void RankView::modelReset() {
   state_.invalidate();
+  labelsKey_.clear();
+  ++layerEpoch_;
   budget_ = 0;
   const auto& job = model_.trace().job;
   if (job.is_object() && job.contains("memory_budget")) {
@@ -62,11 +64,8 @@ std::vector<double> RankView::parameterSlots(const TraceModel& model, const Memo
                                              qint64 t) {
   const int n = std::max(1, model.rankCount());
   std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
-  const auto s = state.stateAt(rank, t);
-  CategoryBytes held{};
-  if (auto it = s.byUnit.find(unit); it != s.byUnit.end()) held = it->second;
-  CategoryBytes untied{};
-  if (auto it = s.byUnit.find(-1); it != s.byUnit.end()) untied = it->second;
+  const CategoryBytes held = state.unitBytesAt(rank, unit, t);
+  const CategoryBytes untied = state.unitBytesAt(rank, -1, t);
   if (held[kParamReplica] > 0 || untied[kParamReplica] > 0) {
     std::fill(fill.begin(), fill.end(), 1.0);
     return fill;
@@ -100,9 +99,7 @@ std::vector<double> RankView::gradientSlots(const TraceModel& model, const Memor
                                             qint64 t) {
   const int n = std::max(1, model.rankCount());
   std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
-  const auto s = state.stateAt(rank, t);
-  CategoryBytes held{};
-  if (auto it = s.byUnit.find(unit); it != s.byUnit.end()) held = it->second;
+  const CategoryBytes held = state.unitBytesAt(rank, unit, t);
   if (int i = runningCollective(model, state, rank, t, st::Kind::ReduceScatter, unit); i >= 0) {
     const auto& e = model.event(i);
     const double p = progressOf(e, t);
@@ -124,6 +121,15 @@ int RankView::unitColumns() const {
   if (cards_.empty()) return units;
   const QRectF c = cards_.front();
   const double lh = fontMetrics().height();
+  // Asked for every slot of every card: computed once per geometry.
+  const ColumnsKey key{units, model_.rankCount(), c.size(), lh, fontMetrics().averageCharWidth()};
+  if (key == columnsKey_) return columns_;
+  columnsKey_ = key;
+  columns_ = bestUnitColumns(c, lh, units);
+  return columns_;
+}
+
+int RankView::bestUnitColumns(const QRectF& c, double lh, int units) const {
   const double top = c.top() + lh * 2.6 + std::max(10.0, lh * 0.9) + lh * 1.6;
   const double availH = c.bottom() - top - 6, availW = c.width() - 16;
   const int n = std::max(1, model_.rankCount());
@@ -138,6 +144,19 @@ int RankView::unitColumns() const {
     if (score > bestScore) bestScore = score, best = cols;
   }
   return best;
+}
+
+QString RankView::unitLabel(int unit, const QFont& font, double width) const {
+  // Eliding measures text: done once per unit, font and width, not every frame.
+  const QString key = font.key() + QLatin1Char('|') + QString::number(width, 'g', 10);
+  if (key != labelsKey_ || labels_.size() != static_cast<std::size_t>(model_.unitCount())) {
+    labelsKey_ = key;
+    labels_.assign(static_cast<std::size_t>(model_.unitCount()), QString());
+    const QFontMetricsF fm(font);
+    for (int u = 0; u < model_.unitCount(); ++u)
+      labels_[static_cast<std::size_t>(u)] = fm.elidedText(model_.unitName(u), Qt::ElideRight, width);
+  }
+  return unit >= 0 && static_cast<std::size_t>(unit) < labels_.size() ? labels_[static_cast<std::size_t>(unit)] : QString();
 }
 
 double RankView::labelHeight(double cellH) const {
@@ -224,9 +243,87 @@ void RankView::paintEvent(QPaintEvent*) {
     p.drawText(rect(), Qt::AlignCenter, tr("No run yet. Pick a lesson or run an experiment."));
     return;
   }
+  // What does not move with the playhead (cards, titles, unit names, slot outlines,
+  // legend) is drawn once into two layers; a frame draws only the state at t between them.
+  // Keyed on what the layers show, not on the model's generation: a streaming job
+  // appends events every batch without changing cards, titles or units.
+  QString look = font().key() + tr("no work at this instant") + QString::number(model_.unitCount());
+  for (int r = 0; r < model_.rankCount(); ++r) look += QLatin1Char('|') + model_.rankLabel(r);
+  const LayerKey key{layerEpoch_, size(), palette().cacheKey(), look, devicePixelRatioF()};
+  if (!(key == layerKey_) || under_.isNull()) {
+    const QSize px = (QSizeF(size()) * key.dpr).toSize();
+    under_ = QPixmap(px);
+    under_.setDevicePixelRatio(key.dpr);
+    under_.fill(Qt::transparent);
+    over_ = QPixmap(px);
+    over_.setDevicePixelRatio(key.dpr);
+    over_.fill(Qt::transparent);
+    QPainter u(&under_), o(&over_);
+    for (QPainter* q : {&u, &o}) {
+      q->setRenderHint(QPainter::Antialiasing);
+      q->setFont(font());
+    }
+    for (int r = 0; r < model_.rankCount(); ++r) {
+      paintCardUnder(u, r);
+      paintCardOver(o, r);
+    }
+    paintLegend(u, legend_);
+    layerKey_ = key;
+  }
+  p.drawPixmap(0, 0, under_);
   for (int r = 0; r < model_.rankCount(); ++r) paintCard(p, r);
+  p.drawPixmap(0, 0, over_);
+  for (int r = 0; r < model_.rankCount(); ++r) paintFailureBox(p, r);
   paintTransfers(p);
-  paintLegend(p, legend_);
+}
+
+int RankView::failureAt(int rank) const {
+  int failure = -1;
+  for (int i : model_.failureEvents())
+    if (model_.event(i).rank == rank && model_.event(i).t0 <= time_) failure = i;
+  return failure;
+}
+
+void RankView::paintCardUnder(QPainter& p, int rank) {
+  const QRectF c = cardRect(rank);
+  const double lh = QFontMetricsF(font()).height();
+  p.setPen(QPen(palette().color(QPalette::Mid), 1.0));
+  p.setBrush(palette().color(QPalette::AlternateBase));
+  p.drawRoundedRect(c, 6, 6);
+  QFont bold = font();
+  bold.setBold(true);
+  p.setFont(bold);
+  p.setPen(palette().color(QPalette::Text));
+  p.drawText(QRectF(c.left() + 8, c.top() + 4, c.width() - 16, lh), Qt::AlignLeft | Qt::AlignVCenter, model_.rankLabel(rank));
+  p.setFont(font());
+  for (int u = 0; u < model_.unitCount(); ++u) {
+    const QRectF params = slotRect(rank, u, -1);
+    if (params.bottom() > c.bottom()) break;
+    p.setPen(palette().color(QPalette::Text));
+    const double labelH = labelHeight(cellHeight(rank));
+    const bool tight = labelH < lh;
+    const QFont saved = p.font();
+    if (tight) p.setFont(smallFont());
+    p.drawText(QRectF(params.left(), params.top() - labelH, params.width(), labelH), Qt::AlignLeft | Qt::AlignVCenter,
+               unitLabel(u, p.font(), params.width()));
+    p.setFont(saved);
+  }
+}
+
+void RankView::paintCardOver(QPainter& p, int rank) {
+  const QRectF c = cardRect(rank);
+  const int n = std::max(1, model_.rankCount());
+  for (int u = 0; u < model_.unitCount(); ++u) {
+    if (slotRect(rank, u, -1).bottom() > c.bottom()) break;
+    p.setPen(QPen(palette().color(QPalette::Mid), 0.8));
+    p.setBrush(Qt::NoBrush);
+    for (int j = 0; j < n; ++j) p.drawRect(slotRect(rank, u, j));
+    // The owner's own slot gets a thicker outline: "this shard is mine".
+    if (n > 1 && rank < n) {
+      p.setPen(QPen(palette().color(QPalette::Text), 1.6));
+      p.drawRect(slotRect(rank, u, rank));
+    }
+  }
 }
 
 void RankView::paintCard(QPainter& p, int rank) {
@@ -236,24 +333,18 @@ void RankView::paintCard(QPainter& p, int rank) {
   const QFontMetricsF fm(font());
   const double lh = fm.height();
 
-  // Failure reached?
-  int failure = -1;
-  for (int i : model_.failureEvents())
-    if (model_.event(i).rank == rank && model_.event(i).t0 <= time_) failure = i;
+  // Card, title and unit names are in the layer under this (paintCardUnder); a failure
+  // reached redraws the card's border.
+  const int failure = failureAt(rank);
+  if (failure >= 0) {
+    p.setPen(QPen(Palette::kind(st::Kind::ReduceScatter), 3.0));
+    p.setBrush(Qt::NoBrush);
+    p.drawRoundedRect(c, 6, 6);
+  }
 
-  p.setPen(QPen(failure >= 0 ? Palette::kind(st::Kind::ReduceScatter) : palette().color(QPalette::Mid),
-                failure >= 0 ? 3.0 : 1.0));
-  p.setBrush(palette().color(QPalette::AlternateBase));
-  p.drawRoundedRect(c, 6, 6);
-
-  // Title: what the rank is, and what it does now.
-  QFont bold = font();
-  bold.setBold(true);
-  p.setFont(bold);
-  p.setPen(palette().color(QPalette::Text));
-  const QRectF title(c.left() + 8, c.top() + 4, c.width() - 16, lh);
-  p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter, model_.rankLabel(rank));
+  // What the rank does now, under its title.
   p.setFont(font());
+  const QRectF title(c.left() + 8, c.top() + 4, c.width() - 16, lh);
   QString doing;
   bool idle = false;
   for (int i : s.running) {
@@ -308,17 +399,6 @@ void RankView::paintCard(QPainter& p, int rank) {
   for (int u = 0; u < model_.unitCount(); ++u) {
     const QRectF params = slotRect(rank, u, -1);
     if (params.bottom() > c.bottom()) break;
-    p.setPen(palette().color(QPalette::Text));
-    {
-      const double labelH = labelHeight(cellHeight(rank));
-      const bool tight = labelH < lh;
-      const QFont saved = p.font();
-      if (tight) p.setFont(smallFont());
-      const QFontMetricsF lfm(p.font());
-      p.drawText(QRectF(params.left(), params.top() - labelH, params.width(), labelH), Qt::AlignLeft | Qt::AlignVCenter,
-                 lfm.elidedText(model_.unitName(u), Qt::ElideRight, params.width()));
-      p.setFont(saved);
-    }
     const auto pf = parameterSlots(model_, state_, rank, u, time_);
     const auto gf = gradientSlots(model_, state_, rank, u, time_);
     const QColor uc = Palette::unit(u);
@@ -337,16 +417,15 @@ void RankView::paintCard(QPainter& p, int rank) {
         p.setBrush(Palette::category(st::Category::Grads));
         p.drawRect(QRectF(slot.left(), slot.bottom() + 2, slot.width() * g, gh));
       }
-      p.setPen(QPen(palette().color(QPalette::Mid), 0.8));
-      p.setBrush(Qt::NoBrush);
-      p.drawRect(slot);
-    }
-    // The owner's own slot gets a thicker outline: "this shard is mine".
-    if (n > 1 && rank < n) {
-      p.setPen(QPen(palette().color(QPalette::Text), 1.6));
-      p.drawRect(slotRect(rank, u, rank));
     }
   }
+  // Slot outlines: the layer over this (paintCardOver); the OOM box: paintFailureBox.
+}
+
+void RankView::paintFailureBox(QPainter& p, int rank) {
+  const int failure = failureAt(rank);
+  const QRectF c = cardRect(rank);
+  const double lh = QFontMetricsF(font()).height();
 
   if (failure >= 0 && model_.event(failure).record == st::Record::OutOfMemory) {
     const auto& e = model_.event(failure);

@@ -8,6 +8,7 @@
 
 #include "MemoryStateModel.h"
 
+#include <QPixmap>
 #include <QWidget>
 
 class RankView : public QWidget {
@@ -40,9 +41,15 @@ protected:
 private:
   void layoutCards();
   void paintCard(QPainter& p, int rank);
+  void paintCardUnder(QPainter& p, int rank);
+  void paintCardOver(QPainter& p, int rank);
+  void paintFailureBox(QPainter& p, int rank);
+  int failureAt(int rank) const;
   void paintTransfers(QPainter& p);
   void paintLegend(QPainter& p, const QRectF& r);
   int unitColumns() const;
+  int bestUnitColumns(const QRectF& card, double lh, int units) const;
+  QString unitLabel(int unit, const QFont& font, double width) const;
   double cellHeight(int rank) const;
   double labelHeight(double cellH) const;
   QFont smallFont() const;
@@ -52,4 +59,26 @@ private:
   std::vector<QRectF> cards_;
   QRectF legend_;
   qint64 budget_ = 0;
+  struct ColumnsKey {
+    int units = -1, ranks = -1;
+    QSizeF card;
+    double lineHeight = 0;
+    int charWidth = 0;
+    bool operator==(const ColumnsKey&) const = default;
+  };
+  mutable ColumnsKey columnsKey_;
+  mutable int columns_ = 1;
+  // Layers drawn once per (run, size, look): under and over the state at t.
+  QPixmap under_, over_;
+  quint64 layerEpoch_ = 0; // bumped by modelReset()
+  struct LayerKey {
+    quint64 epoch = ~0ull;
+    QSize size;
+    qint64 paletteKey = 0;
+    QString font;
+    double dpr = 0;
+    bool operator==(const LayerKey&) const = default;
+  } layerKey_;
+  mutable QString labelsKey_;
+  mutable std::vector<QString> labels_;
 };

@@ -21,7 +21,18 @@ TimelineView::TimelineView(const TraceModel& model, QWidget* parent) : QWidget(p
   setBackgroundRole(QPalette::Base);
 }
 
-double TimelineView::labelWidth() const { return fontMetrics().horizontalAdvance(tr("CPU rank 00")) + 16.0; }
+double TimelineView::labelWidth() const {
+  if (labelWidth_ < 0) labelWidth_ = fontMetrics().horizontalAdvance(tr("CPU rank 00")) + 16.0;
+  return labelWidth_;
+}
+
+void TimelineView::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::FontChange || e->type() == QEvent::LanguageChange || e->type() == QEvent::StyleChange) {
+    labelWidth_ = -1;
+    layerKey_ = {};
+  }
+  QWidget::changeEvent(e);
+}
 
 double TimelineView::xOf(qint64 t) const {
   const double w = width() - labelWidth() - 8;
@@ -78,12 +89,35 @@ void TimelineView::modelChanged() {
 void TimelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   const bool dark = Palette::isDark(palette());
-  const QFontMetricsF fm(font());
   if (model_.rankCount() == 0) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(rect(), Qt::AlignCenter, tr("The timeline fills in as the job runs."));
     return;
   }
+  const LayerKey key{model_.generation(), v0_, v1_, size(), palette().cacheKey(), font().key() + tr("CPU rank %1"),
+                     devicePixelRatioF()};
+  if (!(key == layerKey_) || layer_.isNull()) {
+    labelWidth_ = -1;
+    layer_ = QPixmap((QSizeF(size()) * key.dpr).toSize());
+    layer_.setDevicePixelRatio(key.dpr);
+    layer_.fill(palette().color(QPalette::Base));
+    QPainter lp(&layer_);
+    lp.setFont(font());
+    paintLayer(lp);
+    layerKey_ = key;
+  }
+  p.drawPixmap(0, 0, layer_);
+  // Playhead.
+  const double px = xOf(time_);
+  if (px >= labelWidth()) {
+    p.setPen(QPen(dark ? Qt::white : Qt::black, 2));
+    p.drawLine(QPointF(px, 0), QPointF(px, height()));
+  }
+}
+
+void TimelineView::paintLayer(QPainter& p) {
+  const bool dark = Palette::isDark(palette());
+  const QFontMetricsF fm(font());
   // Time axis.
   p.setPen(palette().color(QPalette::Text));
   const double span = static_cast<double>(v1_ - v0_);
@@ -108,38 +142,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
                model_.rankIsCpu(r) ? tr("CPU rank %1").arg(r) : tr("GPU rank %1").arg(r));
     p.fillRect(row, r % 2 ? palette().color(QPalette::AlternateBase) : palette().color(QPalette::Base));
     p.setClipRect(QRectF(labelWidth(), 0, width() - labelWidth(), height()));
-    for (auto lane : {TraceModel::Lane::Idle, TraceModel::Lane::Compute, TraceModel::Lane::Comm}) {
-      const QRectF lr = laneRect(r, lane);
-      const auto& v = model_.lane(r, lane);
-      // Blocks ending before v0 cannot be visible; blocks start sorted.
-      auto it = std::lower_bound(v.begin(), v.end(), v0_, [&](int idx, qint64 t) { return model_.event(idx).t0 < t; });
-      // Step back over blocks that started earlier and still run.
-      for (int k = 0; k < 8 && it != v.begin(); ++k) --it;
-      double lastX = -1e9;
-      for (; it != v.end(); ++it) {
-        const auto& e = model_.event(*it);
-        if (e.t0 > v1_) break;
-        if (e.t1 < v0_) continue;
-        const double x0 = xOf(e.t0), x1 = std::max(xOf(e.t1), x0 + 1.0);
-        if (x1 < lastX + 0.5 && lane != TraceModel::Lane::Idle) continue; // sub-pixel crowd: one pixel is enough
-        lastX = x1;
-        const QRectF b(x0, lr.top(), x1 - x0, lr.height());
-        if (lane == TraceModel::Lane::Idle) {
-          p.fillRect(b, Palette::idle(dark));
-          p.fillRect(b, QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
-          continue;
-        }
-        p.fillRect(b, Palette::kind(e.kind));
-        if (b.width() > 24) {
-          QString label = model_.unitName(e.unit);
-          if (e.micro >= 0) label += QStringLiteral("/m%1").arg(e.micro);
-          if (e.kind == st::Kind::Forward) label = QStringLiteral("F ") + label;
-          else if (e.kind == st::Kind::Backward) label = QStringLiteral("B ") + label;
-          p.setPen(Qt::black);
-          p.drawText(b.adjusted(2, 0, -1, 0), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(label, Qt::ElideRight, b.width() - 3));
-        }
-      }
-    }
+    for (auto lane : {TraceModel::Lane::Idle, TraceModel::Lane::Compute, TraceModel::Lane::Comm}) paintLane(p, r, lane, dark, fm);
     for (int i : model_.failureEvents()) {
       const auto& e = model_.event(i);
       if (e.rank != r) continue;
@@ -150,11 +153,50 @@ void TimelineView::paintEvent(QPaintEvent*) {
     }
     p.setClipping(false);
   }
-  // Playhead.
-  const double px = xOf(time_);
-  if (px >= labelWidth()) {
-    p.setPen(QPen(dark ? Qt::white : Qt::black, 2));
-    p.drawLine(QPointF(px, 0), QPointF(px, height()));
+}
+
+void TimelineView::paintLane(QPainter& p, int r, TraceModel::Lane lane, bool dark, const QFontMetricsF& fm) {
+  const QRectF lr = laneRect(r, lane);
+  const auto& v = model_.lane(r, lane);
+  const auto& starts = model_.laneStarts(r, lane);
+  // Only the blocks that overlap [v0, v1], found by binary search.
+  const auto [first, last] = model_.laneRange(r, lane, v0_, v1_);
+  const auto startsEnd = starts.begin() + static_cast<std::ptrdiff_t>(last);
+  const double left = labelWidth(), w = std::max(1.0, width() - left - 8);
+  const double nsPerPx = static_cast<double>(v1_ - v0_) / w;
+  double lastX = -1e9;
+  for (std::size_t k = first; k < last;) {
+    const auto& e = model_.event(v[k]);
+    ++k;
+    if (e.t1 < v0_) continue;
+    const double x0 = xOf(e.t0), x1 = std::max(xOf(e.t1), x0 + 1.0);
+    if (x1 < lastX + 0.5 && lane != TraceModel::Lane::Idle) continue; // sub-pixel crowd: one pixel is enough
+    lastX = x1;
+    const QRectF b(x0, lr.top(), x1 - x0, lr.height());
+    if (lane == TraceModel::Lane::Idle) {
+      p.fillRect(b, Palette::idle(dark));
+      p.fillRect(b, QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
+    } else {
+      p.fillRect(b, Palette::kind(e.kind));
+      if (b.width() > 24) {
+        QString label = model_.unitName(e.unit);
+        if (e.micro >= 0) label += QStringLiteral("/m%1").arg(e.micro);
+        if (e.kind == st::Kind::Forward) label = QStringLiteral("F ") + label;
+        else if (e.kind == st::Kind::Backward) label = QStringLiteral("B ") + label;
+        p.setPen(Qt::black);
+        p.drawText(b.adjusted(2, 0, -1, 0), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(label, Qt::ElideRight, b.width() - 3));
+      }
+    }
+    // One rect per pixel column: the blocks that start and end within the pixel column
+    // this block ends in are covered by it; jump past them by binary search. (Only when
+    // no earlier block reaches past that column, which keeps overlapping lanes exact.)
+    if (nsPerPx > 1.0 && k < last) {
+      const qint64 edge = v0_ + static_cast<qint64>(std::ceil((std::floor(x1) + 1.0 - left) * nsPerPx));
+      if (starts[k] < edge) {
+        const auto j = static_cast<std::size_t>(std::lower_bound(starts.begin() + static_cast<std::ptrdiff_t>(k), startsEnd, edge) - starts.begin());
+        if (model_.laneMaxEnd(r, lane, j - 1) < edge) k = j;
+      }
+    }
   }
 }
 

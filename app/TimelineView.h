@@ -6,6 +6,7 @@
 
 #include "TraceModel.h"
 
+#include <QPixmap>
 #include <QWidget>
 
 class TimelineView : public QWidget {
@@ -39,13 +40,29 @@ protected:
   void mouseMoveEvent(QMouseEvent*) override;
   void mouseReleaseEvent(QMouseEvent*) override;
   bool event(QEvent*) override;
+  void changeEvent(QEvent*) override;
 
 private:
   double labelWidth() const;
+  void paintLayer(QPainter& p);
+  void paintLane(QPainter& p, int rank, TraceModel::Lane lane, bool dark, const QFontMetricsF& fm);
   const TraceModel& model_;
   qint64 time_ = 0, v0_ = 0, v1_ = 1;
   bool fitted_ = true;
   QPoint pressPos_;
   qint64 pressV0_ = 0;
   bool dragging_ = false;
+  // Everything but the playhead, drawn once per (model generation, range, size, look):
+  // while only the playhead moves a frame is one blit and a line.
+  QPixmap layer_;
+  struct LayerKey {
+    quint64 generation = ~0ull;
+    qint64 v0 = 0, v1 = 0;
+    QSize size;
+    qint64 paletteKey = 0;
+    QString font;
+    double dpr = 0;
+    bool operator==(const LayerKey&) const = default;
+  } layerKey_;
+  mutable double labelWidth_ = -1; // cached: text measuring is not free
 };

@@ -4,6 +4,8 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <map>
 
 namespace st = shardlab::trace;
@@ -17,7 +19,6 @@ void TraceModel::clear() {
   eventStarts_.clear();
   collStarts_.clear();
   phaseStarts_.clear();
-  unsorted_ = false;
   summary_.reset();
   summaryAt_ = -1;
   tMin_ = INT64_MAX;
@@ -26,6 +27,8 @@ void TraceModel::clear() {
   stepsDone_ = 0;
   failures_.clear();
   parseError_.clear();
+  updateRankCount();
+  ++generation_;
   Q_EMIT reset();
 }
 
@@ -80,35 +83,76 @@ void TraceModel::ensureRank(int rank) {
   if (rank >= 0 && static_cast<std::size_t>(rank) >= ranks_.size()) ranks_.resize(static_cast<std::size_t>(rank) + 1);
 }
 
+namespace {
+// Sorts the entries appended since `oldSize` and merges them into the sorted prefix.
+// Traces arrive in time order per rank with ranks interleaved, so the tail is nearly
+// sorted and overlaps only the last few entries of the prefix: O(batch) per batch,
+// never a re-sort of everything ingested so far.
+template <class T, class Less>
+std::size_t mergeTail(std::vector<T>& v, std::size_t oldSize, Less less) {
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(oldSize);
+  if (!std::is_sorted(mid, v.end(), less)) std::sort(mid, v.end(), less);
+  if (oldSize == 0 || mid == v.end() || !less(*mid, *(mid - 1))) return oldSize;
+  const auto p = std::upper_bound(v.begin(), mid, *mid, less);
+  std::inplace_merge(p, mid, v.end(), less);
+  return static_cast<std::size_t>(p - v.begin());
+}
+} // namespace
+
+void TraceModel::sortLaneTail(RankIndex& ri, int l, std::size_t oldSize) {
+  auto& v = ri.lanes[l];
+  if (v.size() == oldSize) return;
+  const auto& events = trace_->events;
+  // Start time, then file order: the order a stable sort by start gives.
+  const auto from = mergeTail(v, oldSize, [&events](int a, int b) {
+    const auto ta = events[static_cast<std::size_t>(a)].t0, tb = events[static_cast<std::size_t>(b)].t0;
+    return ta != tb ? ta < tb : a < b;
+  });
+  auto& starts = ri.starts[l];
+  auto& maxEnd = ri.maxEnd[l];
+  starts.resize(v.size());
+  maxEnd.resize(v.size());
+  qint64 running = from > 0 ? maxEnd[from - 1] : INT64_MIN;
+  for (std::size_t k = from; k < v.size(); ++k) {
+    const auto& e = events[static_cast<std::size_t>(v[k])];
+    starts[k] = e.t0;
+    running = std::max<qint64>(running, e.t1);
+    maxEnd[k] = running;
+  }
+}
+
 void TraceModel::index(int from) {
+  ++generation_;
+  updateRankCount();
   ensureRank(rankCount() - 1);
+  std::vector<std::array<std::size_t, 3>> laneSizes(ranks_.size());
+  for (std::size_t r = 0; r < ranks_.size(); ++r)
+    for (int l = 0; l < 3; ++l) laneSizes[r][static_cast<std::size_t>(l)] = ranks_[r].lanes[l].size();
+  const std::size_t eventsBefore = eventStarts_.size(), collBefore = collStarts_.size(), phaseBefore = phaseStarts_.size();
   for (int i = from; i < eventCount(); ++i) {
     const auto& e = trace_->events[static_cast<std::size_t>(i)];
     ensureRank(e.rank);
     auto& ri = ranks_[static_cast<std::size_t>(e.rank)];
     tMin_ = std::min<qint64>(tMin_, e.t0);
     tMax_ = std::max<qint64>(tMax_, e.t1);
-    auto push = [&](std::vector<int>& v, std::vector<qint64>& starts) {
-      if (!v.empty() && trace_->events[static_cast<std::size_t>(v.back())].t0 > e.t0) unsorted_ = true;
-      v.push_back(i);
-      if (!starts.empty() && starts.back() > e.t0) unsorted_ = true;
-      starts.push_back(e.t0);
-    };
     switch (e.record) {
     case st::Record::Op:
-      push(ri.lanes[0], eventStarts_);
+      ri.lanes[0].push_back(i);
+      eventStarts_.push_back(e.t0);
       if (e.kind != ri.lastCompute) {
-        if (!phaseStarts_.empty() && phaseStarts_.back() > e.t0) unsorted_ = true;
         phaseStarts_.push_back(e.t0);
         ri.lastCompute = e.kind;
       }
       break;
     case st::Record::Collective:
-      push(ri.lanes[1], eventStarts_);
-      if (!collStarts_.empty() && collStarts_.back() > e.t0) unsorted_ = true;
+      ri.lanes[1].push_back(i);
+      eventStarts_.push_back(e.t0);
       collStarts_.push_back(e.t0);
       break;
-    case st::Record::Idle: push(ri.lanes[2], eventStarts_); break;
+    case st::Record::Idle:
+      ri.lanes[2].push_back(i);
+      eventStarts_.push_back(e.t0);
+      break;
     case st::Record::Memory:
       ri.memory.push_back(i);
       ri.peak = std::max<qint64>(ri.peak, e.total);
@@ -116,34 +160,24 @@ void TraceModel::index(int from) {
       break;
     case st::Record::Step:
       stepsDone_ = std::max(stepsDone_, e.step + 1);
-      if (!phaseStarts_.empty() && phaseStarts_.back() > e.t0) unsorted_ = true;
       phaseStarts_.push_back(e.t0);
       ri.lastCompute = st::Kind::None;
       break;
     case st::Record::OutOfMemory:
     case st::Record::Failure:
       failures_.push_back(i);
-      if (!eventStarts_.empty() && eventStarts_.back() > e.t0) unsorted_ = true;
       eventStarts_.push_back(e.t0);
       break;
     default: break;
     }
   }
-}
-
-void TraceModel::sortIfNeeded() const {
-  if (!unsorted_) return;
-  auto byStart = [this](int a, int b) {
-    const auto& ea = trace_->events[static_cast<std::size_t>(a)];
-    const auto& eb = trace_->events[static_cast<std::size_t>(b)];
-    return ea.t0 != eb.t0 ? ea.t0 < eb.t0 : a < b;
-  };
-  for (auto& ri : ranks_)
-    for (auto& l : ri.lanes) std::stable_sort(l.begin(), l.end(), byStart);
-  std::sort(eventStarts_.begin(), eventStarts_.end());
-  std::sort(collStarts_.begin(), collStarts_.end());
-  std::sort(phaseStarts_.begin(), phaseStarts_.end());
-  unsorted_ = false;
+  laneSizes.resize(ranks_.size(), {0, 0, 0});
+  for (std::size_t r = 0; r < ranks_.size(); ++r)
+    for (int l = 0; l < 3; ++l) sortLaneTail(ranks_[r], l, laneSizes[r][static_cast<std::size_t>(l)]);
+  updateRankCount();
+  mergeTail(eventStarts_, eventsBefore, std::less<qint64>());
+  mergeTail(collStarts_, collBefore, std::less<qint64>());
+  mergeTail(phaseStarts_, phaseBefore, std::less<qint64>());
 }
 
 const st::Summary& TraceModel::summary() const {
@@ -154,10 +188,14 @@ const st::Summary& TraceModel::summary() const {
   return *summary_;
 }
 
-int TraceModel::rankCount() const {
-  int n = trace_->rankCount();
-  return std::max(n, static_cast<int>(ranks_.size()));
+const st::Summary& TraceModel::recentSummary(int maxAgeMs) const {
+  if (summary_ && summaryAt_ != eventCount() && summaryAge_.isValid() && summaryAge_.elapsed() < maxAgeMs) return *summary_;
+  if (!summary_ || summaryAt_ != eventCount()) summaryAge_.start();
+  return summary();
 }
+
+// Asked for all over every paint: the job record's JSON is looked up once per change.
+void TraceModel::updateRankCount() { rankCount_ = std::max(trace_->rankCount(), static_cast<int>(ranks_.size())); }
 
 int TraceModel::stepsPlanned() const {
   const auto& job = trace_->job;
@@ -243,9 +281,25 @@ QString TraceModel::runLabel() const {
 
 const std::vector<int>& TraceModel::lane(int rank, Lane l) const {
   static const std::vector<int> empty;
-  sortIfNeeded();
   if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return empty;
   return ranks_[static_cast<std::size_t>(rank)].lanes[static_cast<int>(l)];
+}
+
+const std::vector<qint64>& TraceModel::laneStarts(int rank, Lane l) const {
+  static const std::vector<qint64> empty;
+  if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return empty;
+  return ranks_[static_cast<std::size_t>(rank)].starts[static_cast<int>(l)];
+}
+
+std::pair<std::size_t, std::size_t> TraceModel::laneRange(int rank, Lane l, qint64 t0, qint64 t1) const {
+  if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size() || t1 < t0) return {0, 0};
+  const auto& ri = ranks_[static_cast<std::size_t>(rank)];
+  const auto& starts = ri.starts[static_cast<int>(l)];
+  const auto& maxEnd = ri.maxEnd[static_cast<int>(l)];
+  // Before `first` every block (and all blocks before it) ended before t0.
+  const auto first = static_cast<std::size_t>(std::lower_bound(maxEnd.begin(), maxEnd.end(), t0) - maxEnd.begin());
+  const auto last = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), t1) - starts.begin());
+  return {first, std::max(first, last)};
 }
 
 const std::vector<int>& TraceModel::memoryRecords(int rank) const {
@@ -259,16 +313,7 @@ qint64 TraceModel::peakBytes(int rank) const {
   return ranks_[static_cast<std::size_t>(rank)].peak;
 }
 
-const std::vector<qint64>& TraceModel::eventStarts() const {
-  sortIfNeeded();
-  return eventStarts_;
-}
-const std::vector<qint64>& TraceModel::collectiveStarts() const {
-  sortIfNeeded();
-  return collStarts_;
-}
-const std::vector<qint64>& TraceModel::phaseStarts() const {
-  sortIfNeeded();
-  return phaseStarts_;
-}
+const std::vector<qint64>& TraceModel::eventStarts() const { return eventStarts_; }
+const std::vector<qint64>& TraceModel::collectiveStarts() const { return collStarts_; }
+const std::vector<qint64>& TraceModel::phaseStarts() const { return phaseStarts_; }
 
