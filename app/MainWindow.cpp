@@ -9,6 +9,8 @@
 #include "PipelineView.h"
 #include "PlaybackBar.h"
 #include "PlotsView.h"
+#include "LabOpener.h"
+#include "QuizPanel.h"
 #include "RankView.h"
 #include "StartPage.h"
 #include "SummaryView.h"
@@ -99,13 +101,12 @@ MainWindow::MainWindow(QWidget* parent)
   log_ = new LogPane(logDock);
   logDock->setWidget(log_);
   addDockWidget(Qt::BottomDockWidgetArea, logDock);
-  // The quiz dock: a later engineer puts the quiz widget here (see docs/app.md).
+  // The quiz dock: guide and observation questions of the current lesson and run (QuizPanel).
   auto* quizDock = new QDockWidget(tr("Quiz"), this);
   quizDock->setObjectName(QStringLiteral("quiz"));
-  auto* quizHint = new QLabel(tr("Quizzes about this run will appear here."), quizDock);
-  quizHint->setWordWrap(true);
-  quizHint->setAlignment(Qt::AlignCenter);
-  quizDock->setWidget(quizHint);
+  auto* quizPanel = new QuizPanel(model_, playback_, quizDock);
+  quizDock->setWidget(quizPanel);
+  connect(quizPanel, &QuizPanel::lessonRunRequested, this, [this](const QString& id) { runLesson(id); });
   addDockWidget(Qt::RightDockWidgetArea, quizDock);
   quizDock->hide();
 
@@ -202,6 +203,10 @@ void MainWindow::buildMenus() {
     plots_->setComparison(&compare_, tr("this run"), QFileInfo(f).fileName());
     auto* w = new CompareWindow(model_, compare_, this);
     w->show();
+  });
+  file->addAction(tr("Open &lab…"), this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open lab"), QString(), tr("ShardLab labs (*.json);;All files (*)"));
+    if (!f.isEmpty()) openLabFile(f);
   });
   file->addSeparator();
   file->addAction(tr("Export &Chrome trace…"), this, [this] {
@@ -400,6 +405,7 @@ QString MainWindow::openTrace(const QString& path) {
   playback_.setLive(false);
   const QString err = model_.loadFile(path);
   playback_.fitDuration();
+  if (auto* quiz = findChild<QuizPanel*>()) quiz->refreshObservations(path);
   showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
   return err;
@@ -418,6 +424,7 @@ bool MainWindow::runLesson(const QString& id) {
   compare_.clear();
   plots_->setComparison(nullptr, {}, {});
   setWindowTitle(tr("ShardLab — %1").arg(l->title()));
+  if (auto* quiz = findChild<QuizPanel*>()) quiz->setLesson(id);
   runSpec(queue_.takeFirst());
   return true;
 }
@@ -441,6 +448,7 @@ void MainWindow::onJobFinished(JobRunner::Outcome outcome, const QString& text) 
     playback_.setFollowLive(false);
     playback_.fitDuration();
     refreshViews();
+    if (auto* quiz = findChild<QuizPanel*>()) quiz->refreshObservations();
     showMessage(text, !ok);
     log_->append(text + QLatin1Char('\n'));
     if (!ok && !expectedFailure) lessonOk_ = false;
@@ -454,6 +462,7 @@ void MainWindow::onJobFinished(JobRunner::Outcome outcome, const QString& text) 
     const bool ok2 = ok || (outcome == JobRunner::Outcome::RankFailed && compare_.summary().outOfMemory.has_value());
     if (!ok2) lessonOk_ = false;
     plots_->setComparison(&compare_, labels_.value(0, tr("run A")), labels_.value(1, tr("run B")));
+    if (auto* quiz = findChild<QuizPanel*>()) quiz->refreshObservations(QString(), &compare_.trace());
     showMessage(tr("%1 — compare both runs in Plots → Compare runs.").arg(message_), !lessonOk_);
   }
   if (lessonRunning_ && !runner_.isRunning() && !compareRunner_.isRunning()) {
@@ -475,4 +484,32 @@ bool MainWindow::exportChromeTrace(const QString& path) {
 bool MainWindow::exportPng(const QString& path) {
   QWidget* w = stack_->currentIndex() == 1 ? tabs_->currentWidget() : static_cast<QWidget*>(start_);
   return w->grab().save(path, "PNG");
+}
+
+bool MainWindow::openLabFile(const QString& path) {
+  const auto result = openLab(path);
+  auto* quiz = findChild<QuizPanel*>();
+  if (!result.lab) {
+    // Every error, each with its file and place, as LabLoader reports them.
+    showMessage(tr("This lab has %n error(s); see the log.", nullptr, static_cast<int>(result.errors.size())), true);
+    log_->append(result.errors.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    if (isVisible()) {
+      QMessageBox box(QMessageBox::Warning, tr("Open lab"), tr("The lab %1 is not valid.").arg(QFileInfo(path).fileName()),
+                      QMessageBox::Ok, this);
+      box.setObjectName(QStringLiteral("labErrors"));
+      box.setInformativeText(result.errors.join(QLatin1Char('\n')));
+      box.setDetailedText(result.errors.join(QLatin1Char('\n')));
+      box.exec();
+    }
+    return false;
+  }
+  if (quiz) {
+    quiz->setLab(*result.lab);
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("quiz"))) dock->show();
+  }
+  showMessage(tr("Lab \"%1\": %n step(s). Run its first lesson from the start page.", nullptr,
+                 static_cast<int>(result.lab->steps.size()))
+                  .arg(QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString()))),
+              false);
+  return true;
 }

@@ -53,6 +53,8 @@ public:
   bool runLesson(const QString& id);
   void runSpec(const JobSpec& spec);
   bool exportChromeTrace(const QString& path);
+  // File → Open lab: validates with quiz::LabLoader; every error goes to the log (and a dialog when shown).
+  bool openLabFile(const QString& path);
   bool exportPng(const QString& path); // the current view
   void showWorkspace();
   void showStartPage();

@@ -10,12 +10,14 @@
 #include "JobSpec.h"
 #include "LogPane.h"
 #include "MainWindow.h"
+#include "QuizPanel.h"
 #include "RankView.h"
 #include "TimelineView.h"
 #include "TraceModel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
@@ -236,8 +238,23 @@ int main(int argc, char** argv) {
     w.resize(width > 0 ? width : 1600, height > 0 ? height : 1000);
   }
   const double fraction = cli.value(at).toDouble();
+  // --tab quiz: the Quiz dock on the first question about the run, answered, with its evidence shown.
+  const bool quizTab = cli.value(tab) == QLatin1String("quiz");
+  auto showQuiz = [&] {
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("quiz"));
+    auto* quiz = w.findChild<QuizPanel*>();
+    if (!dock || !quiz) return;
+    dock->show();
+    dock->setMinimumWidth(460);
+    // Room for the question and its evidence: the experiment form is not what this view is about.
+    if (auto* experiment = w.findChild<QDockWidget*>(QStringLiteral("experiment"))) experiment->hide();
+    quiz->showQuestion(std::max(0, quiz->firstObservation()));
+    quiz->answer(std::max(0, quiz->correctShown()));
+    quiz->showMe();
+  };
   auto selectTab = [&] {
     if (!cli.isSet(tab)) return;
+    if (quizTab) return showQuiz();
     auto* tabs = w.findChild<QTabWidget*>();
     const QStringList names{QStringLiteral("ranks"), QStringLiteral("pipeline"), QStringLiteral("plots"), QStringLiteral("summary")};
     if (tabs && names.contains(cli.value(tab))) tabs->setCurrentIndex(static_cast<int>(names.indexOf(cli.value(tab))));
@@ -246,8 +263,8 @@ int main(int argc, char** argv) {
     w.playback().pause();
     w.playback().setFollowLive(false);
     w.refreshViews();
+    if (!quizTab) w.playback().setFraction(fraction);
     selectTab();
-    w.playback().setFraction(fraction);
     QCoreApplication::processEvents();
     QCoreApplication::processEvents();
     const QString file = cli.value(shot);

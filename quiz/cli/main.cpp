@@ -1,16 +1,23 @@
-// shardlab-quiz: export the question bank, validate labs, print a shuffled attempt.
-// Each subcommand is added by one add*Command function; a later one (e.g.
-// `observe TRACE`) is added the same way.
+// shardlab-quiz: export the question bank, validate labs, print a shuffled attempt,
+// generate observation questions from a learner's trace(s), export results.
+// Each subcommand is added by one add*Command function.
 #include "AssetLocator.h"
 #include "AtomicFile.h"
 #include "Attempt.h"
 #include "GiftExporter.h"
 #include "JsonExporter.h"
+#include "KnownIds.h"
 #include "LabLoader.h"
 #include "Languages.h"
 #include "LessonLibrary.h"
 #include "MoodleXmlExporter.h"
+#include "Observation.h"
+#include "Progress.h"
 #include "QuestionBank.h"
+#include "ResultsExporter.h"
+#include "TraceHash.h"
+
+#include "TraceReader.h"
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +26,7 @@
 #include <iostream>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,7 +72,8 @@ void addValidateCommand(CLI::App& app, Context& ctx) {
     Diagnostics diagnostics;
     const auto bank = QuestionBank::load(QuestionBank::jsonFilesIn(assets / "quiz"), diagnostics);
     const auto lessons = LessonLibrary::load(assets / "lessons", &bank, diagnostics);
-    const LabLoader loader(bank, lessons);
+    const auto ids = observationTemplateIds();
+    const LabLoader loader(bank, lessons, std::set<std::string>(ids.begin(), ids.end()));
     for (const auto& lab : *labs) loader.load(lab, diagnostics);
     for (const auto& d : diagnostics.all()) std::cout << d.toString() << "\n";
     if (!diagnostics.empty()) {
@@ -111,16 +120,74 @@ void addShowCommand(CLI::App& app, Context& ctx) {
   });
 }
 
+void addObserveCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("observe", "Generate the observation questions of a run's trace (or two runs' "
+                                            "traces to compare) and print them with answers and evidence as JSON");
+  auto traces = std::make_shared<std::vector<std::string>>();
+  auto lang = std::make_shared<std::string>("en");
+  auto seed = std::make_shared<std::uint64_t>(1);
+  auto only = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("TRACE", *traces, "One trace, or two to compare (e.g. DDP and FSDP)")->required()->expected(1, 2);
+  cmd->add_option("--lang", *lang, "en, fr or ru")->check(CLI::IsMember({"en", "fr", "ru"}));
+  cmd->add_option("--seed", *seed, "Seed of the choice order")->capture_default_str();
+  cmd->add_option("--template", *only, "Only these template ids (repeatable)");
+  cmd->callback([&ctx, traces, lang, seed, only] {
+    std::vector<shardlab::trace::Trace> runs;
+    nlohmann::json described = nlohmann::json::array();
+    for (const auto& file : *traces) {
+      auto read = shardlab::trace::readTraceFile(file);
+      if (!read.ok()) {
+        // A damaged trace keeps what came before the damage: ask about that, and say so.
+        std::cerr << "shardlab-quiz: " << read.error->describe(file) << "\n";
+        if (read.trace.events.empty()) throw std::runtime_error("no events in " + file);
+      }
+      const auto run = describeRun(file, read.trace);
+      described.push_back({{"file", file}, {"trace_hash", run ? run->hash : ""},
+                           {"config", runConfig(read.trace)}, {"complete", read.ok()}});
+      runs.push_back(std::move(read.trace));
+    }
+    for (const auto& id : *only)
+      if (!findObservationTemplate(id))
+        throw std::runtime_error("unknown template \"" + id + "\"; known: " + joined(observationTemplateIds()));
+    const auto questions = observe(runs[0], runs.size() > 1 ? &runs[1] : nullptr, only->empty() ? nullptr : only.get());
+    nlohmann::json out = {{"format", 1}, {"lang", *lang}, {"seed", *seed}, {"traces", described}};
+    out["questions"] = nlohmann::json::array();
+    for (const auto& q : questions) out["questions"].push_back(q.toJson(*lang, *seed));
+    std::cout << out.dump(2) << "\n";
+    (void)ctx;
+  });
+}
+
+void addResultsCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("results", "Export a learner's answers and scores, with the run each was about "
+                                            "(trace hash and settings), as CSV or JSON");
+  auto file = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>("csv");
+  auto output = std::make_shared<std::string>();
+  cmd->add_option("PROGRESS", *file, "The progress file (progress.json)")->required();
+  cmd->add_option("--format", *format, "csv or json")->check(CLI::IsMember({"csv", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", *output, "File to write (default: standard output)");
+  cmd->callback([&ctx, file, format, output] {
+    if (!std::filesystem::exists(*file)) throw std::runtime_error(*file + ": no such file");
+    const auto progress = Progress::load(*file);
+    const auto text = *format == "csv" ? ResultsExporter::renderCsv(progress) : ResultsExporter::renderJson(progress);
+    if (output->empty()) std::cout << text;
+    else AtomicFile::write(*output, text);
+    (void)ctx;
+  });
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"ShardLab quiz tool: question bank exports, lab validation, shuffled attempts"};
+  CLI::App app{"ShardLab quiz tool: question bank exports, lab validation, shuffled attempts, observation "
+               "questions from your own runs, results"};
   Context ctx;
   app.add_option("--assets", ctx.assetsOption,
                  "Assets folder (default: $SHARDLAB_ASSETS, <exe>/../share/shardlab/assets, then the source tree's)");
   app.require_subcommand(1);
-  const std::vector<std::function<void(CLI::App&, Context&)>> commands{addExportCommand, addValidateCommand,
-                                                                        addShowCommand};
+  const std::vector<std::function<void(CLI::App&, Context&)>> commands{
+      addExportCommand, addValidateCommand, addShowCommand, addObserveCommand, addResultsCommand};
   for (const auto& add : commands) add(app, ctx);
   try {
     app.parse(argc, argv);

@@ -50,7 +50,7 @@ TEST(Progress, RoundTripsAnswersScoresAndPredictions) {
   p.recordAnswer("fsdp-2", 1, true);
   p.recordAnswer("fsdp-3", 0, false);
   p.recordAnswer("fsdp-3", 2, true);
-  p.recordScore({"fsdp", "fr", 42, 6, 8, 1700000000});
+  p.recordScore({"fsdp", "fr", 42, 6, 8, 1700000000, ""});
   p.recordPrediction({"fsdp-shard-gather-free", "rank0-persistent-bytes", "bytes", 560000, std::nullopt});
   p.recordPrediction({"fsdp-shard-gather-free", "rank0-persistent-bytes", "bytes", 562432, 562500});
   p.save();

@@ -1,0 +1,412 @@
+// Observation questions and evidence moments against traces of REAL runs
+// (shardlab-run -> mpirun), shared across tests through RealRuns.h.
+#include "EvidenceMoment.h"
+#include "KnownIds.h"
+#include "LabLoader.h"
+#include "Observation.h"
+#include "RealRuns.h"
+#include "TestSupport.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+using namespace shardlab::quiz;
+using namespace shardlab::quiz::test;
+namespace st = shardlab::trace;
+
+namespace {
+
+std::optional<ObservedQuestion> ask(const std::string& templateId, const RealRun& a, const RealRun* b = nullptr) {
+  const std::vector<std::string> only{templateId};
+  auto qs = observe(a.trace, b ? &b->trace : nullptr, &only);
+  if (qs.empty()) return std::nullopt;
+  return qs.front();
+}
+
+// Every generated question: 4 choices, exactly one correct, distinct in every
+// language, all texts present, a known lesson and moment, found in the run.
+void expectWellFormed(const ObservedQuestion& q) {
+  SCOPED_TRACE(q.templateId);
+  EXPECT_EQ(q.question.id, "obs-" + q.templateId);
+  EXPECT_TRUE(isWellFormedId(q.question.id));
+  ASSERT_EQ(q.question.choices.size(), 4u);
+  int correct = 0;
+  for (const auto& c : q.question.choices) correct += c.correct ? 1 : 0;
+  EXPECT_EQ(correct, 1);
+  for (const char* lang : {"en", "fr", "ru"}) {
+    EXPECT_FALSE(q.question.text.get(lang).empty()) << lang;
+    EXPECT_TRUE(q.question.text.has(lang)) << lang;
+    EXPECT_FALSE(q.question.explanation.get(lang).empty()) << lang;
+    std::set<std::string> texts;
+    for (const auto& c : q.question.choices) {
+      EXPECT_TRUE(c.text.has(lang)) << lang;
+      texts.insert(c.text.get(lang));
+    }
+    EXPECT_EQ(texts.size(), 4u) << lang << ": choices must differ";
+  }
+  ASSERT_TRUE(q.question.evidence.has_value());
+  EXPECT_TRUE(isKnownLessonId(q.question.evidence->lesson)) << q.question.evidence->lesson;
+  EXPECT_TRUE(isKnownMomentId(q.question.evidence->moment)) << q.question.evidence->moment;
+}
+
+std::string correctText(const ObservedQuestion& q, const char* lang = "en") {
+  return q.question.choices[q.question.correctIndex()].text.get(lang);
+}
+
+} // namespace
+
+TEST(ObservationRegistry, HasAtLeastTenDistinctWellFormedIds) {
+  const auto ids = observationTemplateIds();
+  EXPECT_GE(ids.size(), 10u);
+  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
+  for (const auto& id : ids) {
+    EXPECT_TRUE(isWellFormedId(id)) << id;
+    EXPECT_NE(findObservationTemplate(id), nullptr) << id;
+  }
+  EXPECT_EQ(findObservationTemplate("no-such-template"), nullptr);
+}
+
+TEST(ObservationRegistry, ExampleLabsValidateAgainstTheTemplates) {
+  const auto bank = QuestionBank::loadDirectory(assetsDir() / "quiz");
+  const auto lessons = LessonLibrary::loadDirectory(assetsDir() / "lessons", &bank);
+  const auto ids = observationTemplateIds();
+  const LabLoader loader(bank, lessons, std::set<std::string>(ids.begin(), ids.end()));
+  for (const char* lab : {"fsdp-intro.json", "model-parallel-intro.json"}) {
+    Diagnostics d;
+    EXPECT_TRUE(loader.load(assetsDir() / "labs" / lab, d).has_value()) << d.toString();
+  }
+}
+
+TEST(ObservationTemplates, EmptyTraceYieldsNoQuestion) {
+  const st::Trace empty;
+  EXPECT_TRUE(observe(empty).empty());
+  for (const auto& m : knownMomentIds()) EXPECT_FALSE(findMoment(empty, m).has_value()) << m;
+}
+
+TEST(ObservationTemplates, CollectiveCountFsdpIsTwoPerUnit) {
+  const auto& run = fsdpRun();
+  REQUIRE_RUN(run);
+  const auto q = ask("collective-count", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  const auto units = static_cast<double>(run.trace.units.size());
+  ASSERT_TRUE(q->numeric);
+  EXPECT_EQ(q->numeric->value, 2 * units); // FULL_SHARD: gathered for forward and again for backward
+  EXPECT_EQ(run.summary.collectives.at("all_gather").count, static_cast<std::int64_t>(2 * units) * run.summary.stepsCompleted);
+  EXPECT_EQ(correctText(*q).rfind(std::to_string(static_cast<int>(2 * units)) + ":", 0), 0u) << correctText(*q);
+  EXPECT_EQ(q->question.evidence->moment, "first_all_gather");
+  ASSERT_TRUE(q->evidenceAt);
+}
+
+TEST(ObservationTemplates, CollectiveCountDdpIsOnePerUnit) {
+  const auto& run = ddpRun();
+  REQUIRE_RUN(run);
+  const auto q = ask("collective-count", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_EQ(q->numeric->value, static_cast<double>(run.trace.units.size()));
+  EXPECT_EQ(q->question.evidence->moment, "first_all_reduce");
+}
+
+TEST(ObservationTemplates, GatherFreeSequenceEveryRankHeldTheUnit) {
+  const auto& run = fsdpRun();
+  REQUIRE_RUN(run);
+  const auto q = ask("gather-free-sequence", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_EQ(correctText(*q).rfind("Ranks 0, 1, 2, 3:", 0), 0u) << correctText(*q);
+  ASSERT_TRUE(q->evidenceAt);
+  EXPECT_EQ(run.trace.events[q->evidenceAt->eventIndex].kind, st::Kind::AllGather);
+}
+
+TEST(ObservationTemplates, OverlapFractionMatchesTheSummary) {
+  const auto& run = fsdpRun();
+  REQUIRE_RUN(run);
+  const auto q = ask("overlap-fraction", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  const auto& r0 = run.summary.ranksDetail.at(0);
+  EXPECT_NEAR(q->numeric->value, 1.0 - r0.exposedCommS / r0.commS, 1e-12);
+  EXPECT_EQ(q->question.evidence->lesson, "fsdp-prefetch");
+}
+
+TEST(ObservationTemplates, PersistentBytesPerRankQuotesTheSummary) {
+  for (const RealRun* run : {&fsdpRun(), &ddpRun()}) {
+    REQUIRE_RUN(*run);
+    const auto q = ask("persistent-bytes-per-rank", *run);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    EXPECT_EQ(correctText(*q), st::formatBytes(run->summary.ranksDetail.at(0).persistentBytes));
+    ASSERT_TRUE(q->evidenceAt);
+    EXPECT_EQ(q->evidenceAt->moment, "persistent_memory");
+  }
+}
+
+TEST(ObservationTemplates, PersistentRatioDdpOverFsdpIsAboutTheRankCount) {
+  const auto &ddp = ddpRun(), &fsdp = fsdpRun();
+  REQUIRE_RUN(ddp);
+  REQUIRE_RUN(fsdp);
+  for (bool swapped : {false, true}) {
+    const auto q = swapped ? ask("persistent-ratio", fsdp, &ddp) : ask("persistent-ratio", ddp, &fsdp);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    EXPECT_NEAR(q->numeric->value, 4.0, 0.2); // full replica vs 1/4 of parameters, gradients and moments
+    EXPECT_EQ(q->evidenceRun, swapped ? 0 : 1); // the FSDP run shows it
+  }
+  EXPECT_FALSE(ask("persistent-ratio", ddp)); // one run: no comparison
+}
+
+TEST(ObservationTemplates, SentBytesRatioFsdpOverDdpIsAboutOneAndAHalf) {
+  const auto &ddp = ddpRun(), &fsdp = fsdpRun();
+  REQUIRE_RUN(ddp);
+  REQUIRE_RUN(fsdp);
+  const auto q = ask("sent-bytes-ratio", ddp, &fsdp);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_NEAR(q->numeric->value, 1.5, 0.1);
+  EXPECT_EQ(q->question.evidence->moment, "first_reduce_scatter");
+  ASSERT_TRUE(q->evidenceAt);
+}
+
+TEST(ObservationTemplates, OomNeededVsBudgetNamesTheRank) {
+  const auto& run = oomRun();
+  REQUIRE_RUN(run);
+  ASSERT_TRUE(run.summary.outOfMemory) << run.log;
+  const auto q = ask("oom-needed-vs-budget", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  const auto& o = *run.summary.outOfMemory;
+  EXPECT_EQ(correctText(*q).rfind("Rank " + std::to_string(o.rank) + ":", 0), 0u) << correctText(*q);
+  EXPECT_NE(correctText(*q).find(st::formatBytes(o.needed)), std::string::npos);
+  EXPECT_NE(correctText(*q).find(st::formatBytes(o.budget)), std::string::npos);
+  ASSERT_TRUE(q->evidenceAt);
+  EXPECT_EQ(run.trace.events[q->evidenceAt->eventIndex].record, st::Record::OutOfMemory);
+}
+
+TEST(ObservationTemplates, BubbleFractionMatchesTheSummary) {
+  const auto& run = pipelineRun(8);
+  REQUIRE_RUN_OR_SKIP(run);
+  const auto q = ask("bubble-fraction", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_NEAR(q->numeric->value, run.summary.bubble.perStage.back(), 1e-12);
+  ASSERT_TRUE(q->evidenceAt);
+}
+
+TEST(ObservationTemplates, BubbleChangeComparesOneAndEightMicrobatches) {
+  const auto &one = pipelineRun(1), &eight = pipelineRun(8);
+  REQUIRE_RUN_OR_SKIP(one);
+  REQUIRE_RUN_OR_SKIP(eight);
+  const auto q = ask("bubble-change", eight, &one); // either order
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_NEAR(q->numeric->value, eight.summary.bubble.measured - one.summary.bubble.measured, 1e-12);
+  EXPECT_EQ(q->evidenceRun, 0); // the m = 8 run, given first here
+}
+
+TEST(ObservationTemplates, ActivationBytesAreRowsTimesHiddenTimesFour) {
+  const auto& run = pipelineRun(8);
+  REQUIRE_RUN_OR_SKIP(run);
+  const auto q = ask("activation-bytes-per-message", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  const int rows = run.trace.job.value("batch", 64) / 8, hidden = run.trace.job.value("hidden", 64);
+  EXPECT_EQ(q->numeric->value, static_cast<double>(rows) * hidden * 4);
+}
+
+TEST(ObservationTemplates, PeakActivationMemoryMatchesTheSummary) {
+  const auto& run = pipelineRun(8);
+  REQUIRE_RUN_OR_SKIP(run);
+  const auto q = ask("peak-activation-memory", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_EQ(q->numeric->value,
+            static_cast<double>(run.summary.ranksDetail.at(0).peakByCategory[static_cast<int>(st::Category::Activations)]));
+}
+
+TEST(ObservationTemplates, TensorParallelTwoAllReducesPerBlock) {
+  const auto& run = tpRun();
+  REQUIRE_RUN_OR_SKIP(run);
+  const auto q = ask("tp-all-reduces-per-block", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_EQ(q->numeric->value, 2.0);
+  ASSERT_TRUE(q->evidenceAt);
+  EXPECT_EQ(q->evidenceAt->moment, "tp_all_reduce");
+}
+
+TEST(ObservationTemplates, MissingDataYieldsNoQuestion) {
+  const auto &ddp = ddpRun(), &fsdp = fsdpRun();
+  REQUIRE_RUN(ddp);
+  REQUIRE_RUN(fsdp);
+  EXPECT_FALSE(ask("gather-free-sequence", ddp));          // DDP never all-gathers
+  EXPECT_FALSE(ask("overlap-fraction", ddp));
+  EXPECT_FALSE(ask("oom-needed-vs-budget", fsdp));         // nothing ran out of memory
+  EXPECT_FALSE(ask("bubble-fraction", fsdp));              // not a pipeline
+  EXPECT_FALSE(ask("tp-all-reduces-per-block", ddp));
+  EXPECT_FALSE(ask("activation-bytes-per-message", ddp));
+  const auto& oom = oomRun();
+  REQUIRE_RUN(oom);
+  EXPECT_FALSE(ask("persistent-bytes-per-rank", oom));     // no step completed
+  EXPECT_FALSE(ask("collective-count", oom));
+  // A trace cut before its first collective.
+  st::Trace cut = fsdp.trace;
+  cut.events.erase(std::remove_if(cut.events.begin(), cut.events.end(),
+                                  [](const st::Event& e) { return e.record != st::Record::Memory; }),
+                   cut.events.end());
+  for (const auto& q : observe(cut)) ADD_FAILURE() << "question from a trace without collectives: " << q.templateId;
+}
+
+TEST(EvidenceMoments, FoundInRealRunsWithTheirOwnFigures) {
+  const auto &fsdp = fsdpRun(), &ddp = ddpRun(), &oom = oomRun();
+  REQUIRE_RUN(fsdp);
+  REQUIRE_RUN(ddp);
+  REQUIRE_RUN(oom);
+  struct Case {
+    const RealRun* run;
+    const char* moment;
+    st::Record record;
+    st::Kind kind;
+  };
+  for (const auto& c : {Case{&fsdp, "first_all_gather", st::Record::Collective, st::Kind::AllGather},
+                        Case{&fsdp, "gathered_freed", st::Record::Memory, st::Kind::None},
+                        Case{&fsdp, "first_reduce_scatter", st::Record::Collective, st::Kind::ReduceScatter},
+                        Case{&fsdp, "persistent_memory", st::Record::Step, st::Kind::None},
+                        Case{&fsdp, "prefetch_overlap", st::Record::Collective, st::Kind::AllGather},
+                        Case{&ddp, "first_all_reduce", st::Record::Collective, st::Kind::AllReduce},
+                        Case{&oom, "out_of_memory", st::Record::OutOfMemory, st::Kind::None}}) {
+    SCOPED_TRACE(c.moment);
+    const auto m = findMoment(c.run->trace, c.run->summary, c.moment);
+    ASSERT_TRUE(m);
+    const auto& e = c.run->trace.events.at(m->eventIndex);
+    EXPECT_EQ(e.record, c.record);
+    if (c.kind != st::Kind::None) {
+      EXPECT_EQ(e.kind, c.kind);
+    }
+    EXPECT_EQ(m->time, e.t0);
+    EXPECT_EQ(m->rank, e.rank);
+    for (const char* lang : {"en", "fr", "ru"}) EXPECT_FALSE(m->sentence.get(lang).empty());
+    EXPECT_NE(m->sentence.get("en").find("In your run"), std::string::npos);
+  }
+  // The sentence quotes the run's own numbers.
+  const auto p = findMoment(fsdp.trace, fsdp.summary, "persistent_memory");
+  ASSERT_TRUE(p);
+  EXPECT_NE(p->sentence.get("fr").find(st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes)), std::string::npos);
+  const auto g = findMoment(fsdp.trace, fsdp.summary, "first_all_gather");
+  ASSERT_TRUE(g);
+  EXPECT_NE(g->sentence.get("ru").find(st::formatBytes(fsdp.trace.events[g->eventIndex].bytes)), std::string::npos);
+  const auto o = findMoment(oom.trace, oom.summary, "out_of_memory");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->rank, oom.summary.outOfMemory->rank);
+  EXPECT_NE(o->sentence.get("en").find(st::formatBytes(oom.summary.outOfMemory->needed)), std::string::npos);
+}
+
+TEST(EvidenceMoments, AbsentWhenTheRunLacksThem) {
+  const auto &fsdp = fsdpRun(), &ddp = ddpRun();
+  REQUIRE_RUN(fsdp);
+  REQUIRE_RUN(ddp);
+  for (const char* m : {"first_all_gather", "gathered_freed", "first_reduce_scatter", "prefetch_overlap", "bubble",
+                        "activation_send", "tp_all_reduce", "out_of_memory"})
+    EXPECT_FALSE(findMoment(ddp.trace, ddp.summary, m)) << m;
+  for (const char* m : {"first_all_reduce", "bubble", "activation_send", "tp_all_reduce", "out_of_memory"})
+    EXPECT_FALSE(findMoment(fsdp.trace, fsdp.summary, m)) << m;
+}
+
+TEST(EvidenceMoments, PipelineAndTensorParallelMoments) {
+  const auto &pp = pipelineRun(8), &tp = tpRun();
+  REQUIRE_RUN_OR_SKIP(pp);
+  REQUIRE_RUN_OR_SKIP(tp);
+  const auto b = findMoment(pp.trace, pp.summary, "bubble");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(pp.trace.events[b->eventIndex].record, st::Record::Idle);
+  const auto s = findMoment(pp.trace, pp.summary, "activation_send");
+  ASSERT_TRUE(s);
+  const auto& e = pp.trace.events[s->eventIndex];
+  EXPECT_EQ(e.kind, st::Kind::Send);
+  EXPECT_EQ(e.bytes, static_cast<std::int64_t>(e.rows) * e.cols * 4);
+  const auto t = findMoment(tp.trace, tp.summary, "tp_all_reduce");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(tp.trace.events[t->eventIndex].kind, st::Kind::AllReduce);
+  EXPECT_FALSE(findMoment(tp.trace, tp.summary, "first_all_reduce")); // TP's all-reduces are not DDP's
+}
+
+TEST(ObserveCli, PrintsQuestionsAsJson) {
+  const auto& run = fsdpRun();
+  REQUIRE_RUN(run);
+  const char* quiz = std::getenv("SHARDLAB_QUIZ");
+  if (!quiz) GTEST_SKIP() << "SHARDLAB_QUIZ not set";
+  for (const char* lang : {"en", "fr", "ru"}) {
+    const std::string cmd = "'" + std::string(quiz) + "' observe '" + run.file.string() + "' '" + ddpRun().file.string() +
+                            "' --lang " + lang + " --seed 7";
+    std::FILE* p = ::popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    EXPECT_EQ(::pclose(p), 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    EXPECT_EQ(j.at("lang"), lang);
+    EXPECT_EQ(j.at("traces").size(), 2u);
+    EXPECT_EQ(j.at("traces")[0].at("trace_hash").get<std::string>().rfind("fnv1a64:", 0), 0u);
+    ASSERT_GE(j.at("questions").size(), 6u);
+    for (const auto& q : j.at("questions")) {
+      EXPECT_EQ(q.at("choices").size(), 4u);
+      int correct = 0;
+      for (const auto& c : q.at("choices")) correct += c.at("correct").get<bool>() ? 1 : 0;
+      EXPECT_EQ(correct, 1);
+      EXPECT_FALSE(q.at("answer").get<std::string>().empty());
+      EXPECT_TRUE(q.at("evidence").contains("moment"));
+    }
+  }
+}
+
+// Predictions made before a run, measured in the run afterwards.
+#include "PredictionCheck.h"
+
+TEST(Predictions, ParseTheLearnersAnswer) {
+  EXPECT_EQ(parsePredictionValue("bytes", "1.5 MiB"), 1.5 * 1024 * 1024);
+  EXPECT_EQ(parsePredictionValue("bytes", "562432"), 562432.0);
+  EXPECT_EQ(parsePredictionValue("percent", "75 %"), 75.0);
+  EXPECT_EQ(parsePredictionValue("percent", "42,5"), 42.5);
+  EXPECT_EQ(parsePredictionValue("count", "8"), 8.0);
+  EXPECT_FALSE(parsePredictionValue("count", "eight"));
+  EXPECT_FALSE(parsePredictionValue("bytes", ""));
+}
+
+TEST(Predictions, MeasuredInRealRuns) {
+  const auto &fsdp = fsdpRun(), &oom = oomRun();
+  REQUIRE_RUN(fsdp);
+  REQUIRE_RUN(oom);
+  const auto p = measurePrediction("rank0-persistent-bytes", fsdp.trace);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->actual, static_cast<double>(fsdp.summary.ranksDetail.at(0).persistentBytes));
+  EXPECT_TRUE(p->close(p->actual * 1.05));
+  EXPECT_FALSE(p->close(p->actual * 4));
+  EXPECT_NE(p->compare(p->actual).get("fr").find(st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes)),
+            std::string::npos);
+  const auto need = measurePrediction("ddp-bytes-needed", oom.trace);
+  ASSERT_TRUE(need);
+  EXPECT_EQ(need->actual, 4.0 * oom.trace.job["model"]["bytes"].get<double>());
+  EXPECT_FALSE(measurePrediction("rank0-persistent-bytes", oom.trace)); // no step completed
+  EXPECT_FALSE(measurePrediction("no-such-prediction", fsdp.trace));
+  EXPECT_FALSE(measurePrediction("extra-peak-bytes", fsdp.trace)); // needs the prefetch-off run too
+}
+
+TEST(Predictions, MeasuredInModelParallelRuns) {
+  const auto &pp1 = pipelineRun(1), &tp = tpRun();
+  const auto& onef1b = realRun("pp8-1f1b", "--strategy pipeline --ranks 4 --steps 2 --seed 1 --schedule 1f1b --microbatches 8");
+  REQUIRE_RUN_OR_SKIP(pp1);
+  REQUIRE_RUN_OR_SKIP(tp);
+  REQUIRE_RUN_OR_SKIP(onef1b);
+  const auto bubble = measurePrediction("naive-bubble", pp1.trace);
+  ASSERT_TRUE(bubble);
+  EXPECT_NEAR(bubble->actual, 100 * pp1.summary.bubble.measured, 1e-9);
+  const auto ar = measurePrediction("all-reduces-per-step", tp.trace);
+  ASSERT_TRUE(ar);
+  EXPECT_EQ(ar->actual, 2.0 * 4); // two per block, four blocks
+  const auto flight = measurePrediction("stage0-activations-in-flight", onef1b.trace);
+  ASSERT_TRUE(flight);
+  EXPECT_GE(flight->actual, 1.0);
+  EXPECT_LE(flight->actual, 4.0); // 1F1B: at most p = 4 micro-batches in flight on stage 0
+}
