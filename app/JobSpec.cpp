@@ -112,7 +112,7 @@ JobSpec JobSpec::fromJson(const QJsonObject& o) {
   if (o.value(QStringLiteral("no_prefetch")).isBool()) s.prefetch = !o.value(QStringLiteral("no_prefetch")).toBool();
   const auto mb = o.value(QStringLiteral("memory_budget"));
   if (mb.isString()) s.memoryBudget = mb.toString();
-  else if (mb.isDouble()) s.memoryBudget = QString::number(static_cast<qint64>(mb.toDouble()));
+  else if (mb.isDouble() && mb.toDouble() > 0) s.memoryBudget = QString::number(static_cast<qint64>(mb.toDouble()));  // 0: none
   num("microbatches", s.microbatches);
   str("schedule", s.schedule);
   num("virtual_stages", s.virtualStages);

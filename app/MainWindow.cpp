@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include <QJsonDocument>
+
 #include "AppSettings.h"
 #include "CaptionBar.h"
 #include "ChromeTrace.h"
@@ -405,6 +407,14 @@ QString MainWindow::openTrace(const QString& path) {
   playback_.setLive(false);
   const QString err = model_.loadFile(path);
   playback_.fitDuration();
+  // The form and the log describe the run on screen, not the last one typed in.
+  const auto& job = model_.trace().job;
+  if (job.is_object()) {
+    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(job.dump()));
+    experiment_->setSpec(JobSpec::fromJson(doc.object()));
+    if (job.contains("command") && job["command"].is_string())
+      log_->setCommandLine(QString::fromStdString(job["command"].get<std::string>()));
+  }
   if (auto* quiz = findChild<QuizPanel*>()) quiz->refreshObservations(path);
   showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));

@@ -2,6 +2,9 @@
 // plural forms, the start page's lesson guide, and keyboard shortcuts when a view
 // has the focus.
 #include "AppSettings.h"
+#include "ExperimentPanel.h"
+#include "JobRunner.h"
+#include "LogPane.h"
 #include "MainWindow.h"
 #include "PlaybackController.h"
 #include "SampleTrace.h"
@@ -11,6 +14,9 @@
 #include "TraceModel.h"
 
 #include <QApplication>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QProcess>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QTabWidget>
@@ -127,4 +133,29 @@ TEST(Shortcuts, ListedInHelpAndWorkWhenAViewHasFocus) {
     QTest::keyClick(view, Qt::Key_Space);
     EXPECT_FALSE(p.isPlaying());
   }
+}
+
+TEST(OpenTrace, TheFormAndTheLogDescribeTheRunOnScreen) {
+  // A real run whose settings differ from the form's defaults.
+  const QString launcher = JobRunner::findLauncher();
+  if (!QFileInfo(launcher).isExecutable()) GTEST_SKIP() << "shardlab-run not built";
+  QTemporaryDir dir;
+  const QString file = dir.filePath(QStringLiteral("ddp.trace"));
+  QProcess p;
+  p.start(launcher, {QStringLiteral("--strategy"), QStringLiteral("ddp"), QStringLiteral("--ranks"), QStringLiteral("2"),
+                     QStringLiteral("--layers"), QStringLiteral("3"), QStringLiteral("--steps"), QStringLiteral("2"),
+                     QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("-q"), QStringLiteral("--trace"), file});
+  ASSERT_TRUE(p.waitForFinished(180000));
+  ASSERT_EQ(p.exitCode(), 0);
+  MainWindow w;
+  ASSERT_TRUE(w.openTrace(file).isEmpty());
+  const auto spec = w.findChild<ExperimentPanel*>()->spec();
+  EXPECT_EQ(spec.strategy, QStringLiteral("ddp"));
+  EXPECT_EQ(spec.ranks, 2);
+  EXPECT_EQ(spec.layers, 3);
+  EXPECT_TRUE(spec.validate().isEmpty()) << "a recorded run's settings are valid settings";
+  bool commandShown = false;
+  for (auto* edit : w.findChild<LogPane*>()->findChildren<QLineEdit*>())
+    if (edit->text().contains(QStringLiteral("mpirun -np 2"))) commandShown = true;
+  EXPECT_TRUE(commandShown);
 }
