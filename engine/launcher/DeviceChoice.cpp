@@ -34,10 +34,11 @@ DeviceChoice chooseDevice(const JobConfig& job) {
   }
   if (gpus >= job.ranks) {
     c.device = "cuda";
-    c.reason = std::to_string(gpus) + " GPU(s) for " + std::to_string(job.ranks) + " rank(s): one GPU per rank, NCCL collectives";
+    c.reason = std::to_string(gpus) + (gpus == 1 ? " GPU for " : " GPUs for ") + std::to_string(job.ranks) +
+               (job.ranks == 1 ? " rank" : " ranks") + ": one GPU per rank, NCCL collectives";
   } else {
     c.device = "cuda+mpi-staged";
-    c.reason = std::to_string(gpus) + " GPU(s) for " + std::to_string(job.ranks) +
+    c.reason = std::to_string(gpus) + (gpus == 1 ? " GPU for " : " GPUs for ") + std::to_string(job.ranks) +
                " ranks: ranks share GPUs, so NCCL cannot be used; collectives go through Open MPI, staged in host memory";
   }
   return c;

@@ -302,7 +302,7 @@ nlohmann::json Summary::toJson() const {
 std::string Summary::toTable() const {
   std::ostringstream o;
   char line[256];
-  o << "ShardLab run: " << strategy << " on " << ranks << " rank(s), device " << device << ", "
+  o << "ShardLab run: " << strategy << " on " << ranks << (ranks == 1 ? " rank" : " ranks") << ", device " << device << ", "
     << stepsCompleted << "/" << steps << " steps, " << parameters << " parameters in " << units << " units\n";
   if (!lossPerStep.empty()) {
     std::snprintf(line, sizeof line, "loss: %.4f -> %.4f\n", lossPerStep.front(), lossPerStep.back());

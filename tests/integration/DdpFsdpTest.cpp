@@ -168,7 +168,7 @@ TEST(Training, LossFallsAndTheSummaryHasItsContractFields) {
   auto r = runShardlab({"--strategy", "fsdp", "--ranks", "4", "--summary-json", dir + "/s.json", "--chrome-trace",
                         dir + "/c.json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("ShardLab run: fsdp on 4 rank(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ShardLab run: fsdp on 4 ranks"), std::string::npos) << r.out;
   auto s = nlohmann::json::parse(std::ifstream(dir + "/s.json"));
   for (const char* key : {"strategy", "ranks", "device", "steps", "model", "loss", "ranks_detail", "collectives"})
     EXPECT_TRUE(s.contains(key)) << key;
