@@ -259,9 +259,10 @@ void MainWindow::buildMenus() {
   pres->setCheckable(true);
   pres->setChecked(AppSettings::presentation());
   pres->setShortcut(QKeySequence(Qt::Key_F11));
-  connect(pres, &QAction::toggled, this, [](bool on) {
+  connect(pres, &QAction::toggled, this, [this](bool on) {
     AppSettings::setPresentation(on);
     AppSettings::applyAppearance(*qApp);
+    setPresentationLayout(on);
   });
   view->addAction(tr("Larger text"), QKeySequence::ZoomIn, this, [] {
     AppSettings::setFontScale(std::min(3.0, AppSettings::fontScale() * 1.15));
@@ -400,6 +401,13 @@ void MainWindow::showMessage(const QString& text, bool problem) {
   message_label_->setStyleSheet(problem ? QStringLiteral("QLabel { background: #D55E00; color: white; padding: 6px; border-radius: 4px; }")
                                         : QStringLiteral("QLabel { background: #009E73; color: white; padding: 6px; border-radius: 4px; }"));
   message_label_->setVisible(!text.isEmpty());
+}
+
+void MainWindow::setPresentationLayout(bool on) {
+  // On a projector the class watches the run: the form and the log make room for it
+  // (the View menu's dock toggles bring them back).
+  experiment_->parentWidget()->setVisible(!on);
+  log_->parentWidget()->setVisible(!on);
 }
 
 QString MainWindow::openTrace(const QString& path) {

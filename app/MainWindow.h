@@ -49,6 +49,8 @@ public:
 
   // Opens a trace file; returns the error text (empty on success).
   QString openTrace(const QString& path);
+  // Presentation mode: hide the experiment form and the log.
+  void setPresentationLayout(bool on);
   // Runs a lesson's job(s); lessonFinished() tells when all ended.
   bool runLesson(const QString& id);
   void runSpec(const JobSpec& spec);

@@ -232,6 +232,7 @@ int main(int argc, char** argv) {
   (void)cliAction;
 
   MainWindow w;
+  if (AppSettings::presentation()) w.setPresentationLayout(true);
   {
     const QStringList wh = cli.value(size).split(QLatin1Char('x'));
     const int width = wh.value(0).toInt(), height = wh.value(1).toInt();

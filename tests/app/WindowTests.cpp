@@ -14,6 +14,7 @@
 #include "TraceModel.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QProcess>
@@ -158,4 +159,18 @@ TEST(OpenTrace, TheFormAndTheLogDescribeTheRunOnScreen) {
   for (auto* edit : w.findChild<LogPane*>()->findChildren<QLineEdit*>())
     if (edit->text().contains(QStringLiteral("mpirun -np 2"))) commandShown = true;
   EXPECT_TRUE(commandShown);
+}
+
+TEST(Presentation, HidesTheFormAndTheLogAndBringsThemBack) {
+  MainWindow w;
+  w.show();
+  auto* experiment = w.findChild<QDockWidget*>(QStringLiteral("experiment"));
+  auto* log = w.findChild<QDockWidget*>(QStringLiteral("log"));
+  ASSERT_TRUE(experiment && log);
+  w.setPresentationLayout(true);
+  EXPECT_FALSE(experiment->isVisible());
+  EXPECT_FALSE(log->isVisible());
+  w.setPresentationLayout(false);
+  EXPECT_TRUE(experiment->isVisible());
+  EXPECT_TRUE(log->isVisible());
 }
