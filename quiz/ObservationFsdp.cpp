@@ -35,20 +35,20 @@ public:
                                "backward, because its full parameters are freed right after use",
                                "{0} : chacune des {1} unités est rassemblée avant sa passe avant puis de nouveau "
                                "avant sa passe arrière, car ses paramètres complets sont libérés juste après usage",
-                               "{0}: каждый из {1} блоков собирается перед прямым проходом и ещё раз перед обратным, "
+                               "{0}: каждый из {1} модулей собирается перед прямым проходом и ещё раз перед обратным, "
                                "потому что его полные параметры освобождаются сразу после использования",
                                {std::to_string(2 * units), u});
       reasons[units] = tr3("{0}: each of the {1} units is gathered once and kept from its forward to its backward",
                            "{0} : chacune des {1} unités est rassemblée une fois et gardée de la passe avant à la "
                            "passe arrière",
-                           "{0}: каждый из {1} блоков собирается один раз и хранится от прямого прохода до обратного",
+                           "{0}: каждый из {1} модулей собирается один раз и хранится от прямого прохода до обратного",
                            {u, u});
       reasons[1] = tr3("1: the whole model is gathered at once at the start of the step",
                        "1 : tout le modèle est rassemblé d'un coup au début du pas",
                        "1: вся модель собирается сразу в начале шага");
       reasons[3 * units] = tr3("{0}: forward, backward and the optimizer step each gather every unit",
                                "{0} : la passe avant, la passe arrière et l'optimiseur rassemblent chacun chaque unité",
-                               "{0}: прямой проход, обратный проход и шаг оптимизатора собирают каждый блок",
+                               "{0}: прямой проход, обратный проход и шаг оптимизатора собирают каждый модуль",
                                {std::to_string(3 * units)});
       reasons[in.summary.ranks] = tr3("{0}: one per rank, to fetch each rank's shard of the model",
                                       "{0} : une par rang, pour chercher le fragment de chaque rang",
@@ -56,12 +56,12 @@ public:
     } else {
       reasons[units] = tr3("{0}: one per unit, on its gradients as soon as its backward has produced them",
                            "{0} : une par unité, sur ses gradients dès que sa passe arrière les a produits",
-                           "{0}: по одному на блок, над его градиентами, как только обратный проход их посчитал",
+                           "{0}: по одному на модуль, над его градиентами, как только обратный проход их посчитал",
                            {u});
       reasons[2 * units] = tr3("{0}: one per unit in the forward (parameters) and one in the backward (gradients)",
                                "{0} : une par unité dans la passe avant (paramètres) et une dans la passe arrière "
                                "(gradients)",
-                               "{0}: по одному на блок в прямом проходе (параметры) и в обратном (градиенты)",
+                               "{0}: по одному на модуль в прямом проходе (параметры) и в обратном (градиенты)",
                                {std::to_string(2 * units)});
       reasons[1] = tr3("1: all gradients are summed in one call at the end of the backward",
                        "1 : tous les gradients sont sommés en un seul appel à la fin de la passe arrière",
@@ -79,14 +79,14 @@ public:
                         "per training step, and why?",
                         "Votre exécution FSDP ({0} rangs, {1} unités, partitionnement « {2} ») : combien d'all-gathers "
                         "un rang a-t-il lancés par pas d'entraînement, et pourquoi ?",
-                        "Ваш запуск FSDP ({0} рангов, {1} блоков, шардирование «{2}»): сколько all-gather выполнил "
+                        "Ваш запуск FSDP ({0} рангов, {1} модулей, шардирование «{2}»): сколько all-gather выполнил "
                         "один ранг за шаг обучения и почему?",
                         {n, u, sharding})
                   : tr3("Your DDP run ({0} ranks, {1} units): how many all-reduces did one rank issue per training "
                         "step, and why?",
                         "Votre exécution DDP ({0} rangs, {1} unités) : combien d'all-reduces un rang a-t-il lancés "
                         "par pas d'entraînement, et pourquoi ?",
-                        "Ваш запуск DDP ({0} рангов, {1} блоков): сколько all-reduce выполнил один ранг за шаг "
+                        "Ваш запуск DDP ({0} рангов, {1} модулей): сколько all-reduce выполнил один ранг за шаг "
                         "обучения и почему?",
                         {n, u});
     if (reasons.count(perStep)) {
@@ -100,11 +100,11 @@ public:
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
     d.explanation = fsdp ? tr3("Your trace: {0} all-gathers per rank over {1} steps, {2} per step for {3} units.",
                                "Votre trace : {0} all-gathers par rang sur {1} pas, soit {2} par pas pour {3} unités.",
-                               "Ваша трасса: {0} all-gather на ранг за {1} шагов, то есть {2} за шаг на {3} блоков.",
+                               "Ваша трасса: {0} all-gather на ранг за {1} шагов, то есть {2} за шаг на {3} модулей.",
                                {total, steps, std::to_string(perStep), u})
                          : tr3("Your trace: {0} all-reduces per rank over {1} steps, {2} per step for {3} units.",
                                "Votre trace : {0} all-reduces par rang sur {1} pas, soit {2} par pas pour {3} unités.",
-                               "Ваша трасса: {0} all-reduce на ранг за {1} шагов, то есть {2} за шаг на {3} блоков.",
+                               "Ваша трасса: {0} all-reduce на ранг за {1} шагов, то есть {2} за шаг на {3} модулей.",
                                {total, steps, std::to_string(perStep), u});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
