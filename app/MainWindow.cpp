@@ -109,6 +109,11 @@ MainWindow::MainWindow(QWidget* parent)
   auto* quizPanel = new QuizPanel(model_, playback_, quizDock);
   quizDock->setWidget(quizPanel);
   connect(quizPanel, &QuizPanel::lessonRunRequested, this, [this](const QString& id) { runLesson(id); });
+  connect(quizPanel, &QuizPanel::predictionDone, this, [this] {
+    if (!waitingForPrediction_) return;
+    waitingForPrediction_ = false;
+    if (!queue_.isEmpty()) runSpec(queue_.takeFirst());
+  });
   addDockWidget(Qt::RightDockWidgetArea, quizDock);
   quizDock->hide();
 
@@ -162,7 +167,7 @@ MainWindow::MainWindow(QWidget* parent)
     playback_.setFollowLive(false);
     playback_.setTime(t);
   });
-  connect(start_, &StartPage::lessonChosen, this, [this](const QString& id) { runLesson(id); });
+  connect(start_, &StartPage::lessonChosen, this, [this](const QString& id) { runLesson(id, true); });
   connect(start_, &StartPage::experimentChosen, this, [this] {
     showWorkspace();
     experiment_->parentWidget()->show();
@@ -429,7 +434,7 @@ QString MainWindow::openTrace(const QString& path) {
   return err;
 }
 
-bool MainWindow::runLesson(const QString& id) {
+bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   const Lesson* l = catalog_.find(id);
   if (!l) {
     showMessage(tr("There is no lesson '%1'.").arg(id), true);
@@ -442,7 +447,19 @@ bool MainWindow::runLesson(const QString& id) {
   compare_.clear();
   plots_->setComparison(nullptr, {}, {});
   setWindowTitle(tr("ShardLab — %1").arg(l->title()));
-  if (auto* quiz = findChild<QuizPanel*>()) quiz->setLesson(id);
+  if (auto* quiz = findChild<QuizPanel*>()) {
+    quiz->setLesson(id);
+    if (askPrediction && quiz->hasPrediction()) {
+      // Predict, then run, then compare: the lesson's order.
+      showWorkspace();
+      if (auto* dock = findChild<QDockWidget*>(QStringLiteral("quiz"))) dock->show();
+      waitingForPrediction_ = true;
+      quiz->setAwaitingPrediction(true);
+      showMessage(quiz->awaitingMessage(), false);
+      return true;
+    }
+  }
+  waitingForPrediction_ = false;
   runSpec(queue_.takeFirst());
   return true;
 }

@@ -51,8 +51,10 @@ public:
   QString openTrace(const QString& path);
   // Presentation mode: hide the experiment form and the log.
   void setPresentationLayout(bool on);
-  // Runs a lesson's job(s); lessonFinished() tells when all ended.
-  bool runLesson(const QString& id);
+  // Runs a lesson's job(s); lessonFinished() tells when all ended. With
+  // askPrediction, a lesson that has a prediction waits for the learner's first.
+  bool runLesson(const QString& id, bool askPrediction = false);
+  bool waitingForPrediction() const { return waitingForPrediction_; }
   void runSpec(const JobSpec& spec);
   bool exportChromeTrace(const QString& path);
   // File → Open lab: validates with quiz::LabLoader; every error goes to the log (and a dialog when shown).
@@ -78,6 +80,7 @@ private:
   void retranslate();
 
   LessonCatalog catalog_;
+  bool waitingForPrediction_ = false;
   TraceModel model_;
   TraceModel compare_;
   PlaybackController playback_;

@@ -52,8 +52,13 @@ constexpr Words kWords[] = {
     {"evidence", "At t = %1 ms:", "À t = %1 ms :", "При t = %1 мс:"},
     {"predict", "Predict before you run:", "Prédisez avant de lancer :", "Предскажите до запуска:"},
     {"save", "Save", "Enregistrer", "Сохранить"},
-    {"saved", "Saved: %1. Run the lesson to compare.", "Enregistré : %1. Lancez la leçon pour comparer.",
-     "Сохранено: %1. Запустите урок, чтобы сравнить."},
+    {"skip", "Run without predicting", "Lancer sans prédire", "Запустить без прогноза"},
+    {"predictFirst", "First, predict: %1 The run starts when you save your prediction (or run without one).",
+     "D'abord, prédisez : %1 L'exécution démarre quand vous enregistrez votre prédiction (ou lancez sans prédire).",
+     "Сначала сделайте прогноз: %1 Запуск начнётся, когда вы сохраните прогноз (или запустите без него)."},
+    {"saved", "Saved: %1. It is compared with the run's measurement when the run is there.",
+     "Enregistré : %1. Elle sera comparée à la mesure de l'exécution dès que l'exécution sera là.",
+     "Сохранено: %1. Прогноз сравнивается с измерением, как только есть запуск."},
     {"unreadable", "Not a value of this kind (%1).", "Pas une valeur de ce type (%1).", "Это не значение нужного вида (%1)."},
     {"questions", "Questions", "Questions", "Вопросы"},
     {"review", "Review", "Révision", "Повторение"},
@@ -83,6 +88,10 @@ QuizPanel::QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* p
   predictionSave_ = new QPushButton(predictionBox_);
   prow->addWidget(predictionInput_, 1);
   prow->addWidget(predictionSave_);
+  predictionSkip_ = new QPushButton(predictionBox_);
+  predictionSkip_->setObjectName(QStringLiteral("predictionSkip"));
+  predictionSkip_->hide();
+  prow->addWidget(predictionSkip_);
   predictionResult_ = new QLabel(predictionBox_);
   predictionResult_->setObjectName(QStringLiteral("predictionResult"));
   predictionResult_->setWordWrap(true);
@@ -93,6 +102,10 @@ QuizPanel::QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* p
   outer->addWidget(predictionBox_);
   connect(predictionSave_, &QPushButton::clicked, this, [this] { savePrediction(predictionInput_->text()); });
   connect(predictionInput_, &QLineEdit::returnPressed, this, [this] { savePrediction(predictionInput_->text()); });
+  connect(predictionSkip_, &QPushButton::clicked, this, [this] {
+    setAwaitingPrediction(false);
+    emit predictionDone();
+  });
   tabs_ = new QTabWidget(this);
   outer->addWidget(tabs_, 1);
   auto* page = new QWidget(tabs_);
@@ -254,8 +267,20 @@ bool QuizPanel::savePrediction(const QString& text) {
   }
   predictionResult_->setText(tr3("saved").arg(text.trimmed()));
   comparePrediction(); // the run may already be there
+  if (awaitingPrediction_) {
+    setAwaitingPrediction(false);
+    emit predictionDone();
+  }
   return true;
 }
+
+void QuizPanel::setAwaitingPrediction(bool on) {
+  awaitingPrediction_ = on && prediction_.has_value();
+  predictionSkip_->setVisible(awaitingPrediction_);
+  if (awaitingPrediction_) predictionInput_->setFocus();
+}
+
+QString QuizPanel::awaitingMessage() const { return tr3("predictFirst").arg(predictionQuestion()); }
 
 void QuizPanel::comparePrediction() {
   if (!prediction_ || model_.trace().events.empty()) return;
@@ -449,6 +474,7 @@ void QuizPanel::retranslate() {
   tabs_->setTabText(0, tr3("questions"));
   tabs_->setTabText(1, tr3("review"));
   predictionSave_->setText(tr3("save"));
+  predictionSkip_->setText(tr3("skip"));
   predictionText_->setText(prediction_ ? QStringLiteral("<b>%1</b> %2").arg(tr3("predict"), predictionQuestion().toHtmlEscaped())
                                        : QString());
   check_->setText(tr3("check"));

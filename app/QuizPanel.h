@@ -50,6 +50,11 @@ public:
   QString predictionQuestion() const;
   bool savePrediction(const QString& text);
   QString predictionResult() const;
+  bool hasPrediction() const { return prediction_.has_value(); }
+  // Before a lesson's run: the learner predicts first, then predictionDone() starts the
+  // run (a "Run without predicting" button skips). awaitingMessage() says so.
+  void setAwaitingPrediction(bool on);
+  QString awaitingMessage() const;
   ReviewView* review() const { return review_; }
   // Where answers are saved (default: AppDataLocation/progress.json).
   void setProgressFile(const QString& path);
@@ -74,6 +79,7 @@ public:
   bool showMe();
 
 Q_SIGNALS:
+  void predictionDone(); // saved or skipped while a lesson waits for it
   void lessonRunRequested(const QString& lessonId);
 
 protected:
@@ -120,4 +126,6 @@ private:
   QLabel *predictionText_ = nullptr, *predictionResult_ = nullptr;
   QLineEdit* predictionInput_ = nullptr;
   QPushButton* predictionSave_ = nullptr;
+  QPushButton* predictionSkip_ = nullptr;
+  bool awaitingPrediction_ = false;
 };

@@ -6,6 +6,7 @@
 #include "JobRunner.h"
 #include "LogPane.h"
 #include "MainWindow.h"
+#include "QuizPanel.h"
 #include "PlaybackController.h"
 #include "SampleTrace.h"
 #include "StartPage.h"
@@ -14,6 +15,7 @@
 #include "TraceModel.h"
 
 #include <QApplication>
+#include <QSignalSpy>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -173,4 +175,29 @@ TEST(Presentation, HidesTheFormAndTheLogAndBringsThemBack) {
   w.setPresentationLayout(false);
   EXPECT_TRUE(experiment->isVisible());
   EXPECT_TRUE(log->isVisible());
+}
+
+TEST(LessonFlow, PredictFirstThenTheRunStarts) {
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built";
+  MainWindow w;
+  QTemporaryDir dir;
+  auto* quiz = w.findChild<QuizPanel*>();
+  ASSERT_NE(quiz, nullptr);
+  quiz->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  QSignalSpy finished(&w, &MainWindow::lessonFinished);
+  ASSERT_TRUE(w.runLesson(QStringLiteral("fsdp-shard-gather-free"), true));
+  ASSERT_TRUE(quiz->hasPrediction());
+  EXPECT_TRUE(w.waitingForPrediction());
+  EXPECT_TRUE(w.lastMessage().contains(quiz->predictionQuestion())) << w.lastMessage().toStdString();
+  QTest::qWait(300);
+  EXPECT_EQ(finished.count(), 0) << "nothing runs before the prediction";
+  EXPECT_FALSE(quiz->savePrediction(QStringLiteral("lots"))); // not a value: still waiting
+  EXPECT_TRUE(w.waitingForPrediction());
+  ASSERT_TRUE(quiz->savePrediction(QStringLiteral("560 KiB")));
+  EXPECT_FALSE(w.waitingForPrediction());
+  ASSERT_TRUE(finished.wait(180000));
+  EXPECT_TRUE(finished.at(0).at(0).toBool());
+  QTest::qWait(200);
+  EXPECT_FALSE(quiz->predictionResult().contains(QStringLiteral("Saved:")))
+      << "the prediction is compared with the run: " << quiz->predictionResult().toStdString();
 }
