@@ -1,5 +1,6 @@
 #include "EvidenceMoment.h"
 
+#include "ObservationSupport.h"
 #include "ObservationText.h"
 
 #include <algorithm>
@@ -9,6 +10,9 @@
 
 namespace shardlab::quiz {
 namespace {
+
+using observation::modelBytes;
+using observation::strategyOf;
 
 using trace::Category;
 using trace::Event;
@@ -35,15 +39,6 @@ std::optional<std::size_t> firstWhere(const trace::Trace& t, const std::function
   return best;
 }
 
-std::string strategyOf(const trace::Trace& t) { return t.job.is_object() ? t.job.value("strategy", std::string()) : ""; }
-
-std::int64_t modelBytes(const trace::Trace& t) {
-  if (!t.job.is_object() || !t.job.contains("model")) return 0;
-  const auto& m = t.job["model"];
-  if (m.contains("bytes") && m["bytes"].is_number()) return m["bytes"].get<std::int64_t>();
-  if (m.contains("parameters") && m["parameters"].is_number()) return m["parameters"].get<std::int64_t>() * 4;
-  return 0;
-}
 
 LocalizedText same(const std::string& s) { return text::tr3(s, s, s); }
 

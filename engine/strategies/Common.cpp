@@ -11,6 +11,10 @@ std::vector<float> initialUnit(const ModelShape& shape, std::uint64_t seed, int 
   return v;
 }
 
+AdamWParams adamwParams(const JobConfig& job) {
+  return {static_cast<float>(job.lr), 0.9f, 0.999f, 1e-8f, static_cast<float>(job.weightDecay)};
+}
+
 std::unique_ptr<Strategy> makeStrategy(StrategyContext ctx) {
   const auto& s = ctx.job.strategy;
   if (s == "ddp") return makeDdp(ctx);

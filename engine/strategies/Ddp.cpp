@@ -46,7 +46,7 @@ public:
       reductions[static_cast<std::size_t>(u)] = ctx_.comm.allReduce(g.data(), g.size(), {u, step, -1});
     }
 
-    AdamWParams p{static_cast<float>(ctx_.job.lr), 0.9f, 0.999f, 1e-8f, static_cast<float>(ctx_.job.weightDecay)};
+    const AdamWParams p = adamwParams(ctx_.job);
     for (int u = U - 1; u >= 0; --u) {
       const auto i = static_cast<std::size_t>(u);
       ctx_.comm.wait(reductions[i], step);

@@ -182,7 +182,7 @@ private:
   }
 
   void optimizerStep() {
-    const AdamWParams p{static_cast<float>(ctx_.job.lr), 0.9f, 0.999f, 1e-8f, static_cast<float>(ctx_.job.weightDecay)};
+    const AdamWParams p = adamwParams(ctx_.job);
     for (auto& [u, param] : params_) {
       ScopedOp op(ctx_.recorder, Kind::Optimizer, u, step_);
       ctx_.device.adamw(param.data(), grads_.at(u).data(), m_.at(u).data(), v_.at(u).data(), param.size(), p,

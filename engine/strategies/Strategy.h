@@ -50,6 +50,10 @@ std::unique_ptr<Strategy> makePipeline(StrategyContext ctx);
 std::unique_ptr<Strategy> makeTensorParallel(StrategyContext ctx);
 std::unique_ptr<Strategy> makeStrategy(StrategyContext ctx);
 
+// The optimizer's hyperparameters, the same for every strategy (so that every
+// strategy computes the same mathematics as one rank).
+AdamWParams adamwParams(const JobConfig& job);
+
 // Initial full parameters of one unit, on the host.
 std::vector<float> initialUnit(const ModelShape& shape, std::uint64_t seed, int unit);
 

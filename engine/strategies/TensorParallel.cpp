@@ -57,7 +57,7 @@ public:
       runner.backward(u, params_[static_cast<std::size_t>(u)].data(), g.data());
     }
 
-    const AdamWParams p{static_cast<float>(ctx_.job.lr), 0.9f, 0.999f, 1e-8f, static_cast<float>(ctx_.job.weightDecay)};
+    const AdamWParams p = adamwParams(ctx_.job);
     for (int u = U - 1; u >= 0; --u) {
       const auto i = static_cast<std::size_t>(u);
       ScopedOp op(ctx_.recorder, Kind::Optimizer, u, step);
