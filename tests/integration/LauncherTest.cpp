@@ -91,3 +91,13 @@ TEST(Launcher, PrintsTheExactMpirunCommandItRuns) {
   EXPECT_NE(r.err.find("mpirun -np 4"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--oversubscribe"), std::string::npos) << "4 ranks on this machine's cores";
 }
+
+TEST(Spec, TheShippedSpecsRun) {
+  int specs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(SHARDLAB_ASSETS_DIR) + "/specs")) {
+    auto r = runShardlab({"--spec", entry.path().string(), "--steps", "2", "-q"});
+    EXPECT_EQ(r.status, 0) << entry.path() << ": " << r.err;
+    ++specs;
+  }
+  EXPECT_GE(specs, 1);
+}
