@@ -168,7 +168,8 @@ JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
       const ssize_t n = ::read(pipeFds[0], buf, sizeof buf);
       if (n <= 0) break;
       outcome.mpirunOutput.append(buf, static_cast<std::size_t>(n));
-      if (!options_.quiet || true) (void)!::write(STDERR_FILENO, buf, static_cast<std::size_t>(n));
+      // mpirun's own words reach the user even with --quiet: they explain failures.
+      (void)!::write(STDERR_FILENO, buf, static_cast<std::size_t>(n));
       if (outcome.mpirunOutput.size() > (1u << 16)) outcome.mpirunOutput.erase(0, outcome.mpirunOutput.size() - (1u << 16));
       if (outcome.mpirunOutput.find("exited on signal") != std::string::npos ||
           outcome.mpirunOutput.find("MPI_ABORT was invoked") != std::string::npos)

@@ -168,11 +168,12 @@ Summary summarize(const Trace& trace) {
     case Record::Idle:
       rs.idleS += static_cast<double>(e.t1 - e.t0) * 1e-9;
       break;
-    case Record::OutOfMemory:
-      if (!s.outOfMemory)
-        s.outOfMemory = OutOfMemoryReport{e.rank, e.category, trace.unitName(e.unit), e.bytes, e.value, e.total};
-      rs.failure = OutOfMemoryReport{e.rank, e.category, trace.unitName(e.unit), e.bytes, e.value, e.total}.message();
+    case Record::OutOfMemory: {
+      const OutOfMemoryReport report{e.rank, e.category, trace.unitName(e.unit), e.bytes, e.value, e.total};
+      if (!s.outOfMemory) s.outOfMemory = report;
+      rs.failure = report.message();
       break;
+    }
     case Record::Failure:
       if (!rs.failure && e.text < trace.texts.size()) rs.failure = trace.texts[e.text];
       break;
