@@ -2,21 +2,21 @@
 
 #include <QJsonDocument>
 
-#include "AppSettings.h"
-#include "CaptionBar.h"
-#include "ChromeTrace.h"
-#include "CompareWindow.h"
-#include "ExperimentPanel.h"
-#include "LogPane.h"
-#include "PipelineView.h"
-#include "PlaybackBar.h"
-#include "PlotsView.h"
-#include "LabOpener.h"
-#include "QuizPanel.h"
-#include "RankView.h"
-#include "StartPage.h"
-#include "SummaryView.h"
-#include "TimelineView.h"
+#include "models/AppSettings.h"
+#include "views/CaptionBar.h"
+#include "trace/ChromeTrace.h"
+#include "views/CompareWindow.h"
+#include "views/ExperimentPanel.h"
+#include "views/LogPane.h"
+#include "views/PipelineView.h"
+#include "views/PlaybackBar.h"
+#include "views/PlotsView.h"
+#include "views/LabOpener.h"
+#include "views/QuizPanel.h"
+#include "views/RankView.h"
+#include "views/StartPage.h"
+#include "views/SummaryView.h"
+#include "views/TimelineView.h"
 
 #include <QAction>
 #include <QActionGroup>

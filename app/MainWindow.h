@@ -3,10 +3,10 @@
 // CaptionBar) together; owns the menus, docks and the start page.
 #pragma once
 
-#include "JobRunner.h"
-#include "LessonCatalog.h"
-#include "PlaybackController.h"
-#include "TraceModel.h"
+#include "models/JobRunner.h"
+#include "models/LessonCatalog.h"
+#include "models/PlaybackController.h"
+#include "models/TraceModel.h"
 
 #include <QMainWindow>
 #include <QTimer>

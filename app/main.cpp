@@ -5,15 +5,15 @@
 //   shardlab --benchmark [TRACE]     frames per second of rank view + timeline, offscreen
 //   shardlab --headless              run the default FSDP job via shardlab-run, print its summary
 //   shardlab --version
-#include "AppSettings.h"
-#include "JobRunner.h"
-#include "JobSpec.h"
-#include "LogPane.h"
+#include "models/AppSettings.h"
+#include "models/JobRunner.h"
+#include "models/JobSpec.h"
+#include "views/LogPane.h"
 #include "MainWindow.h"
-#include "QuizPanel.h"
-#include "RankView.h"
-#include "TimelineView.h"
-#include "TraceModel.h"
+#include "views/QuizPanel.h"
+#include "views/RankView.h"
+#include "views/TimelineView.h"
+#include "models/TraceModel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

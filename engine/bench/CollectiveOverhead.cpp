@@ -3,9 +3,9 @@
 // communication thread, record, wait) with MPI_Allgather/MPI_Reduce_scatter_block/
 // MPI_Allreduce called directly, and prints the medians and their ratio.
 //   mpirun -np 2 shardlab-bench-collectives
-#include "CommStream.h"
-#include "MpiCheck.h"
-#include "Recorder.h"
+#include "comm/CommStream.h"
+#include "comm/MpiCheck.h"
+#include "core/Recorder.h"
 
 #include <CLI/CLI.hpp>
 

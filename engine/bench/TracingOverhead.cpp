@@ -2,13 +2,13 @@
 // in alternating rounds with tracing on (written to a file) and off, and prints the
 // median step time of each and their ratio. Run under mpirun, e.g.
 //   mpirun -np 4 shardlab-bench-tracing --strategy fsdp --rounds 7
-#include "CommStream.h"
-#include "Data.h"
-#include "JobConfig.h"
-#include "Memory.h"
-#include "MpiCheck.h"
-#include "Recorder.h"
-#include "Strategy.h"
+#include "comm/CommStream.h"
+#include "core/Data.h"
+#include "core/JobConfig.h"
+#include "core/Memory.h"
+#include "comm/MpiCheck.h"
+#include "core/Recorder.h"
+#include "strategies/Strategy.h"
 
 #include <CLI/CLI.hpp>
 

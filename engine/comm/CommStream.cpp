@@ -1,6 +1,6 @@
-#include "CommStream.h"
+#include "comm/CommStream.h"
 
-#include "MpiCheck.h"
+#include "comm/MpiCheck.h"
 
 #include <vector>
 

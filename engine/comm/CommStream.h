@@ -10,9 +10,9 @@
 // a CUDA communication stream (CudaTransports.h). The strategies see the same API.
 #pragma once
 
-#include "Event.h"
-#include "Recorder.h"
-#include "Transport.h"
+#include "trace/Event.h"
+#include "core/Recorder.h"
+#include "comm/Transport.h"
 
 #include <mpi.h>
 

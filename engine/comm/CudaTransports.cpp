@@ -2,13 +2,13 @@
 // memory), the NCCL transport (a communication stream ordered by CUDA events), the
 // clock that puts CUDA events on the run's clock, and the compute-op timer.
 // docs/gpu.md, "Communication on GPU ranks", explains the event ordering.
-#include "CudaTransports.h"
+#include "comm/CudaTransports.h"
 
-#include "CommStream.h"
-#include "CudaCheck.h"
-#include "MpiCheck.h"
-#include "NcclCheck.h"
-#include "Nvtx.h"
+#include "comm/CommStream.h"
+#include "cuda/CudaCheck.h"
+#include "comm/MpiCheck.h"
+#include "cuda/NcclCheck.h"
+#include "cuda/Nvtx.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -8,10 +8,10 @@
 //   CudaOpTimer         compute ops timed with CUDA events, marked with NVTX
 #pragma once
 
-#include "CudaDevice.h"
-#include "NcclComm.h"
-#include "Recorder.h"
-#include "Transport.h"
+#include "cuda/CudaDevice.h"
+#include "cuda/NcclComm.h"
+#include "core/Recorder.h"
+#include "comm/Transport.h"
 
 #include <cuda_runtime.h>
 

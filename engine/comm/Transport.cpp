@@ -1,9 +1,9 @@
 // The Transport base (the MPI call of each operation, and how it is recorded) and
 // the Open MPI transport on host buffers.
-#include "Transport.h"
+#include "comm/Transport.h"
 
-#include "CommStream.h"
-#include "MpiCheck.h"
+#include "comm/CommStream.h"
+#include "comm/MpiCheck.h"
 
 namespace shardlab {
 

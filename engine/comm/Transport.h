@@ -16,8 +16,8 @@
 // blocking the host (make the compute stream wait for the operation's end event).
 #pragma once
 
-#include "Event.h"
-#include "Recorder.h"
+#include "trace/Event.h"
+#include "core/Recorder.h"
 
 #include <mpi.h>
 

@@ -1,5 +1,5 @@
 // The CPU device: plain loops for the element-wise work, OpenBLAS for the GEMMs.
-#include "Device.h"
+#include "core/Device.h"
 
 #include <cblas.h>
 

@@ -1,4 +1,4 @@
-#include "Data.h"
+#include "core/Data.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
-#include "JobConfig.h"
+#include "core/JobConfig.h"
 
-#include "Model.h"
+#include "core/Model.h"
 
 #include <cctype>
 #include <cmath>

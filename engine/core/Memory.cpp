@@ -1,7 +1,7 @@
-#include "Memory.h"
+#include "core/Memory.h"
 
-#include "Recorder.h"
-#include "Summary.h"
+#include "core/Recorder.h"
+#include "trace/Summary.h"
 
 namespace shardlab {
 

@@ -4,8 +4,8 @@
 // fails, the rank records what it needed and held, and stops.
 #pragma once
 
-#include "Device.h"
-#include "Event.h"
+#include "core/Device.h"
+#include "trace/Event.h"
 
 #include <array>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "Model.h"
+#include "core/Model.h"
 
 #include <cmath>
 

@@ -9,7 +9,7 @@
 //   output     W[H x V] | b[V]
 #pragma once
 
-#include "Device.h"
+#include "core/Device.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "Recorder.h"
+#include "core/Recorder.h"
 
 namespace shardlab {
 

@@ -3,9 +3,9 @@
 // benchmark) nothing is formatted or written.
 #pragma once
 
-#include "Clock.h"
-#include "Event.h"
-#include "TraceWriter.h"
+#include "core/Clock.h"
+#include "trace/Event.h"
+#include "trace/TraceWriter.h"
 
 #include <cstdio>
 #include <memory>

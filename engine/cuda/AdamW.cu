@@ -4,8 +4,8 @@
 //   param -= lr * ( (m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + eps) + weightDecay * param )
 // The weight decay is decoupled: it uses the parameter before this step and is not
 // part of the gradient the moments see.
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 namespace shardlab::cuda {
 namespace {

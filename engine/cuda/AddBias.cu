@@ -1,6 +1,6 @@
 // y[r, c] += bias[c] over a row-major rows x cols matrix, one thread per element.
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 namespace shardlab::cuda {
 namespace {

@@ -4,8 +4,8 @@
 // rows ty, ty + 8, ty + 16, ... of column blockIdx.x * 32 + tx, so the 32 threads of a
 // warp read 32 adjacent floats of one row (coalesced). The 8 partial sums of a
 // column then meet in shared memory and thread ty == 0 writes the column's total.
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 namespace shardlab::cuda {
 namespace {

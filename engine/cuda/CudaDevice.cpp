@@ -1,9 +1,9 @@
 // CudaDevice: memory, copies and cuBLAS GEMM here; the elementwise and reduction
 // kernels live in their own .cu files (Kernels.h).
-#include "CudaDevice.h"
+#include "cuda/CudaDevice.h"
 
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 #include <cmath>
 #include <cstdio>

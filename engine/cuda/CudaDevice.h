@@ -11,7 +11,7 @@
 // SHARDLAB_HAVE_CUDA=1 for its users).
 #pragma once
 
-#include "Device.h"
+#include "core/Device.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,8 +4,8 @@
 // One thread per (i, j) element. The backward uses atomicAdd because a token that
 // appears several times in the batch adds into the same row from several threads
 // (the order of those float additions varies run to run: last-bit differences).
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 namespace shardlab::cuda {
 namespace {

@@ -1,7 +1,7 @@
 // Tanh-approximated GELU, as in GPT-2 (and llm.c's gelu_forward/gelu_backward):
 //   gelu(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 namespace shardlab::cuda {
 namespace {

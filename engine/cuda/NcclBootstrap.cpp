@@ -1,10 +1,10 @@
 // Getting a communicator up: the NCCL unique id travels over MPI, then every rank
 // joins with ncclCommInitRank. Plus the node-local rank and GPU-sharing checks the
 // strategies use to pick a GPU and to choose NCCL or MPI staging.
-#include "NcclComm.h"
+#include "cuda/NcclComm.h"
 
-#include "CudaCheck.h"
-#include "NcclCheck.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/NcclCheck.h"
 
 #include <cstdio>
 #include <cstring>

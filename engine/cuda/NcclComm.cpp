@@ -1,8 +1,8 @@
 // The communicator's collectives and its timeout-bounded wait.
-#include "NcclComm.h"
+#include "cuda/NcclComm.h"
 
-#include "CudaCheck.h"
-#include "NcclCheck.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/NcclCheck.h"
 
 #include <string>
 #include <thread>

@@ -1,6 +1,6 @@
 // y += x, elementwise (the residual connection; also sums gradients).
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 namespace shardlab::cuda {
 namespace {

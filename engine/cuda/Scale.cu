@@ -1,6 +1,6 @@
 // x *= s, elementwise (gradient averaging, loss scaling).
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 namespace shardlab::cuda {
 namespace {

@@ -6,9 +6,9 @@
 // dlogits may alias logits (each thread reads x[j] before it writes dx[j], and the
 // target logit is read before any write). A target outside [0, vocab) gives a NaN
 // loss for that row, which the caller sees in the summed loss.
-#include "BlockReduce.cuh"
-#include "CudaCheck.h"
-#include "Kernels.h"
+#include "cuda/BlockReduce.cuh"
+#include "cuda/CudaCheck.h"
+#include "cuda/Kernels.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
-#include "DeviceChoice.h"
+#include "launcher/DeviceChoice.h"
 
 #ifdef SHARDLAB_HAVE_CUDA
-#include "CudaDevice.h"
+#include "cuda/CudaDevice.h"
 #endif
 
 namespace shardlab {

@@ -1,7 +1,7 @@
 // Which device a job's ranks use, and why (shardlab-run prints the reason).
 #pragma once
 
-#include "JobConfig.h"
+#include "core/JobConfig.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "MpiJob.h"
+#include "launcher/MpiJob.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -4,7 +4,7 @@
 // fails, mpirun stops the others; if it has not within a few seconds, this stops it.
 #pragma once
 
-#include "LaunchOptions.h"
+#include "launcher/LaunchOptions.h"
 
 #include <functional>
 #include <string>

@@ -1,13 +1,13 @@
 // shardlab-run: starts a ShardLab job under mpirun, streams and merges every rank's
 // events, and prints the run's summary. This is what the app runs, and what a
 // learner can copy to a cluster.
-#include "ChromeTrace.h"
-#include "DeviceChoice.h"
-#include "LaunchOptions.h"
-#include "MpiJob.h"
-#include "Summary.h"
-#include "TraceReader.h"
-#include "TraceWriter.h"
+#include "trace/ChromeTrace.h"
+#include "launcher/DeviceChoice.h"
+#include "launcher/LaunchOptions.h"
+#include "launcher/MpiJob.h"
+#include "trace/Summary.h"
+#include "trace/TraceReader.h"
+#include "trace/TraceWriter.h"
 
 #include <unistd.h>
 

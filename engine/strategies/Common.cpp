@@ -1,5 +1,5 @@
-#include "MpiCheck.h"
-#include "Strategy.h"
+#include "comm/MpiCheck.h"
+#include "strategies/Strategy.h"
 
 #include <stdexcept>
 

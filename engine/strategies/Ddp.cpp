@@ -3,9 +3,9 @@
 // as soon as that unit's backward is done, on the communication thread, so the
 // all-reduce of block k overlaps the backward of block k-1 (PyTorch DDP's buckets,
 // one bucket per unit).
-#include "MpiCheck.h"
-#include "Strategy.h"
-#include "UnitRunner.h"
+#include "comm/MpiCheck.h"
+#include "strategies/Strategy.h"
+#include "strategies/UnitRunner.h"
 
 namespace shardlab {
 namespace {

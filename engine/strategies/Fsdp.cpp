@@ -10,9 +10,9 @@
 //
 // Prefetch issues the next unit's all-gather before the current unit computes, so
 // the communication thread gathers while the compute thread works.
-#include "MpiCheck.h"
-#include "Strategy.h"
-#include "UnitRunner.h"
+#include "comm/MpiCheck.h"
+#include "strategies/Strategy.h"
+#include "strategies/UnitRunner.h"
 
 namespace shardlab {
 namespace {

@@ -18,11 +18,11 @@
 // scaled by 1/batch, so after the last B they are the full batch's gradient and one
 // AdamW step follows. MPI tags are distinct per direction, micro-batch and stage
 // boundary, so no message can be taken for another.
-#include "MpiCheck.h"
-#include "PipelineSchedules.h"
-#include "StagePlan.h"
-#include "Strategy.h"
-#include "UnitRunner.h"
+#include "comm/MpiCheck.h"
+#include "strategies/PipelineSchedules.h"
+#include "strategies/StagePlan.h"
+#include "strategies/Strategy.h"
+#include "strategies/UnitRunner.h"
 
 #include <map>
 #include <stdexcept>

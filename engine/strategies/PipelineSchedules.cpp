@@ -1,4 +1,4 @@
-#include "PipelineSchedules.h"
+#include "strategies/PipelineSchedules.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "StagePlan.h"
+#include "strategies/StagePlan.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,8 +5,8 @@
 // non-adjacent chunks r, p + r, 2p + r, ... (Megatron-LM's virtual pipeline stages).
 #pragma once
 
-#include "JobConfig.h"
-#include "Model.h"
+#include "core/JobConfig.h"
+#include "core/Model.h"
 
 #include <vector>
 

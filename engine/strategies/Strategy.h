@@ -3,13 +3,13 @@
 // strategy per file: Ddp.cpp, Fsdp.cpp, Pipeline.cpp, TensorParallel.cpp.
 #pragma once
 
-#include "CommStream.h"
-#include "Data.h"
-#include "Device.h"
-#include "JobConfig.h"
-#include "Memory.h"
-#include "Model.h"
-#include "Recorder.h"
+#include "comm/CommStream.h"
+#include "core/Data.h"
+#include "core/Device.h"
+#include "core/JobConfig.h"
+#include "core/Memory.h"
+#include "core/Model.h"
+#include "core/Recorder.h"
 
 #include <memory>
 #include <vector>

@@ -14,9 +14,9 @@
 // gradients (and b2's) come out identical on every rank without any communication,
 // and every rank takes the same AdamW step. The loss is computed on every rank but
 // reported by rank 0 only, so the run's token count is the batch's.
-#include "MpiCheck.h"
-#include "Strategy.h"
-#include "UnitRunner.h"
+#include "comm/MpiCheck.h"
+#include "strategies/Strategy.h"
+#include "strategies/UnitRunner.h"
 
 namespace shardlab {
 namespace {

@@ -1,4 +1,4 @@
-#include "UnitRunner.h"
+#include "strategies/UnitRunner.h"
 
 namespace shardlab {
 

@@ -3,7 +3,7 @@
 // parameters and gradients come from; the arithmetic is this, shared by all.
 #pragma once
 
-#include "Strategy.h"
+#include "strategies/Strategy.h"
 
 #include <functional>
 #include <map>

@@ -1,4 +1,4 @@
-#include "ChromeTrace.h"
+#include "trace/ChromeTrace.h"
 
 namespace shardlab::trace {
 namespace {

@@ -2,7 +2,7 @@
 // one process per rank, one thread per stream, counter tracks for memory.
 #pragma once
 
-#include "Trace.h"
+#include "trace/Trace.h"
 
 #include <ostream>
 

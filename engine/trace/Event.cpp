@@ -1,4 +1,4 @@
-#include "Event.h"
+#include "trace/Event.h"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "Summary.h"
+#include "trace/Summary.h"
 
 #include <algorithm>
 #include <bit>

@@ -2,7 +2,7 @@
 // and the quiz asks about it: all three call summarize() so the numbers agree.
 #pragma once
 
-#include "Trace.h"
+#include "trace/Trace.h"
 
 #include <array>
 #include <map>

@@ -2,7 +2,7 @@
 // event. Built by TraceParser from the line format of docs/trace-format.md.
 #pragma once
 
-#include "Event.h"
+#include "trace/Event.h"
 
 #include <nlohmann/json.hpp>
 

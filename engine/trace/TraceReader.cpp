@@ -1,4 +1,4 @@
-#include "TraceReader.h"
+#include "trace/TraceReader.h"
 
 #include <array>
 #include <charconv>

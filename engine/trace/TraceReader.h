@@ -2,7 +2,7 @@
 // to the damage: everything before it is kept and the error names the line.
 #pragma once
 
-#include "Trace.h"
+#include "trace/Trace.h"
 
 #include <istream>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "TraceWriter.h"
+#include "trace/TraceWriter.h"
 
 #include <charconv>
 #include <cinttypes>

@@ -2,7 +2,7 @@
 // what was written visible to a reader tailing the file (the launcher does).
 #pragma once
 
-#include "Event.h"
+#include "trace/Event.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,13 +1,13 @@
-#include "WorkerSetup.h"
+#include "worker/WorkerSetup.h"
 
-#include "Clock.h"
-#include "MpiCheck.h"
+#include "core/Clock.h"
+#include "comm/MpiCheck.h"
 
 #ifdef SHARDLAB_HAVE_CUDA
-#include "CudaCheck.h"
-#include "CudaDevice.h"
-#include "CudaTransports.h"
-#include "NcclComm.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/CudaDevice.h"
+#include "comm/CudaTransports.h"
+#include "cuda/NcclComm.h"
 
 #include <cuda_runtime.h>
 #endif

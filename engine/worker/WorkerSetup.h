@@ -2,10 +2,10 @@
 // and describe itself in its trace's rank record.
 #pragma once
 
-#include "Device.h"
-#include "JobConfig.h"
-#include "Recorder.h"
-#include "Transport.h"
+#include "core/Device.h"
+#include "core/JobConfig.h"
+#include "core/Recorder.h"
+#include "comm/Transport.h"
 
 #include <memory>
 

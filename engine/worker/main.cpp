@@ -1,15 +1,15 @@
 // shardlab-worker: one rank of a ShardLab job, started by mpirun (through
 // shardlab-run). Reads the job, trains, and records every event into
 // RUN_DIR/rank-R.trace as it happens.
-#include "Clock.h"
-#include "CommStream.h"
-#include "Data.h"
-#include "JobConfig.h"
-#include "Memory.h"
-#include "MpiCheck.h"
-#include "Recorder.h"
-#include "Strategy.h"
-#include "WorkerSetup.h"
+#include "core/Clock.h"
+#include "comm/CommStream.h"
+#include "core/Data.h"
+#include "core/JobConfig.h"
+#include "core/Memory.h"
+#include "comm/MpiCheck.h"
+#include "core/Recorder.h"
+#include "strategies/Strategy.h"
+#include "worker/WorkerSetup.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,23 +1,23 @@
 // shardlab-quiz: export the question bank, validate labs, print a shuffled attempt,
 // generate observation questions from a learner's trace(s), export results.
 // Each subcommand is added by one add*Command function.
-#include "AssetLocator.h"
-#include "AtomicFile.h"
-#include "Attempt.h"
-#include "GiftExporter.h"
-#include "JsonExporter.h"
-#include "KnownIds.h"
-#include "LabLoader.h"
-#include "Languages.h"
-#include "LessonLibrary.h"
-#include "MoodleXmlExporter.h"
-#include "Observation.h"
-#include "Progress.h"
-#include "QuestionBank.h"
-#include "ResultsExporter.h"
-#include "TraceHash.h"
+#include "quiz/bank/AssetLocator.h"
+#include "quiz/progress/AtomicFile.h"
+#include "quiz/bank/Attempt.h"
+#include "quiz/export/GiftExporter.h"
+#include "quiz/export/JsonExporter.h"
+#include "quiz/bank/KnownIds.h"
+#include "quiz/bank/LabLoader.h"
+#include "quiz/bank/Languages.h"
+#include "quiz/bank/LessonLibrary.h"
+#include "quiz/export/MoodleXmlExporter.h"
+#include "quiz/observations/Observation.h"
+#include "quiz/progress/Progress.h"
+#include "quiz/bank/QuestionBank.h"
+#include "quiz/export/ResultsExporter.h"
+#include "quiz/observations/TraceHash.h"
 
-#include "TraceReader.h"
+#include "trace/TraceReader.h"
 
 #include <CLI/CLI.hpp>
 

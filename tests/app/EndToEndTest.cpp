@@ -2,10 +2,10 @@
 // shardlab-run --events - -> TraceModel), then the rank view at the first
 // all-gather must show what the trace says. Skipped only when shardlab-run has not
 // been built yet; once it exists, this test runs and can fail.
-#include "JobRunner.h"
-#include "MemoryStateModel.h"
-#include "RankView.h"
-#include "TraceModel.h"
+#include "models/JobRunner.h"
+#include "models/MemoryStateModel.h"
+#include "views/RankView.h"
+#include "models/TraceModel.h"
 
 #include <QFileInfo>
 #include <QSignalSpy>

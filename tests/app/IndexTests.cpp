@@ -4,10 +4,10 @@
 // memory state at t from checkpoints = a full replay from t = 0. Checked on the
 // synthetic sample and on a real trace written by shardlab-run (skipped only when
 // the launcher has not been built).
-#include "JobRunner.h"
-#include "MemoryStateModel.h"
+#include "models/JobRunner.h"
+#include "models/MemoryStateModel.h"
 #include "SampleTrace.h"
-#include "TraceModel.h"
+#include "models/TraceModel.h"
 
 #include <QFileInfo>
 #include <QProcess>

@@ -1,12 +1,12 @@
 // Models: TraceModel ingestion (file and batched live lines), MemoryStateModel
 // answers, PlaybackController state and stepping, JobSpec validation, captions, OOM.
-#include "Captions.h"
-#include "JobSpec.h"
-#include "LessonCatalog.h"
-#include "MemoryStateModel.h"
-#include "PlaybackController.h"
+#include "models/Captions.h"
+#include "models/JobSpec.h"
+#include "models/LessonCatalog.h"
+#include "models/MemoryStateModel.h"
+#include "models/PlaybackController.h"
 #include "SampleTrace.h"
-#include "TraceModel.h"
+#include "models/TraceModel.h"
 
 #include <QDir>
 #include <QSignalSpy>

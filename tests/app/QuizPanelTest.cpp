@@ -2,17 +2,17 @@
 // app finds it) records a 2-rank FSDP job, the panel asks the lesson's guide
 // questions and the observation questions of that trace, records answers in a
 // progress file, and "Show me" moves the playhead to the evidence moment.
-#include "AppSettings.h"
-#include "EvidenceMoment.h"
-#include "JobRunner.h"
-#include "LogPane.h"
+#include "models/AppSettings.h"
+#include "quiz/observations/EvidenceMoment.h"
+#include "models/JobRunner.h"
+#include "views/LogPane.h"
 #include "MainWindow.h"
-#include "PlaybackController.h"
-#include "Progress.h"
-#include "QuestionBank.h"
-#include "QuizPanel.h"
-#include "ReviewView.h"
-#include "TraceModel.h"
+#include "models/PlaybackController.h"
+#include "quiz/progress/Progress.h"
+#include "quiz/bank/QuestionBank.h"
+#include "views/QuizPanel.h"
+#include "views/ReviewView.h"
+#include "models/TraceModel.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -2,8 +2,8 @@
 // synthetic: tests that claim to show a real run use shardlab-run instead.
 #pragma once
 
-#include "TraceReader.h"
-#include "TraceWriter.h"
+#include "trace/TraceReader.h"
+#include "trace/TraceWriter.h"
 
 #include <cstdio>
 #include <cstdlib>

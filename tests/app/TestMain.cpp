@@ -1,5 +1,5 @@
 // The app tests need a QApplication (offscreen platform, see CMakeLists.txt).
-#include "AppSettings.h"
+#include "models/AppSettings.h"
 
 #include <QApplication>
 

@@ -1,15 +1,15 @@
 // Views painted offscreen: they must show what the models say (pixel checks).
-#include "CaptionBar.h"
-#include "ExperimentPanel.h"
-#include "MemoryStateModel.h"
-#include "Palette.h"
-#include "PipelineView.h"
-#include "PlotsView.h"
-#include "RankView.h"
+#include "views/CaptionBar.h"
+#include "views/ExperimentPanel.h"
+#include "models/MemoryStateModel.h"
+#include "views/Palette.h"
+#include "views/PipelineView.h"
+#include "views/PlotsView.h"
+#include "views/RankView.h"
 #include "SampleTrace.h"
-#include "SummaryView.h"
-#include "TimelineView.h"
-#include "TraceModel.h"
+#include "views/SummaryView.h"
+#include "views/TimelineView.h"
+#include "models/TraceModel.h"
 
 #include <QImage>
 #include <QPainter>

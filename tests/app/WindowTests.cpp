@@ -1,18 +1,18 @@
 // The main window as a whole: translations (French, Russian, live switching),
 // plural forms, the start page's lesson guide, and keyboard shortcuts when a view
 // has the focus.
-#include "AppSettings.h"
-#include "ExperimentPanel.h"
-#include "JobRunner.h"
-#include "LogPane.h"
+#include "models/AppSettings.h"
+#include "views/ExperimentPanel.h"
+#include "models/JobRunner.h"
+#include "views/LogPane.h"
 #include "MainWindow.h"
-#include "QuizPanel.h"
-#include "PlaybackController.h"
+#include "views/QuizPanel.h"
+#include "models/PlaybackController.h"
 #include "SampleTrace.h"
-#include "StartPage.h"
-#include "TimelineView.h"
-#include "RankView.h"
-#include "TraceModel.h"
+#include "views/StartPage.h"
+#include "views/TimelineView.h"
+#include "views/RankView.h"
+#include "models/TraceModel.h"
 
 #include <QApplication>
 #include <QSignalSpy>

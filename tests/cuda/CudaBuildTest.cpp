@@ -1,8 +1,8 @@
 // Runs on every machine, GPU or not (CTest label cuda-build): the "no GPU" path is
 // graceful, and the check macros name the call, file and line.
-#include "CudaCheck.h"
-#include "CudaDevice.h"
-#include "NcclCheck.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/CudaDevice.h"
+#include "cuda/NcclCheck.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // outputs poisoned with NaN first (so an element the GPU never writes shows), and
 // the relative error ||gpu - cpu|| / ||cpu|| below 1e-5 in fp32. Without a GPU every
 // test is skipped and says why.
-#include "CudaDevice.h"
-#include "Device.h"
+#include "cuda/CudaDevice.h"
+#include "core/Device.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // A real one-rank job on the GPU through shardlab-run (and mpirun): --device cuda
 // gives NCCL on one rank; its trace must carry devmem records and a rank record
 // naming the GPU. Skipped without a GPU.
-#include "CudaDevice.h"
+#include "cuda/CudaDevice.h"
 #include "RunShardlab.h"
-#include "TraceReader.h"
+#include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // nccl::Comm on one rank (MPI singleton, no mpirun needed): the MPI bootstrap, each
 // collective wrapper, and the timeout-bounded wait. Multi-rank runs are covered by
 // the engine jobs in scripts/gpu-check.sh. Skipped without a GPU.
-#include "CudaCheck.h"
-#include "CudaDevice.h"
-#include "NcclComm.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/CudaDevice.h"
+#include "cuda/NcclComm.h"
 #include "Spin.h"
 
 #include <gtest/gtest.h>

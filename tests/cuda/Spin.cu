@@ -2,7 +2,7 @@
 // nccl::Comm::waitFor into its timeout without needing a broken peer.
 #include "Spin.h"
 
-#include "CudaCheck.h"
+#include "cuda/CudaCheck.h"
 
 namespace shardlab::testing {
 namespace {

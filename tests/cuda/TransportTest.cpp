@@ -2,11 +2,11 @@
 // mpirun): staged through pinned host memory, and NCCL on a communication stream.
 // Each collective must give the one-rank answer (a copy), tickets must order the
 // compute stream, and every operation must be recorded. Skipped without a GPU.
-#include "CommStream.h"
-#include "CudaDevice.h"
-#include "CudaTransports.h"
-#include "NcclComm.h"
-#include "TraceReader.h"
+#include "comm/CommStream.h"
+#include "cuda/CudaDevice.h"
+#include "comm/CudaTransports.h"
+#include "cuda/NcclComm.h"
+#include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>

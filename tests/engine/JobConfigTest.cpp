@@ -1,5 +1,5 @@
-#include "JobConfig.h"
-#include "Model.h"
+#include "core/JobConfig.h"
+#include "core/Model.h"
 
 #include <gtest/gtest.h>
 

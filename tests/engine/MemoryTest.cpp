@@ -1,8 +1,8 @@
 // The tracked allocator measures every byte by category and enforces the budget at
 // allocation time, recording what the failed allocation needed and what was held.
-#include "Memory.h"
-#include "Recorder.h"
-#include "TraceReader.h"
+#include "core/Memory.h"
+#include "core/Recorder.h"
+#include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The backward passes of every unit, checked against central finite differences of
 // the loss computed by the forward passes.
-#include "Device.h"
-#include "Model.h"
+#include "core/Device.h"
+#include "core/Model.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // FSDP's sharding arithmetic, as the engine does it: each unit padded to a multiple
 // of the rank count, each rank owning one contiguous slice; the slices of all ranks,
 // concatenated and trimmed, give back the unit exactly.
-#include "Model.h"
+#include "core/Model.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "RunShardlab.h"
-#include "Summary.h"
-#include "TraceReader.h"
+#include "trace/Summary.h"
+#include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "AssetLocator.h"
+#include "quiz/bank/AssetLocator.h"
 #include "TestSupport.h"
 
 #include <cstdlib>

@@ -1,5 +1,5 @@
-#include "Attempt.h"
-#include "QuestionBank.h"
+#include "quiz/bank/Attempt.h"
+#include "quiz/bank/QuestionBank.h"
 #include "TestSupport.h"
 
 #include <algorithm>

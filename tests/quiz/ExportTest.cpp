@@ -1,6 +1,6 @@
-#include "GiftExporter.h"
-#include "JsonExporter.h"
-#include "MoodleXmlExporter.h"
+#include "quiz/export/GiftExporter.h"
+#include "quiz/export/JsonExporter.h"
+#include "quiz/export/MoodleXmlExporter.h"
 #include "TestSupport.h"
 
 #include <vector>

@@ -1,4 +1,4 @@
-#include "LabLoader.h"
+#include "quiz/bank/LabLoader.h"
 #include "TestSupport.h"
 
 using namespace shardlab::quiz;

@@ -1,5 +1,5 @@
-#include "KnownIds.h"
-#include "LessonLibrary.h"
+#include "quiz/bank/KnownIds.h"
+#include "quiz/bank/LessonLibrary.h"
 #include "TestSupport.h"
 
 using namespace shardlab::quiz;

@@ -1,9 +1,9 @@
 // Observation questions and evidence moments against traces of REAL runs
 // (shardlab-run -> mpirun), shared across tests through RealRuns.h.
-#include "EvidenceMoment.h"
-#include "KnownIds.h"
-#include "LabLoader.h"
-#include "Observation.h"
+#include "quiz/observations/EvidenceMoment.h"
+#include "quiz/bank/KnownIds.h"
+#include "quiz/bank/LabLoader.h"
+#include "quiz/observations/Observation.h"
 #include "RealRuns.h"
 #include "TestSupport.h"
 
@@ -362,7 +362,7 @@ TEST(ObserveCli, PrintsQuestionsAsJson) {
 }
 
 // Predictions made before a run, measured in the run afterwards.
-#include "PredictionCheck.h"
+#include "quiz/observations/PredictionCheck.h"
 
 TEST(Predictions, ParseTheLearnersAnswer) {
   EXPECT_EQ(parsePredictionValue("bytes", "1.5 MiB"), 1.5 * 1024 * 1024);

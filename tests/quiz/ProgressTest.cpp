@@ -1,6 +1,6 @@
-#include "AtomicFile.h"
-#include "JsonFile.h"
-#include "Progress.h"
+#include "quiz/progress/AtomicFile.h"
+#include "quiz/bank/JsonFile.h"
+#include "quiz/progress/Progress.h"
 #include "TestSupport.h"
 
 #include <csignal>

@@ -1,6 +1,6 @@
-#include "KnownIds.h"
-#include "Languages.h"
-#include "QuestionBank.h"
+#include "quiz/bank/KnownIds.h"
+#include "quiz/bank/Languages.h"
+#include "quiz/bank/QuestionBank.h"
 #include "TestSupport.h"
 
 #include <set>

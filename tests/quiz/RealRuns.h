@@ -3,9 +3,9 @@
 // every test that asks for it (a static cache keeps the suite fast).
 #pragma once
 
-#include "Summary.h"
-#include "Trace.h"
-#include "TraceReader.h"
+#include "trace/Summary.h"
+#include "trace/Trace.h"
+#include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // Results export (CSV, JSON) with the run's settings and the trace file's hash.
-#include "Progress.h"
-#include "ResultsExporter.h"
+#include "quiz/progress/Progress.h"
+#include "quiz/export/ResultsExporter.h"
 #include "TestSupport.h"
-#include "TraceHash.h"
+#include "quiz/observations/TraceHash.h"
 
-#include "TraceReader.h"
+#include "trace/TraceReader.h"
 
 #include <sstream>
 

@@ -1,5 +1,5 @@
-#include "QuestionBank.h"
-#include "Score.h"
+#include "quiz/bank/QuestionBank.h"
+#include "quiz/progress/Score.h"
 #include "TestSupport.h"
 
 using namespace shardlab::quiz;

@@ -2,7 +2,7 @@
 // temporary folder, and a search through diagnostics.
 #pragma once
 
-#include "Diagnostics.h"
+#include "quiz/bank/Diagnostics.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // The summary's arithmetic on traces whose answer is known by construction.
-#include "Summary.h"
-#include "TraceReader.h"
+#include "trace/Summary.h"
+#include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>
 

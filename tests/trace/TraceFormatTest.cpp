@@ -1,9 +1,9 @@
 // The trace format: what is written is read back identically; damage is reported
 // with its line and everything before it is kept; nothing crashes the reader.
-#include "ChromeTrace.h"
-#include "Summary.h"
-#include "TraceReader.h"
-#include "TraceWriter.h"
+#include "trace/ChromeTrace.h"
+#include "trace/Summary.h"
+#include "trace/TraceReader.h"
+#include "trace/TraceWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,74 @@
+#include "models/AppSettings.h"
+
+#include "views/Palette.h"
+
+#include <QApplication>
+#include <QFont>
+#include <QLocale>
+#include <QSettings>
+#include <QStyleFactory>
+#include <QTranslator>
+
+QTranslator* AppSettings::translator_ = nullptr;
+double AppSettings::basePointSize_ = 0.0;
+
+QString AppSettings::override_;
+QString AppSettings::themeOverride_;
+bool AppSettings::presentationOverride_ = false;
+
+void AppSettings::setOverrides(const QString& theme, bool presentation) {
+  themeOverride_ = theme;
+  presentationOverride_ = presentation;
+}
+
+QString AppSettings::language() {
+  if (!override_.isEmpty()) return override_;
+  return QSettings().value(QStringLiteral("ui/language")).toString();
+}
+void AppSettings::setLanguageOverride(const QString& code) { override_ = code; }
+QString AppSettings::effectiveLanguage() {
+  const QStringList known{QStringLiteral("en"), QStringLiteral("fr"), QStringLiteral("ru")};
+  QString lang = language();
+  if (lang.isEmpty()) lang = QLocale().name().left(2);
+  return known.contains(lang) ? lang : QStringLiteral("en");
+}
+void AppSettings::setLanguage(const QString& code) { QSettings().setValue(QStringLiteral("ui/language"), code); }
+QString AppSettings::theme() {
+  if (!themeOverride_.isEmpty()) return themeOverride_;
+  return QSettings().value(QStringLiteral("ui/theme"), QStringLiteral("light")).toString();
+}
+void AppSettings::setTheme(const QString& t) { QSettings().setValue(QStringLiteral("ui/theme"), t); }
+bool AppSettings::presentation() { return presentationOverride_ || QSettings().value(QStringLiteral("ui/presentation"), false).toBool(); }
+void AppSettings::setPresentation(bool on) { QSettings().setValue(QStringLiteral("ui/presentation"), on); }
+double AppSettings::fontScale() { return QSettings().value(QStringLiteral("ui/fontScale"), 1.0).toDouble(); }
+void AppSettings::setFontScale(double s) { QSettings().setValue(QStringLiteral("ui/fontScale"), s); }
+
+bool AppSettings::apply(QApplication& app) {
+  applyAppearance(app);
+  return applyLanguage(app);
+}
+
+void AppSettings::applyAppearance(QApplication& app) {
+  app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  app.setPalette(theme() == QLatin1String("dark") ? Palette::dark() : Palette::light());
+  if (basePointSize_ <= 0) basePointSize_ = app.font().pointSizeF() > 0 ? app.font().pointSizeF() : 10.0;
+  QFont f = app.font();
+  f.setPointSizeF(basePointSize_ * fontScale() * (presentation() ? 1.5 : 1.0));
+  app.setFont(f);
+}
+
+bool AppSettings::applyLanguage(QCoreApplication& app) {
+  if (translator_) {
+    app.removeTranslator(translator_);
+    delete translator_;
+    translator_ = nullptr;
+  }
+  auto* t = new QTranslator(&app);
+  if (!t->load(QStringLiteral(":/i18n/shardlab_%1.qm").arg(effectiveLanguage()))) {
+    delete t;
+    return false;
+  }
+  app.installTranslator(t);
+  translator_ = t;
+  return true;
+}

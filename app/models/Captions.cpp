@@ -1,0 +1,135 @@
+#include "models/Captions.h"
+
+#include "views/Palette.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace st = shardlab::trace;
+
+QString Captions::bytes(qint64 b) { return QString::fromStdString(st::formatBytes(b)); }
+
+QString Captions::duration(qint64 ns) {
+  if (ns < 1000) return tr("%1 ns").arg(ns);
+  if (ns < 1000000) return tr("%1 µs").arg(static_cast<double>(ns) / 1e3, 0, 'f', 1);
+  if (ns < 1000000000) return tr("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 2);
+  return tr("%1 s").arg(static_cast<double>(ns) / 1e9, 0, 'f', 3);
+}
+
+QString Captions::rankList(const QList<int>& ranks) {
+  QStringList s;
+  for (int r : ranks) s << QString::number(r);
+  if (s.size() <= 1) return s.join(QString());
+  const QString last = s.takeLast();
+  return tr("%1 and %2").arg(s.join(QStringLiteral(", ")), last);
+}
+
+QString Captions::describe(const TraceModel& model, int i) {
+  if (i < 0 || i >= model.eventCount()) return {};
+  const auto& e = model.event(i);
+  const QString unit = model.unitName(e.unit);
+  const QString dur = duration(e.t1 - e.t0);
+  const QString micro = e.micro >= 0 ? tr(" (micro-batch %1)").arg(e.micro) : QString();
+  QList<int> others;
+  int n = 0;
+  for (int r = 0; r < 64; ++r)
+    if (e.participants & (st::RankMask{1} << r)) {
+      ++n;
+      if (r != e.rank) others << r;
+    }
+  switch (e.record) {
+  case st::Record::Op:
+    return tr("Rank %1 computes %2 of %3%4 in step %5 — %6")
+        .arg(e.rank)
+        .arg(Palette::kindName(e.kind), unit, micro)
+        .arg(e.step)
+        .arg(dur);
+  case st::Record::Collective:
+    switch (e.kind) {
+    case st::Kind::AllGather:
+      return tr("Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6")
+          .arg(e.rank)
+          .arg(unit)
+          .arg(others.size())
+          .arg(bytes(n > 0 ? e.bytes / n : e.bytes), rankList(others), dur);
+    case st::Kind::ReduceScatter:
+      return tr("Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6")
+          .arg(e.rank)
+          .arg(unit)
+          .arg(others.size())
+          .arg(bytes(n > 0 ? e.bytes / n : e.bytes), rankList(others), dur);
+    case st::Kind::AllReduce:
+      return tr("Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5")
+          .arg(e.rank)
+          .arg(bytes(e.bytes), unit, rankList(others), dur);
+    case st::Kind::Send:
+      return tr("Rank %1 sends %2 (%3×%4) to rank %5%6 — %7")
+          .arg(e.rank)
+          .arg(bytes(e.bytes))
+          .arg(e.rows)
+          .arg(e.cols)
+          .arg(e.peer)
+          .arg(micro, dur);
+    case st::Kind::Recv:
+      return tr("Rank %1 receives %2 (%3×%4) from rank %5%6 — %7")
+          .arg(e.rank)
+          .arg(bytes(e.bytes))
+          .arg(e.rows)
+          .arg(e.cols)
+          .arg(e.peer)
+          .arg(micro, dur);
+    default:
+      return tr("Rank %1: %2 of %3, %4 — %5").arg(e.rank).arg(Palette::kindName(e.kind), unit, bytes(e.bytes), dur);
+    }
+  case st::Record::Idle:
+    return tr("Rank %1 is idle, %2%3 — %4 of bubble").arg(e.rank).arg(Palette::kindName(e.kind), micro, dur);
+  case st::Record::OutOfMemory:
+    return tr("Rank %1 runs out of memory: %2 needs %3 more, it holds %4 and the budget is %5")
+        .arg(e.rank)
+        .arg(Palette::categoryName(e.category) + (e.unit >= 0 ? tr(" of %1").arg(unit) : QString()), bytes(e.bytes),
+             bytes(e.total), bytes(e.value));
+  case st::Record::Failure:
+    return tr("Rank %1 failed: %2")
+        .arg(e.rank)
+        .arg(e.text < model.trace().texts.size() ? QString::fromStdString(model.trace().texts[e.text]) : QString());
+  case st::Record::Step:
+    return tr("Rank %1 finished step %2 (loss %3)").arg(e.rank).arg(e.step).arg(e.loss, 0, 'f', 4);
+  case st::Record::Memory:
+    return tr("Rank %1 %2 %3 of %4 for %5; it now holds %6")
+        .arg(e.rank)
+        .arg(e.bytes >= 0 ? tr("allocates") : tr("frees"), bytes(std::abs(e.bytes)), Palette::categoryName(e.category),
+             unit, bytes(e.total));
+  default: return {};
+  }
+}
+
+int Captions::eventAt(const TraceModel& model, qint64 t) {
+  // Prefer a collective running at t, then a running compute op, then idle; take
+  // the latest one to start, lowest rank on ties. Failures win when reached.
+  int best = -1;
+  int bestPriority = -1;
+  qint64 bestStart = INT64_MIN;
+  for (int r = 0; r < model.rankCount(); ++r) {
+    int priority = 3;
+    for (auto lane : {TraceModel::Lane::Comm, TraceModel::Lane::Compute, TraceModel::Lane::Idle}) {
+      --priority;
+      const auto& v = model.lane(r, lane);
+      auto it = std::upper_bound(v.begin(), v.end(), t, [&](qint64 time, int idx) { return time < model.event(idx).t0; });
+      for (int k = 0; k < 8 && it != v.begin(); ++k) {
+        --it;
+        const auto& e = model.event(*it);
+        if (e.t1 >= t) {
+          if (priority > bestPriority || (priority == bestPriority && e.t0 > bestStart)) {
+            best = *it;
+            bestPriority = priority;
+            bestStart = e.t0;
+          }
+          break;
+        }
+      }
+    }
+  }
+  for (int i : model.failureEvents())
+    if (model.event(i).t0 <= t) return i;
+  return best;
+}

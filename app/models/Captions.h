@@ -1,0 +1,21 @@
+// Captions: one sentence narrating a recorded event, e.g.
+// "Rank 2 all-gathers block3: 3 shards of 96 KiB from ranks 0, 1 and 3 — 0.41 ms".
+// Only the event's recorded fields are used.
+#pragma once
+
+#include "models/TraceModel.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+class Captions {
+  Q_DECLARE_TR_FUNCTIONS(Captions)
+public:
+  static QString describe(const TraceModel& model, int eventIndex);
+  // The caption for the playhead: the latest event started at or before t
+  // (collectives first, then failures, then compute), or an empty string.
+  static int eventAt(const TraceModel& model, qint64 t);
+  static QString bytes(qint64 b);
+  static QString duration(qint64 ns);
+  static QString rankList(const QList<int>& ranks); // "0, 1 and 3"
+};

@@ -1,0 +1,196 @@
+#include "models/JobRunner.h"
+
+#include "models/TraceModel.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+#ifndef SHARDLAB_BUILD_BIN
+#define SHARDLAB_BUILD_BIN ""
+#endif
+#ifndef SHARDLAB_SOURCE_DIR
+#define SHARDLAB_SOURCE_DIR ""
+#endif
+
+JobRunner::JobRunner(TraceModel& model, QObject* parent) : QObject(parent), model_(model) {
+  batchTimer_.setInterval(30);
+  connect(&batchTimer_, &QTimer::timeout, this, &JobRunner::flush);
+  killTimer_.setSingleShot(true);
+  killTimer_.setInterval(3000);
+  connect(&killTimer_, &QTimer::timeout, this, [this] {
+    if (isRunning()) {
+      Q_EMIT logText(tr("The job did not stop within 3 s; killing it."));
+      process_.kill();
+    }
+  });
+  connect(&process_, &QProcess::readyReadStandardOutput, this, &JobRunner::readOut);
+  connect(&process_, &QProcess::readyReadStandardError, this, [this] {
+    const QString text = QString::fromUtf8(process_.readAllStandardError());
+    stderr_ += text;
+    Q_EMIT logText(text);
+  });
+  connect(&process_, &QProcess::finished, this, &JobRunner::onFinished);
+  connect(&process_, &QProcess::errorOccurred, this, &JobRunner::onError);
+}
+
+JobRunner::~JobRunner() {
+  if (isRunning()) {
+    process_.terminate();
+    if (!process_.waitForFinished(2000)) process_.kill();
+    process_.waitForFinished(1000);
+  }
+}
+
+QString JobRunner::findLauncher() {
+  const QString env = qEnvironmentVariable("SHARDLAB_RUN");
+  if (!env.isEmpty()) return env;
+  QStringList candidates{QCoreApplication::applicationDirPath() + QStringLiteral("/shardlab-run"),
+                         QStringLiteral(SHARDLAB_BUILD_BIN "/shardlab-run")};
+  // The lead's build tree next to ours (build/bin) when the app is built apart.
+  const QString src = QStringLiteral(SHARDLAB_SOURCE_DIR);
+  if (!src.isEmpty())
+    for (const auto& d : {QStringLiteral("build"), QStringLiteral("build-cpu"), QStringLiteral("build-ci"), QStringLiteral("build-engine")})
+      candidates << src + QLatin1Char('/') + d + QStringLiteral("/bin/shardlab-run");
+  for (const auto& c : candidates)
+    if (QFileInfo(c).isExecutable()) return QFileInfo(c).absoluteFilePath();
+  const QString onPath = QStandardPaths::findExecutable(QStringLiteral("shardlab-run"));
+  return onPath.isEmpty() ? QStringLiteral("shardlab-run") : onPath;
+}
+
+static QString quoted(const QString& a) {
+  if (!a.isEmpty() && a.indexOf(QRegularExpression(QStringLiteral("[^A-Za-z0-9_./=:,+-]"))) < 0) return a;
+  QString q = a;
+  q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+  return QLatin1Char('\'') + q + QLatin1Char('\'');
+}
+
+bool JobRunner::start(const JobSpec& spec, const QString& traceFile) {
+  if (isRunning()) stop();
+  model_.clear();
+  partial_.clear();
+  pending_.clear();
+  stderr_.clear();
+  linesReceived_ = 0;
+  stopping_ = false;
+  done_ = false;
+  const auto issues = spec.validate();
+  if (!issues.isEmpty()) {
+    QStringList lines;
+    for (const auto& i : issues) lines << i.text();
+    finish(Outcome::InvalidOptions, tr("The options break a rule, so nothing was run:\n%1").arg(lines.join(QLatin1Char('\n'))));
+    return false;
+  }
+  const QString program = launcher();
+  QStringList args{QStringLiteral("--events"), QStringLiteral("-")};
+  args << spec.arguments();
+  if (!traceFile.isEmpty()) args << QStringLiteral("--trace") << traceFile;
+  QStringList parts{quoted(program)};
+  for (const auto& a : args) parts << quoted(a);
+  commandLine_ = parts.join(QLatin1Char(' '));
+  if (!QFileInfo(program).isExecutable()) {
+    finish(Outcome::Missing,
+           tr("The launcher shardlab-run was not found (looked for %1). Build it with "
+              "'cmake --build build --target shardlab-run', or set SHARDLAB_RUN to its path.")
+               .arg(program));
+    return false;
+  }
+  Q_EMIT started(commandLine_);
+  process_.start(program, args);
+  batchTimer_.start();
+  return true;
+}
+
+void JobRunner::stop() {
+  if (!isRunning()) return;
+  stopping_ = true;
+  Q_EMIT logText(tr("Stopping the job…\n"));
+  process_.terminate();
+  killTimer_.start();
+}
+
+void JobRunner::readOut() {
+  QByteArray data = partial_ + process_.readAllStandardOutput();
+  qsizetype from = 0;
+  for (;;) {
+    const auto nl = data.indexOf('\n', from);
+    if (nl < 0) break;
+    pending_.append(data.mid(from, nl - from));
+    from = nl + 1;
+  }
+  partial_ = data.mid(from);
+}
+
+void JobRunner::flush() {
+  if (pending_.isEmpty()) return;
+  QList<QByteArray> batch;
+  if (pending_.size() <= batchLimit_) {
+    batch.swap(pending_);
+  } else {
+    batch = pending_.mid(0, batchLimit_);
+    pending_.remove(0, batchLimit_);
+  }
+  linesReceived_ += batch.size();
+  model_.appendLines(batch);
+  Q_EMIT progress(model_.stepsDone(), model_.stepsPlanned());
+}
+
+void JobRunner::onError(QProcess::ProcessError error) {
+  if (error == QProcess::FailedToStart)
+    finish(Outcome::Missing, tr("shardlab-run could not be started (%1): %2").arg(launcher(), process_.errorString()));
+}
+
+void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
+  killTimer_.stop();
+  readOut();
+  if (!partial_.isEmpty()) pending_.append(partial_), partial_.clear();
+  while (!pending_.isEmpty()) flush();
+  batchTimer_.stop();
+  const QString err = stderr_.trimmed();
+  if (stopping_) {
+    finish(Outcome::Stopped, tr("You stopped the job. The events recorded until then are shown."));
+    return;
+  }
+  if (status == QProcess::CrashExit) {
+    finish(Outcome::Crashed, tr("shardlab-run crashed. What it wrote before is shown.\n%1").arg(err));
+    return;
+  }
+  switch (code) {
+  case 0: finish(Outcome::Finished, tr("The job finished.")); break;
+  case 2: finish(Outcome::InvalidOptions, tr("The launcher refused the options:\n%1").arg(err)); break;
+  case 3: {
+    const auto& s = model_.summary();
+    if (s.outOfMemory) {
+      const auto& o = *s.outOfMemory;
+      finish(Outcome::RankFailed,
+             tr("Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, "
+                "but the budget is %6. This is the lesson: the model state did not fit on one rank.")
+                 .arg(o.rank)
+                 .arg(QString::fromStdString(shardlab::trace::formatBytes(o.needed)),
+                      QString::fromStdString(std::string(shardlab::trace::toString(o.category))),
+                      o.unit == "-" ? QString() : tr(" of %1").arg(QString::fromStdString(o.unit)),
+                      QString::fromStdString(shardlab::trace::formatBytes(o.holding)),
+                      QString::fromStdString(shardlab::trace::formatBytes(o.budget))));
+    } else {
+      QString which;
+      for (const auto& r : s.ranksDetail)
+        if (r.failure) which += tr("Rank %1: %2\n").arg(r.rank).arg(QString::fromStdString(*r.failure));
+      finish(Outcome::RankFailed, tr("A rank failed; the trace up to the failure is shown.\n%1%2").arg(which, err));
+    }
+    break;
+  }
+  case 4: finish(Outcome::Missing, tr("mpirun or the worker is missing:\n%1").arg(err)); break;
+  default: finish(Outcome::Crashed, tr("shardlab-run exited with code %1.\n%2").arg(code).arg(err)); break;
+  }
+}
+
+void JobRunner::finish(Outcome o, const QString& text) {
+  if (done_) return;
+  done_ = true;
+  outcome_ = o;
+  explanation_ = text;
+  batchTimer_.stop();
+  Q_EMIT finished(o, text);
+}

@@ -1,0 +1,72 @@
+// JobRunner: runs one shardlab-run job in a QProcess (never blocking the UI thread).
+// Its stdout is the live trace (--events -); complete lines are queued and handed
+// to the TraceModel in batches by a timer, so a job writing 50,000 events/s cannot
+// stall the UI. Its stderr goes to the log. Stop terminates, then kills.
+#pragma once
+
+#include "models/JobSpec.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+#include <QTimer>
+
+class TraceModel;
+
+class JobRunner : public QObject {
+  Q_OBJECT
+public:
+  enum class Outcome { Finished, InvalidOptions, RankFailed, Missing, Crashed, Stopped, NotStarted };
+  Q_ENUM(Outcome)
+
+  explicit JobRunner(TraceModel& model, QObject* parent = nullptr);
+  ~JobRunner() override;
+
+  // Where shardlab-run is: $SHARDLAB_RUN, next to this program, the build tree, $PATH.
+  static QString findLauncher();
+  void setLauncher(const QString& path) { launcher_ = path; }
+  QString launcher() const { return launcher_.isEmpty() ? findLauncher() : launcher_; }
+
+  // Starts the job; clears the model. Returns false (and emits finished) when the
+  // spec is invalid or the launcher is missing.
+  bool start(const JobSpec& spec, const QString& traceFile = {});
+  bool isRunning() const { return process_.state() != QProcess::NotRunning; }
+  // The command line as one copyable string (arguments quoted where needed).
+  QString commandLine() const { return commandLine_; }
+  QString standardError() const { return stderr_; }
+  Outcome outcome() const { return outcome_; }
+  // A plain explanation of how the job ended.
+  QString explanation() const { return explanation_; }
+  // Max lines handed to the model per batch (the rest waits for the next tick).
+  void setBatchLimit(int lines) { batchLimit_ = lines; }
+  qint64 linesReceived() const { return linesReceived_; }
+
+public Q_SLOTS:
+  void stop();
+
+Q_SIGNALS:
+  void started(const QString& commandLine);
+  void logText(const QString& text); // stderr of the launcher
+  void progress(int stepsDone, int stepsPlanned);
+  void finished(JobRunner::Outcome outcome, const QString& explanation);
+
+private:
+  void readOut();
+  void flush();
+  void onFinished(int code, QProcess::ExitStatus status);
+  void onError(QProcess::ProcessError error);
+  void finish(Outcome o, const QString& text);
+
+  TraceModel& model_;
+  QProcess process_;
+  QTimer batchTimer_;
+  QTimer killTimer_;
+  QByteArray partial_;
+  QList<QByteArray> pending_;
+  QString launcher_, commandLine_, stderr_, explanation_;
+  Outcome outcome_ = Outcome::NotStarted;
+  bool stopping_ = false;
+  bool done_ = true;
+  int batchLimit_ = 20000;
+  qint64 linesReceived_ = 0;
+};

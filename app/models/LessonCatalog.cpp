@@ -1,0 +1,115 @@
+#include "models/LessonCatalog.h"
+
+#include "models/AppSettings.h"
+
+#include "quiz/bank/AssetLocator.h"
+#include "quiz/bank/Diagnostics.h"
+#include "quiz/bank/LessonLibrary.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLocale>
+
+#include <algorithm>
+
+namespace {
+
+QMap<QString, QString> toMap(const shardlab::quiz::LocalizedText& t) {
+  QMap<QString, QString> m;
+  for (const auto& [lang, text] : t.all()) m.insert(QString::fromStdString(lang), QString::fromStdString(text));
+  return m;
+}
+
+QString pick(const QMap<QString, QString>& m, const QString& lang) {
+  const QString v = m.value(lang);
+  return v.isEmpty() ? m.value(QStringLiteral("en")) : v;
+}
+
+} // namespace
+
+QString Lesson::currentLanguage() { return AppSettings::effectiveLanguage(); }
+
+QString Lesson::title(const QString& lang) const { return pick(titles, lang); }
+
+QStringList Lesson::specLabels(const QString& lang) const {
+  QStringList out;
+  for (int i = 0; i < specLabelTexts.size(); ++i) {
+    const QString l = pick(specLabelTexts.at(i), lang);
+    out << (l.isEmpty() ? specs.value(i).strategy.toUpper() : l);
+  }
+  return out;
+}
+
+QString Lesson::guidePath(const QString& lang) const { return pick(guides, lang); }
+
+QString Lesson::guideMarkdown(const QString& lang) const {
+  QFile f(guidePath(lang));
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QString::fromUtf8(f.readAll());
+}
+
+QString Lesson::summary(const QString& lang) const {
+  if (specs.size() == 1) return specs.first().describe();
+  return specLabels(lang).join(QCoreApplication::translate("LessonCatalog", " vs "));
+}
+
+QStringList LessonCatalog::lessonIds() {
+  return {QStringLiteral("ddp-replicas"),    QStringLiteral("fsdp-shard-gather-free"), QStringLiteral("fsdp-prefetch"),
+          QStringLiteral("oom-ddp-vs-fsdp"), QStringLiteral("pipeline-bubble"),        QStringLiteral("gpipe-vs-1f1b"),
+          QStringLiteral("tensor-parallel")};
+}
+
+QString LessonCatalog::assetsDirectory(QString* why) {
+  try {
+    const auto dir = shardlab::quiz::findAssetsDir(std::nullopt, QCoreApplication::applicationDirPath().toStdString());
+    return QString::fromStdString(dir.string());
+  } catch (const std::exception& e) {
+    if (why) *why = QString::fromStdString(e.what());
+    return {};
+  }
+}
+
+const Lesson* LessonCatalog::find(const QString& id) const {
+  for (const auto& l : lessons_)
+    if (l.id == id) return &l;
+  return nullptr;
+}
+
+LessonCatalog LessonCatalog::load(const QString& assetsDir) {
+  LessonCatalog c;
+  if (assetsDir.isEmpty()) {
+    QString why;
+    if (assetsDirectory(&why).isEmpty() && !why.isEmpty()) c.warnings_ << why;
+    return c;
+  }
+  const std::filesystem::path dir = std::filesystem::path(assetsDir.toStdString()) / "lessons";
+  shardlab::quiz::Diagnostics diagnostics;
+  const auto library = shardlab::quiz::LessonLibrary::load(dir, nullptr, diagnostics);
+  if (!diagnostics.empty())
+    for (const auto& line : QString::fromStdString(diagnostics.toString()).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+      c.warnings_ << line;
+  for (const auto& ql : library.lessons()) {
+    Lesson l;
+    l.id = QString::fromStdString(ql.id);
+    l.titles = toMap(ql.title);
+    for (const auto& run : ql.runs) {
+      const auto json = QJsonDocument::fromJson(QByteArray::fromStdString(run.spec.toJson().dump()));
+      l.specs << JobSpec::fromJson(json.object());
+      l.specLabelTexts << toMap(run.label);
+    }
+    for (const auto& [lang, path] : ql.guides) {
+      const std::filesystem::path p = path.is_absolute() ? path : dir / path;
+      l.guides.insert(QString::fromStdString(lang), QDir::cleanPath(QString::fromStdString(p.string())));
+    }
+    if (l.specs.isEmpty()) continue;
+    c.lessons_ << l;
+  }
+  const QStringList order = lessonIds();
+  std::stable_sort(c.lessons_.begin(), c.lessons_.end(), [&](const Lesson& a, const Lesson& b) {
+    auto rank = [&](const Lesson& x) { const auto i = order.indexOf(x.id); return i < 0 ? order.size() : i; };
+    return rank(a) < rank(b);
+  });
+  return c;
+}

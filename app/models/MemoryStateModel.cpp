@@ -1,0 +1,121 @@
+#include "models/MemoryStateModel.h"
+
+#include <algorithm>
+
+namespace st = shardlab::trace;
+
+void MemoryStateModel::advance(int rank, qint64 t, Cursor& c) const {
+  const auto& recs = model_.memoryRecords(rank);
+  const auto r = static_cast<std::size_t>(rank);
+  if (checkpoints_.size() <= r) checkpoints_.resize(r + 1);
+  auto& cps = checkpoints_[r];
+  if (c.trace != &model_.trace() || c.next > recs.size()) {
+    c = Cursor{};
+    cps.clear();
+  }
+  if (!cps.empty() && (cps.front().trace != &model_.trace() || cps.back().next > recs.size())) cps.clear();
+  if (t < c.time || (!cps.empty() && cps.back().next > c.next)) {
+    // Restart from the last checkpoint whose records all lie at or before t (exactly
+    // where a replay from the start would be after them): backwards always, forwards
+    // when it is ahead of the cursor.
+    auto it = std::upper_bound(cps.begin(), cps.end(), t, [](qint64 time, const Cursor& cp) { return time < cp.maxT0; });
+    if (t < c.time) c = it == cps.begin() ? Cursor{} : *std::prev(it);
+    else if (it != cps.begin() && std::prev(it)->next > c.next) c = *std::prev(it);
+  }
+  c.trace = &model_.trace();
+  while (c.next < recs.size()) {
+    const int idx = recs[c.next];
+    const auto& e = model_.event(idx);
+    if (e.t0 > t) break;
+    const auto cat = static_cast<std::size_t>(e.category);
+    if (cat < c.byCategory.size()) {
+      c.byCategory[cat] = e.value;
+      auto& unit = c.byUnit[e.unit];
+      unit[cat] = std::max<qint64>(0, unit[cat] + e.bytes);
+    }
+    c.total = e.total;
+    c.last = idx;
+    c.maxT0 = std::max<qint64>(c.maxT0, e.t0);
+    ++c.next;
+    if (c.next % every_ == 0 && cps.size() == c.next / every_ - 1) {
+      cps.push_back(c);
+      cps.back().time = INT64_MIN;
+    }
+  }
+  c.time = t;
+}
+
+const MemoryStateModel::Cursor& MemoryStateModel::cursorAt(int rank, qint64 t) const {
+  if (cache_.size() < static_cast<std::size_t>(model_.rankCount())) cache_.resize(static_cast<std::size_t>(model_.rankCount()));
+  auto& c = cache_[static_cast<std::size_t>(rank)];
+  if (c.time != t || c.trace != &model_.trace() || c.next < model_.memoryRecords(rank).size()) advance(rank, t, c);
+  return c;
+}
+
+std::size_t MemoryStateModel::checkpointCount(int rank) const {
+  return rank >= 0 && static_cast<std::size_t>(rank) < checkpoints_.size() ? checkpoints_[static_cast<std::size_t>(rank)].size() : 0;
+}
+
+RankState MemoryStateModel::stateAt(int rank, qint64 t) const {
+  RankState s;
+  s.time = t;
+  if (rank < 0 || rank >= model_.rankCount()) return s;
+  const auto& c = cursorAt(rank, t);
+  s.byCategory = c.byCategory;
+  s.total = c.total;
+  s.byUnit = c.byUnit;
+  s.lastMemory = c.last;
+  for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Comm, TraceModel::Lane::Idle}) {
+    const int i = runningAt(rank, lane, t);
+    if (i >= 0) s.running.push_back(i);
+  }
+  return s;
+}
+
+CategoryBytes MemoryStateModel::unitBytesAt(int rank, int unit, qint64 t) const {
+  if (rank < 0 || rank >= model_.rankCount()) return {};
+  const auto& c = cursorAt(rank, t);
+  const auto it = c.byUnit.find(unit);
+  return it == c.byUnit.end() ? CategoryBytes{} : it->second;
+}
+
+CategoryBytes MemoryStateModel::memoryAt(int rank, qint64 t) const { return stateAt(rank, t).byCategory; }
+
+std::vector<int> MemoryStateModel::gatheredAt(int rank, qint64 t) const {
+  std::vector<int> out;
+  const auto s = stateAt(rank, t);
+  const auto g = static_cast<std::size_t>(st::Category::GatheredParams);
+  for (const auto& [unit, bytes] : s.byUnit)
+    if (unit >= 0 && bytes[g] > 0) out.push_back(unit);
+  return out;
+}
+
+std::vector<int> MemoryStateModel::freedBetween(int rank, qint64 t0, qint64 t1) const {
+  std::vector<int> out;
+  const auto& recs = model_.memoryRecords(rank);
+  auto first = std::lower_bound(recs.begin(), recs.end(), t0,
+                                [this](int idx, qint64 t) { return model_.event(idx).t0 <= t; });
+  for (auto it = first; it != recs.end(); ++it) {
+    const auto& e = model_.event(*it);
+    if (e.t0 > t1) break;
+    if (e.category == st::Category::GatheredParams && e.bytes < 0 && e.unit >= 0 &&
+        std::find(out.begin(), out.end(), e.unit) == out.end()) {
+      // Freed if nothing of that unit stays gathered after this record.
+      auto after = stateAt(rank, e.t0).byUnit[e.unit][static_cast<std::size_t>(st::Category::GatheredParams)];
+      if (after == 0) out.push_back(e.unit);
+    }
+  }
+  return out;
+}
+
+int MemoryStateModel::runningAt(int rank, TraceModel::Lane lane, qint64 t) const {
+  const auto& v = model_.lane(rank, lane);
+  auto it = std::upper_bound(v.begin(), v.end(), t, [this](qint64 time, int idx) { return time < model_.event(idx).t0; });
+  // Walk back over a few candidates: lanes rarely overlap themselves.
+  for (int k = 0; k < 16 && it != v.begin(); ++k) {
+    --it;
+    const auto& e = model_.event(*it);
+    if (e.t1 > t || (e.t0 == e.t1 && e.t0 == t)) return *it;
+  }
+  return -1;
+}

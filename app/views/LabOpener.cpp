@@ -1,0 +1,30 @@
+#include "views/LabOpener.h"
+
+#include "quiz/bank/LabLoader.h"
+#include "models/LessonCatalog.h"
+#include "quiz/bank/LessonLibrary.h"
+#include "quiz/observations/Observation.h"
+#include "quiz/bank/QuestionBank.h"
+
+#include <set>
+
+LabOpenResult openLab(const QString& path) {
+  LabOpenResult result;
+  QString why;
+  const QString assets = LessonCatalog::assetsDirectory(&why);
+  if (assets.isEmpty()) {
+    result.errors << why;
+    return result;
+  }
+  namespace sq = shardlab::quiz;
+  sq::Diagnostics diagnostics;
+  const std::filesystem::path dir = assets.toStdString();
+  const auto bank = sq::QuestionBank::load(sq::QuestionBank::jsonFilesIn(dir / "quiz"), diagnostics);
+  const auto lessons = sq::LessonLibrary::load(dir / "lessons", &bank, diagnostics);
+  const auto ids = sq::observationTemplateIds();
+  const sq::LabLoader loader(bank, lessons, std::set<std::string>(ids.begin(), ids.end()));
+  result.lab = loader.load(path.toStdString(), diagnostics);
+  for (const auto& d : diagnostics.all()) result.errors << QString::fromStdString(d.toString());
+  if (!result.errors.isEmpty()) result.lab.reset();
+  return result;
+}

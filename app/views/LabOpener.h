@@ -1,0 +1,18 @@
+// File → Open lab: loads an instructor's lab with quiz::LabLoader, checked against
+// the question bank, the lessons and the observation template ids. Every error is
+// kept with its file and JSON pointer ("lab.json:/steps/0/lesson: unknown-lesson: ...").
+#pragma once
+
+#include "quiz/bank/Lab.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+struct LabOpenResult {
+  std::optional<shardlab::quiz::Lab> lab; // set when valid
+  QStringList errors;                     // one line per problem
+};
+
+LabOpenResult openLab(const QString& path);

@@ -1,0 +1,129 @@
+#include "views/Palette.h"
+
+#include <QCoreApplication>
+
+namespace st = shardlab::trace;
+
+namespace {
+// Okabe & Ito (2008): black, orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple.
+const QColor kOrange(0xE6, 0x9F, 0x00), kSky(0x56, 0xB4, 0xE9), kGreen(0x00, 0x9E, 0x73), kYellow(0xF0, 0xE4, 0x42),
+    kBlue(0x00, 0x72, 0xB2), kVermillion(0xD5, 0x5E, 0x00), kPurple(0xCC, 0x79, 0xA7), kGrey(0x99, 0x99, 0x99);
+} // namespace
+
+QColor Palette::category(st::Category c) {
+  switch (c) {
+  case st::Category::ParamShard: return kBlue;
+  case st::Category::ParamReplica: return kSky;
+  case st::Category::GatheredParams: return kOrange;
+  case st::Category::Grads: return kVermillion;
+  case st::Category::GradShard: return kPurple;
+  case st::Category::OptimizerState: return kGreen;
+  case st::Category::Activations: return kYellow;
+  case st::Category::CommBuffers: return kGrey;
+  default: return kGrey;
+  }
+}
+
+QColor Palette::kind(st::Kind k) {
+  switch (k) {
+  case st::Kind::Forward: return kSky;
+  case st::Kind::Backward: return kOrange;
+  case st::Kind::Optimizer: return kGreen;
+  case st::Kind::AllGather: return kBlue;
+  case st::Kind::ReduceScatter: return kVermillion;
+  case st::Kind::AllReduce: return kPurple;
+  case st::Kind::Send: return kYellow;
+  case st::Kind::Recv: return kYellow.darker(130);
+  case st::Kind::Broadcast: return kBlue.lighter(140);
+  default: return kGrey;
+  }
+}
+
+QColor Palette::unit(int unit) {
+  static const QColor base[] = {kBlue, kOrange, kGreen, kPurple, kSky, kVermillion, kYellow};
+  if (unit < 0) return kGrey;
+  const QColor c = base[unit % 7];
+  const int round = (unit / 7) % 3;
+  return round == 0 ? c : round == 1 ? c.darker(140) : c.lighter(135);
+}
+
+QColor Palette::rankShade(QColor base, int rank, int ranks) {
+  if (ranks <= 1) return base;
+  // Alternate lighter and darker so neighbouring shards stay distinct.
+  const int step = 100 + 30 * (rank % 2) + 40 * rank / ranks;
+  return rank % 2 ? base.darker(step) : base.lighter(100 + 20 * rank / ranks);
+}
+
+QColor Palette::idle(bool dark) { return dark ? QColor(0x80, 0x40, 0x40, 110) : QColor(0xD5, 0x5E, 0x00, 55); }
+
+QString Palette::categoryName(st::Category c) {
+  switch (c) {
+  case st::Category::ParamShard: return QCoreApplication::translate("Palette", "parameter shard");
+  case st::Category::ParamReplica: return QCoreApplication::translate("Palette", "parameter replica");
+  case st::Category::GatheredParams: return QCoreApplication::translate("Palette", "gathered parameters");
+  case st::Category::Grads: return QCoreApplication::translate("Palette", "gradients");
+  case st::Category::GradShard: return QCoreApplication::translate("Palette", "gradient shard");
+  case st::Category::OptimizerState: return QCoreApplication::translate("Palette", "optimizer state");
+  case st::Category::Activations: return QCoreApplication::translate("Palette", "activations");
+  case st::Category::CommBuffers: return QCoreApplication::translate("Palette", "comm buffers");
+  default: return QString();
+  }
+}
+
+QString Palette::kindName(st::Kind k) {
+  switch (k) {
+  case st::Kind::Forward: return QCoreApplication::translate("Palette", "forward");
+  case st::Kind::Backward: return QCoreApplication::translate("Palette", "backward");
+  case st::Kind::Optimizer: return QCoreApplication::translate("Palette", "optimizer");
+  case st::Kind::AllGather: return QCoreApplication::translate("Palette", "all-gather");
+  case st::Kind::ReduceScatter: return QCoreApplication::translate("Palette", "reduce-scatter");
+  case st::Kind::AllReduce: return QCoreApplication::translate("Palette", "all-reduce");
+  case st::Kind::Send: return QCoreApplication::translate("Palette", "send");
+  case st::Kind::Recv: return QCoreApplication::translate("Palette", "receive");
+  case st::Kind::Broadcast: return QCoreApplication::translate("Palette", "broadcast");
+  case st::Kind::WaitActivation: return QCoreApplication::translate("Palette", "waiting for an activation");
+  case st::Kind::WaitGradient: return QCoreApplication::translate("Palette", "waiting for a gradient");
+  case st::Kind::WaitCollective: return QCoreApplication::translate("Palette", "waiting for a collective");
+  default: return QString();
+  }
+}
+
+QPalette Palette::light() {
+  QPalette p;
+  p.setColor(QPalette::Window, QColor(0xF4, 0xF4, 0xF2));
+  p.setColor(QPalette::WindowText, QColor(0x1A, 0x1A, 0x1A));
+  p.setColor(QPalette::Base, Qt::white);
+  p.setColor(QPalette::AlternateBase, QColor(0xEC, 0xEC, 0xEA));
+  p.setColor(QPalette::Text, QColor(0x1A, 0x1A, 0x1A));
+  p.setColor(QPalette::Button, QColor(0xE8, 0xE8, 0xE6));
+  p.setColor(QPalette::ButtonText, QColor(0x1A, 0x1A, 0x1A));
+  p.setColor(QPalette::Highlight, kBlue);
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::ToolTipBase, QColor(0xFF, 0xFF, 0xE8));
+  p.setColor(QPalette::ToolTipText, Qt::black);
+  p.setColor(QPalette::Mid, QColor(0xB0, 0xB0, 0xB0));
+  p.setColor(QPalette::PlaceholderText, QColor(0x70, 0x70, 0x70));
+  return p;
+}
+
+QPalette Palette::dark() {
+  QPalette p;
+  p.setColor(QPalette::Window, QColor(0x23, 0x25, 0x29));
+  p.setColor(QPalette::WindowText, QColor(0xE6, 0xE6, 0xE6));
+  p.setColor(QPalette::Base, QColor(0x1A, 0x1B, 0x1E));
+  p.setColor(QPalette::AlternateBase, QColor(0x2C, 0x2E, 0x33));
+  p.setColor(QPalette::Text, QColor(0xE6, 0xE6, 0xE6));
+  p.setColor(QPalette::Button, QColor(0x30, 0x33, 0x38));
+  p.setColor(QPalette::ButtonText, QColor(0xE6, 0xE6, 0xE6));
+  p.setColor(QPalette::Highlight, kSky.darker(130));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::ToolTipBase, QColor(0x30, 0x33, 0x38));
+  p.setColor(QPalette::ToolTipText, QColor(0xE6, 0xE6, 0xE6));
+  p.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
+  p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+  p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+  p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+  return p;
+}
+
+bool Palette::isDark(const QPalette& p) { return p.color(QPalette::Window).lightness() < 128; }

@@ -1,0 +1,102 @@
+#include "views/PipelineView.h"
+
+#include "models/Captions.h"
+#include "views/Palette.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace st = shardlab::trace;
+
+PipelineView::PipelineView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model) {
+  setAutoFillBackground(true);
+  setBackgroundRole(QPalette::Base);
+}
+
+void PipelineView::setTime(qint64 t) {
+  time_ = t;
+  if (isVisible()) update();
+}
+
+void PipelineView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  const QFontMetricsF fm(font());
+  const bool dark = Palette::isDark(palette());
+  if (model_.strategy() != QLatin1String("pipeline")) {
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+               tr("The pipeline diagram shows pipeline runs. This run uses %1.")
+                   .arg(model_.strategy().isEmpty() ? tr("no strategy yet") : model_.strategy().toUpper()));
+    return;
+  }
+  // The step under the playhead: the step of the latest compute op started before it.
+  step_ = -1;
+  for (int r = 0; r < model_.rankCount(); ++r)
+    for (int i : model_.lane(r, TraceModel::Lane::Compute)) {
+      const auto& e = model_.event(i);
+      if (e.t0 > time_) break;
+      step_ = std::max(step_, e.step);
+    }
+  if (step_ < 0) step_ = model_.stepsDone() > 1 ? 1 : 0;
+  qint64 t0 = INT64_MAX, t1 = INT64_MIN;
+  for (int r = 0; r < model_.rankCount(); ++r)
+    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Idle})
+      for (int i : model_.lane(r, lane)) {
+        const auto& e = model_.event(i);
+        if (e.step != step_) continue;
+        t0 = std::min<qint64>(t0, e.t0);
+        t1 = std::max<qint64>(t1, e.t1);
+      }
+  // summarize() walks the whole run: while a job streams, at most twice a second.
+  const auto& s = model_.recentSummary();
+  const auto& b = s.bubble;
+  p.setPen(palette().color(QPalette::Text));
+  const QString head = tr("Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%")
+                           .arg(step_)
+                           .arg(QString::fromStdString(b.schedule))
+                           .arg(b.stages)
+                           .arg(b.microbatches)
+                           .arg(b.measured * 100.0, 0, 'f', 1)
+                           .arg(b.theory * 100.0, 0, 'f', 1);
+  p.drawText(QRectF(8, 2, width() - 16, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter, head);
+  if (t0 >= t1) return;
+  const double label = fm.horizontalAdvance(tr("Stage 00")) + 16;
+  const double top = fm.height() * 1.8;
+  const int n = std::max(1, model_.rankCount());
+  const double rowH = std::min((height() - top - fm.height() * 1.5) / n, fm.height() * 3.0);
+  const double w = width() - label - 8;
+  auto x = [&](qint64 t) { return label + w * static_cast<double>(t - t0) / static_cast<double>(t1 - t0); };
+  for (int r = 0; r < model_.rankCount(); ++r) {
+    const QRectF row(label, top + r * rowH, w, rowH - 4);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(4, row.top(), label - 8, row.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("Stage %1").arg(r));
+    p.fillRect(row, palette().color(QPalette::AlternateBase));
+    for (int i : model_.lane(r, TraceModel::Lane::Idle)) {
+      const auto& e = model_.event(i);
+      if (e.step != step_) continue;
+      const QRectF bb(x(e.t0), row.top(), std::max(1.0, x(e.t1) - x(e.t0)), row.height());
+      p.fillRect(bb, Palette::idle(dark));
+      p.fillRect(bb, QBrush(Palette::kind(st::Kind::ReduceScatter), Qt::BDiagPattern));
+    }
+    for (int i : model_.lane(r, TraceModel::Lane::Compute)) {
+      const auto& e = model_.event(i);
+      if (e.step != step_) continue;
+      const QRectF bb(x(e.t0), row.top() + 2, std::max(1.0, x(e.t1) - x(e.t0)), row.height() - 4);
+      p.fillRect(bb, Palette::kind(e.kind));
+      p.setPen(QPen(palette().color(QPalette::Base), 1));
+      p.drawRect(bb);
+      QString text = e.kind == st::Kind::Forward ? QStringLiteral("F") : e.kind == st::Kind::Backward ? QStringLiteral("B") : QStringLiteral("O");
+      if (e.micro >= 0) text += QString::number(e.micro);
+      p.setPen(Qt::black);
+      if (bb.width() > fm.horizontalAdvance(text) + 2) p.drawText(bb, Qt::AlignCenter, text);
+    }
+  }
+  if (time_ >= t0 && time_ <= t1) {
+    p.setPen(QPen(dark ? Qt::white : Qt::black, 2));
+    p.drawLine(QPointF(x(time_), top), QPointF(x(time_), top + n * rowH));
+  }
+  p.setPen(palette().color(QPalette::Text));
+  p.drawText(QRectF(label, top + n * rowH, w, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
+             tr("Step %1 lasted %2 · hatched: recorded idle (bubble)").arg(step_).arg(Captions::duration(t1 - t0)));
+}

@@ -1,0 +1,522 @@
+#include "views/RankView.h"
+
+#include "models/Captions.h"
+#include "models/JobSpec.h"
+#include "views/Palette.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace st = shardlab::trace;
+
+namespace {
+constexpr auto kParamShard = static_cast<std::size_t>(st::Category::ParamShard);
+constexpr auto kParamReplica = static_cast<std::size_t>(st::Category::ParamReplica);
+constexpr auto kGathered = static_cast<std::size_t>(st::Category::GatheredParams);
+constexpr auto kGrads = static_cast<std::size_t>(st::Category::Grads);
+constexpr auto kGradShard = static_cast<std::size_t>(st::Category::GradShard);
+
+double progressOf(const st::Event& e, qint64 t) {
+  if (e.t1 <= e.t0) return 1.0;
+  return std::clamp(static_cast<double>(t - e.t0) / static_cast<double>(e.t1 - e.t0), 0.0, 1.0);
+}
+
+int runningCollective(const TraceModel& model, const MemoryStateModel& state, int rank, qint64 t, st::Kind kind,
+                      int unit) {
+  const int i = state.runningAt(rank, TraceModel::Lane::Comm, t);
+  if (i < 0) return -1;
+  const auto& e = model.event(i);
+  return e.kind == kind && (unit < 0 || e.unit == unit) ? i : -1;
+}
+} // namespace
+
+RankView::RankView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model), state_(model) {
+  setMinimumSize(320, 200);
+  setAutoFillBackground(true);
+  setBackgroundRole(QPalette::Base);
+}
+
+void RankView::setTime(qint64 t) {
+  time_ = t;
+  update();
+}
+
+void RankView::modelReset() {
+  state_.invalidate();
+  labelsKey_.clear();
+  ++layerEpoch_;
+  budget_ = 0;
+  const auto& job = model_.trace().job;
+  if (job.is_object() && job.contains("memory_budget")) {
+    const auto& b = job["memory_budget"];
+    if (b.is_number_integer()) budget_ = b.get<qint64>();
+    else if (b.is_string()) budget_ = std::max<qint64>(0, JobSpec::parseBytes(QString::fromStdString(b.get<std::string>())));
+  }
+  layoutCards();
+  update();
+}
+
+std::vector<double> RankView::parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
+                                             qint64 t) {
+  const int n = std::max(1, model.rankCount());
+  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
+  const CategoryBytes held = state.unitBytesAt(rank, unit, t);
+  const CategoryBytes untied = state.unitBytesAt(rank, -1, t);
+  if (held[kParamReplica] > 0 || untied[kParamReplica] > 0) {
+    std::fill(fill.begin(), fill.end(), 1.0);
+    return fill;
+  }
+  if (held[kParamShard] > 0 && rank < n) fill[static_cast<std::size_t>(rank)] = 1.0;
+  if (int i = runningCollective(model, state, rank, t, st::Kind::AllGather, unit); i >= 0) {
+    const auto& e = model.event(i);
+    const double p = progressOf(e, t);
+    for (int j = 0; j < n; ++j)
+      if (e.participants & (st::RankMask{1} << j)) fill[static_cast<std::size_t>(j)] = j == rank ? 1.0 : p;
+    return fill;
+  }
+  // A gathered buffer counts as the full copy only once an all-gather of the unit
+  // has completed into it (the engine may allocate it before the collective starts).
+  if (held[kGathered] > 0) {
+    const auto& comm = model.lane(rank, TraceModel::Lane::Comm);
+    auto it = std::upper_bound(comm.begin(), comm.end(), t, [&](qint64 time, int idx) { return time < model.event(idx).t0; });
+    while (it != comm.begin()) {
+      --it;
+      const auto& e = model.event(*it);
+      if (e.kind == st::Kind::AllGather && e.unit == unit) {
+        if (e.t1 <= t) std::fill(fill.begin(), fill.end(), 1.0);
+        break;
+      }
+    }
+  }
+  return fill;
+}
+
+std::vector<double> RankView::gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
+                                            qint64 t) {
+  const int n = std::max(1, model.rankCount());
+  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
+  const CategoryBytes held = state.unitBytesAt(rank, unit, t);
+  if (int i = runningCollective(model, state, rank, t, st::Kind::ReduceScatter, unit); i >= 0) {
+    const auto& e = model.event(i);
+    const double p = progressOf(e, t);
+    for (int j = 0; j < n; ++j)
+      if (e.participants & (st::RankMask{1} << j)) fill[static_cast<std::size_t>(j)] = j == rank ? 1.0 : 1.0 - p;
+    return fill;
+  }
+  if (held[kGrads] > 0) std::fill(fill.begin(), fill.end(), 1.0);
+  else if (held[kGradShard] > 0 && rank < n) fill[static_cast<std::size_t>(rank)] = 1.0;
+  return fill;
+}
+
+void RankView::resizeEvent(QResizeEvent*) { layoutCards(); }
+
+int RankView::unitColumns() const {
+  // The column count that gives each owner slot the largest legible size: with
+  // 8 ranks × 32 units this picks a wide grid of short cells over a tall one.
+  const int units = std::max(1, model_.unitCount());
+  if (cards_.empty()) return units;
+  const QRectF c = cards_.front();
+  const double lh = fontMetrics().height();
+  // Asked for every slot of every card: computed once per geometry.
+  const ColumnsKey key{units, model_.rankCount(), c.size(), lh, fontMetrics().averageCharWidth()};
+  if (key == columnsKey_) return columns_;
+  columnsKey_ = key;
+  columns_ = bestUnitColumns(c, lh, units);
+  return columns_;
+}
+
+int RankView::bestUnitColumns(const QRectF& c, double lh, int units) const {
+  const double top = c.top() + lh * 2.6 + std::max(10.0, lh * 0.9) + lh * 1.6;
+  const double availH = c.bottom() - top - 6, availW = c.width() - 16;
+  const int n = std::max(1, model_.rankCount());
+  int best = 1;
+  double bestScore = -1;
+  for (int cols = 1; cols <= units; ++cols) {
+    const int rows = (units + cols - 1) / cols;
+    const double cellW = availW / cols, cellH = std::min(availH / rows, lh * 4.0);
+    const double slotW = (cellW - 6) / n, slotH = (cellH - labelHeight(cellH)) * 0.55;
+    // Legibility is the smaller side, with a name that still fits in the cell.
+    const double score = std::min(slotW * 1.5, slotH) + (cellW >= fontMetrics().averageCharWidth() * 6 ? 0.5 : 0);
+    if (score > bestScore) bestScore = score, best = cols;
+  }
+  return best;
+}
+
+QString RankView::unitLabel(int unit, const QFont& font, double width) const {
+  // Eliding measures text: done once per unit, font and width, not every frame.
+  const QString key = font.key() + QLatin1Char('|') + QString::number(width, 'g', 10);
+  if (key != labelsKey_ || labels_.size() != static_cast<std::size_t>(model_.unitCount())) {
+    labelsKey_ = key;
+    labels_.assign(static_cast<std::size_t>(model_.unitCount()), QString());
+    const QFontMetricsF fm(font);
+    for (int u = 0; u < model_.unitCount(); ++u)
+      labels_[static_cast<std::size_t>(u)] = fm.elidedText(model_.unitName(u), Qt::ElideRight, width);
+  }
+  return unit >= 0 && static_cast<std::size_t>(unit) < labels_.size() ? labels_[static_cast<std::size_t>(unit)] : QString();
+}
+
+double RankView::labelHeight(double cellH) const {
+  // Unit names take one text line in roomy cells, a small one in tight cells.
+  const double lh = fontMetrics().height();
+  return cellH >= lh * 2.6 ? lh * 1.05 : smallFont().pointSizeF() / font().pointSizeF() * lh;
+}
+
+QFont RankView::smallFont() const {
+  QFont f = font();
+  f.setPointSizeF(std::max(6.5, f.pointSizeF() * 0.8));
+  return f;
+}
+
+void RankView::layoutCards() {
+  const int n = model_.rankCount();
+  cards_.clear();
+  const double legendH = fontMetrics().height() * 1.8;
+  legend_ = QRectF(8, height() - legendH, width() - 16, legendH - 4);
+  if (n <= 0) return;
+  const QRectF area(6, 6, width() - 12, height() - 12 - legendH);
+  // Choose the column count that makes cards closest to 16:10.
+  int bestCols = 1;
+  double bestScore = 1e18;
+  for (int cols = 1; cols <= n; ++cols) {
+    const int rows = (n + cols - 1) / cols;
+    const double w = area.width() / cols, h = area.height() / rows;
+    const double score = std::abs(std::log((w / h) / 1.6)) + (w < 200 ? 5 : 0);
+    if (score < bestScore) bestScore = score, bestCols = cols;
+  }
+  const int rows = (n + bestCols - 1) / bestCols;
+  const double w = area.width() / bestCols, h = area.height() / rows;
+  for (int r = 0; r < n; ++r)
+    cards_.push_back(QRectF(area.left() + (r % bestCols) * w, area.top() + (r / bestCols) * h, w, h).adjusted(4, 4, -4, -4));
+}
+
+QRectF RankView::cardRect(int rank) const {
+  return rank >= 0 && rank < static_cast<int>(cards_.size()) ? cards_[static_cast<std::size_t>(rank)] : QRectF();
+}
+
+QRectF RankView::memoryBarRect(int rank) const {
+  const QRectF c = cardRect(rank);
+  if (c.isNull()) return {};
+  const double lh = fontMetrics().height();
+  return QRectF(c.left() + 8, c.top() + lh * 2.6, c.width() - 16, std::max(10.0, lh * 0.9));
+}
+
+double RankView::cellHeight(int rank) const {
+  const QRectF bar = memoryBarRect(rank);
+  if (bar.isNull()) return 0;
+  const double lh = fontMetrics().height();
+  const int cols = unitColumns();
+  const int rowsN = (std::max(1, model_.unitCount()) + cols - 1) / cols;
+  return std::min((cardRect(rank).bottom() - (bar.bottom() + lh * 1.6) - 6) / rowsN, lh * 4.0);
+}
+
+QRectF RankView::slotRect(int rank, int unit, int slot) const {
+  const QRectF bar = memoryBarRect(rank);
+  if (bar.isNull() || unit < 0) return {};
+  const QRectF c = cardRect(rank);
+  const double lh = fontMetrics().height();
+  const int cols = unitColumns();
+  const int units = std::max(1, model_.unitCount());
+  const int rowsN = (units + cols - 1) / cols;
+  const double top = bar.bottom() + lh * 1.6;
+  const double cellW = (c.width() - 16) / cols;
+  const double availH = c.bottom() - top - 6;
+  const double cellH = std::min(availH / rowsN, lh * 4.0);
+  const double labelH = labelHeight(cellH);
+  const QRectF cell(c.left() + 8 + (unit % cols) * cellW, top + (unit / cols) * cellH, cellW, cellH);
+  const QRectF params(cell.left() + 3, cell.top() + labelH, cell.width() - 6, std::max(4.0, (cell.height() - labelH) * 0.55));
+  const int n = std::max(1, model_.rankCount());
+  const double sw = params.width() / n;
+  if (slot < 0) return params;
+  return QRectF(params.left() + slot * sw, params.top(), sw, params.height());
+}
+
+void RankView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  if (cards_.size() != static_cast<std::size_t>(model_.rankCount())) layoutCards();
+  if (model_.rankCount() == 0) {
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect(), Qt::AlignCenter, tr("No run yet. Pick a lesson or run an experiment."));
+    return;
+  }
+  // What does not move with the playhead (cards, titles, unit names, slot outlines,
+  // legend) is drawn once into two layers; a frame draws only the state at t between them.
+  // Keyed on what the layers show, not on the model's generation: a streaming job
+  // appends events every batch without changing cards, titles or units.
+  QString look = font().key() + tr("no work at this instant") + QString::number(model_.unitCount());
+  for (int r = 0; r < model_.rankCount(); ++r) look += QLatin1Char('|') + model_.rankLabel(r);
+  const LayerKey key{layerEpoch_, size(), palette().cacheKey(), look, devicePixelRatioF()};
+  if (!(key == layerKey_) || under_.isNull()) {
+    const QSize px = (QSizeF(size()) * key.dpr).toSize();
+    under_ = QPixmap(px);
+    under_.setDevicePixelRatio(key.dpr);
+    under_.fill(Qt::transparent);
+    over_ = QPixmap(px);
+    over_.setDevicePixelRatio(key.dpr);
+    over_.fill(Qt::transparent);
+    QPainter u(&under_), o(&over_);
+    for (QPainter* q : {&u, &o}) {
+      q->setRenderHint(QPainter::Antialiasing);
+      q->setFont(font());
+    }
+    for (int r = 0; r < model_.rankCount(); ++r) {
+      paintCardUnder(u, r);
+      paintCardOver(o, r);
+    }
+    paintLegend(u, legend_);
+    layerKey_ = key;
+  }
+  p.drawPixmap(0, 0, under_);
+  for (int r = 0; r < model_.rankCount(); ++r) paintCard(p, r);
+  p.drawPixmap(0, 0, over_);
+  for (int r = 0; r < model_.rankCount(); ++r) paintFailureBox(p, r);
+  paintTransfers(p);
+}
+
+int RankView::failureAt(int rank) const {
+  int failure = -1;
+  for (int i : model_.failureEvents())
+    if (model_.event(i).rank == rank && model_.event(i).t0 <= time_) failure = i;
+  return failure;
+}
+
+void RankView::paintCardUnder(QPainter& p, int rank) {
+  const QRectF c = cardRect(rank);
+  const double lh = QFontMetricsF(font()).height();
+  p.setPen(QPen(palette().color(QPalette::Mid), 1.0));
+  p.setBrush(palette().color(QPalette::AlternateBase));
+  p.drawRoundedRect(c, 6, 6);
+  QFont bold = font();
+  bold.setBold(true);
+  p.setFont(bold);
+  p.setPen(palette().color(QPalette::Text));
+  p.drawText(QRectF(c.left() + 8, c.top() + 4, c.width() - 16, lh), Qt::AlignLeft | Qt::AlignVCenter, model_.rankLabel(rank));
+  p.setFont(font());
+  for (int u = 0; u < model_.unitCount(); ++u) {
+    const QRectF params = slotRect(rank, u, -1);
+    if (params.bottom() > c.bottom()) break;
+    p.setPen(palette().color(QPalette::Text));
+    const double labelH = labelHeight(cellHeight(rank));
+    const bool tight = labelH < lh;
+    const QFont saved = p.font();
+    if (tight) p.setFont(smallFont());
+    p.drawText(QRectF(params.left(), params.top() - labelH, params.width(), labelH), Qt::AlignLeft | Qt::AlignVCenter,
+               unitLabel(u, p.font(), params.width()));
+    p.setFont(saved);
+  }
+}
+
+void RankView::paintCardOver(QPainter& p, int rank) {
+  const QRectF c = cardRect(rank);
+  const int n = std::max(1, model_.rankCount());
+  for (int u = 0; u < model_.unitCount(); ++u) {
+    if (slotRect(rank, u, -1).bottom() > c.bottom()) break;
+    p.setPen(QPen(palette().color(QPalette::Mid), 0.8));
+    p.setBrush(Qt::NoBrush);
+    for (int j = 0; j < n; ++j) p.drawRect(slotRect(rank, u, j));
+    // The owner's own slot gets a thicker outline: "this shard is mine".
+    if (n > 1 && rank < n) {
+      p.setPen(QPen(palette().color(QPalette::Text), 1.6));
+      p.drawRect(slotRect(rank, u, rank));
+    }
+  }
+}
+
+void RankView::paintCard(QPainter& p, int rank) {
+  const QRectF c = cardRect(rank);
+  const bool dark = Palette::isDark(palette());
+  const auto s = state_.stateAt(rank, time_);
+  const QFontMetricsF fm(font());
+  const double lh = fm.height();
+
+  // Card, title and unit names are in the layer under this (paintCardUnder); a failure
+  // reached redraws the card's border.
+  const int failure = failureAt(rank);
+  if (failure >= 0) {
+    p.setPen(QPen(Palette::kind(st::Kind::ReduceScatter), 3.0));
+    p.setBrush(Qt::NoBrush);
+    p.drawRoundedRect(c, 6, 6);
+  }
+
+  // What the rank does now, under its title.
+  p.setFont(font());
+  const QRectF title(c.left() + 8, c.top() + 4, c.width() - 16, lh);
+  QString doing;
+  bool idle = false;
+  for (int i : s.running) {
+    const auto& e = model_.event(i);
+    if (e.record == st::Record::Idle) {
+      idle = true;
+      doing = tr("idle: %1").arg(Palette::kindName(e.kind));
+    } else if (!idle) {
+      const QString what = e.unit >= 0 ? QStringLiteral("%1 %2").arg(Palette::kindName(e.kind), model_.unitName(e.unit))
+                                       : Palette::kindName(e.kind);
+      doing = doing.isEmpty() ? what : doing + QStringLiteral(" ‖ ") + what;
+    }
+  }
+  if (failure >= 0) doing = model_.event(failure).record == st::Record::OutOfMemory ? tr("OUT OF MEMORY") : tr("FAILED");
+  p.setPen(failure >= 0 ? Palette::kind(st::Kind::ReduceScatter) : palette().color(QPalette::PlaceholderText));
+  p.drawText(QRectF(title.left(), title.bottom(), title.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
+             doing.isEmpty() ? tr("no work at this instant") : doing);
+  if (idle) {
+    p.fillRect(QRectF(c.left() + 2, c.top() + 2, c.width() - 4, lh * 2.2), QBrush(Palette::idle(dark), Qt::BDiagPattern));
+  }
+
+  // Memory bar, stacked by category, to the scale of the largest rank (or the budget).
+  const QRectF bar = memoryBarRect(rank);
+  const double scale = static_cast<double>(std::max<qint64>({model_.peakBytes(), budget_, 1}));
+  p.setPen(Qt::NoPen);
+  p.setBrush(palette().color(QPalette::Base));
+  p.drawRect(bar);
+  double x = bar.left();
+  for (int cat = 0; cat < st::kCategoryCount; ++cat) {
+    const qint64 b = s.byCategory[static_cast<std::size_t>(cat)];
+    if (b <= 0) continue;
+    const double w = bar.width() * static_cast<double>(b) / scale;
+    p.setBrush(Palette::category(static_cast<st::Category>(cat)));
+    p.drawRect(QRectF(x, bar.top(), w, bar.height()));
+    x += w;
+  }
+  if (budget_ > 0) {
+    const double bx = bar.left() + bar.width() * static_cast<double>(budget_) / scale;
+    p.setPen(QPen(Palette::kind(st::Kind::ReduceScatter), 2, Qt::DashLine));
+    p.drawLine(QPointF(bx, bar.top() - 3), QPointF(bx, bar.bottom() + 3));
+  }
+  p.setPen(palette().color(QPalette::Mid));
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(bar);
+  p.setPen(palette().color(QPalette::Text));
+  QString memText = tr("%1 held · peak %2").arg(Captions::bytes(s.total), Captions::bytes(model_.peakBytes(rank)));
+  if (budget_ > 0) memText += tr(" · budget %1").arg(Captions::bytes(budget_));
+  p.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, memText);
+
+  // Units: parameter slots (one per owner rank) and gradient slots under them.
+  const int n = std::max(1, model_.rankCount());
+  for (int u = 0; u < model_.unitCount(); ++u) {
+    const QRectF params = slotRect(rank, u, -1);
+    if (params.bottom() > c.bottom()) break;
+    const auto pf = parameterSlots(model_, state_, rank, u, time_);
+    const auto gf = gradientSlots(model_, state_, rank, u, time_);
+    const QColor uc = Palette::unit(u);
+    const double gh = std::max(3.0, params.height() * 0.35);
+    for (int j = 0; j < n; ++j) {
+      const QRectF slot = slotRect(rank, u, j);
+      const double f = pf[static_cast<std::size_t>(j)];
+      if (f > 0) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(Palette::rankShade(uc, j, n));
+        p.drawRect(QRectF(slot.left(), slot.bottom() - slot.height() * f, slot.width(), slot.height() * f));
+      }
+      const double g = gf[static_cast<std::size_t>(j)];
+      if (g > 0) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(Palette::category(st::Category::Grads));
+        p.drawRect(QRectF(slot.left(), slot.bottom() + 2, slot.width() * g, gh));
+      }
+    }
+  }
+  // Slot outlines: the layer over this (paintCardOver); the OOM box: paintFailureBox.
+}
+
+void RankView::paintFailureBox(QPainter& p, int rank) {
+  const int failure = failureAt(rank);
+  const QRectF c = cardRect(rank);
+  const double lh = QFontMetricsF(font()).height();
+
+  if (failure >= 0 && model_.event(failure).record == st::Record::OutOfMemory) {
+    const auto& e = model_.event(failure);
+    const QString text = tr("Out of memory: %1 needed %2 more while holding %3; budget %4.")
+                             .arg(Palette::categoryName(e.category) + (e.unit >= 0 ? tr(" of %1").arg(model_.unitName(e.unit)) : QString()),
+                                  Captions::bytes(e.bytes), Captions::bytes(e.total), Captions::bytes(e.value));
+    const QRectF box(c.left() + 10, c.bottom() - lh * 3.2, c.width() - 20, lh * 2.8);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0xD5, 0x5E, 0x00, 230));
+    p.drawRoundedRect(box, 4, 4);
+    p.setPen(Qt::white);
+    p.drawText(box.adjusted(6, 2, -6, -2), Qt::AlignCenter | Qt::TextWordWrap, text);
+  }
+}
+
+void RankView::paintTransfers(QPainter& p) {
+  // Shards in flight between cards, placed by each collective's recorded progress.
+  const int n = model_.rankCount();
+  if (n < 2 || n > 16) return;
+  for (int r = 0; r < n; ++r) {
+    const int i = state_.runningAt(r, TraceModel::Lane::Comm, time_);
+    if (i < 0) continue;
+    const auto& e = model_.event(i);
+    const double prog = progressOf(e, time_);
+    const QColor uc = Palette::unit(e.unit);
+    auto fly = [&](const QRectF& from, const QRectF& to, const QColor& color) {
+      if (from.isNull() || to.isNull()) return;
+      const QPointF a = from.center(), b = to.center();
+      const QPointF at = a + (b - a) * prog;
+      p.setPen(QPen(QColor(color.red(), color.green(), color.blue(), 70), 1, Qt::DotLine));
+      p.drawLine(a, b);
+      p.setPen(QPen(palette().color(QPalette::Text), 0.8));
+      p.setBrush(color);
+      const QSizeF sz(std::max(8.0, from.width() * 0.8), std::max(8.0, from.height() * 0.8));
+      p.drawRect(QRectF(at - QPointF(sz.width() / 2, sz.height() / 2), sz));
+    };
+    switch (e.kind) {
+    case st::Kind::AllGather:
+      // Every other participant's shard travels into this rank's copy of the unit.
+      for (int j = 0; j < n; ++j)
+        if (j != r && (e.participants & (st::RankMask{1} << j)))
+          fly(slotRect(j, e.unit, j), slotRect(r, e.unit, j), Palette::rankShade(uc, j, n));
+      break;
+    case st::Kind::ReduceScatter:
+      // This rank's slice j of the gradient travels to its owner j.
+      for (int j = 0; j < n; ++j)
+        if (j != r && (e.participants & (st::RankMask{1} << j))) {
+          QRectF from = slotRect(r, e.unit, j), to = slotRect(j, e.unit, j);
+          from.translate(0, from.height() * 0.7);
+          to.translate(0, to.height() * 0.7);
+          fly(from, to, Palette::category(st::Category::Grads));
+        }
+      break;
+    case st::Kind::Send:
+      if (e.peer >= 0 && e.peer < n) {
+        const QRectF a = memoryBarRect(r), b = memoryBarRect(e.peer);
+        fly(QRectF(a.center(), QSizeF(14, 10)), QRectF(b.center(), QSizeF(14, 10)), Palette::kind(st::Kind::Send));
+      }
+      break;
+    case st::Kind::AllReduce: {
+      // The buffer is summed everywhere: a ring that fills with the recorded progress.
+      const QRectF c = cardRect(r);
+      const double d = fontMetrics().height() * 2.0;
+      const QRectF ring(c.right() - d - 8, c.top() + 6, d, d);
+      p.setPen(QPen(palette().color(QPalette::Mid), 3));
+      p.setBrush(Qt::NoBrush);
+      p.drawEllipse(ring);
+      p.setPen(QPen(Palette::kind(st::Kind::AllReduce), 4));
+      p.drawArc(ring, 90 * 16, -static_cast<int>(360 * 16 * prog));
+      p.setPen(palette().color(QPalette::Text));
+      p.drawText(ring, Qt::AlignCenter, QStringLiteral("Σ"));
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+void RankView::paintLegend(QPainter& p, const QRectF& r) {
+  const QFontMetricsF fm(font());
+  double x = r.left();
+  const double sw = fm.height() * 0.8;
+  for (int c = 0; c < st::kCategoryCount; ++c) {
+    const QString name = Palette::categoryName(static_cast<st::Category>(c));
+    const double w = sw + 4 + fm.horizontalAdvance(name) + 12;
+    if (x + w > r.right()) break;
+    p.setPen(Qt::NoPen);
+    p.setBrush(Palette::category(static_cast<st::Category>(c)));
+    p.drawRect(QRectF(x, r.center().y() - sw / 2, sw, sw));
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(x + sw + 4, r.top(), w, r.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+    x += w;
+  }
+}

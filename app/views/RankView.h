@@ -1,0 +1,84 @@
+// RankView: one card per rank at the playhead. Each card shows the rank's device
+// label, its memory bar stacked by category to scale (recorded bytes), and every
+// unit's parameters as N slots (one per owner rank) in the unit's colour. During an
+// all-gather the other ranks' shards fly in and the full copy assembles; after
+// compute the copy disappears when the trace frees it; during reduce-scatter the
+// gradient slices fly to their owners; an all-reduce sums the buffer everywhere.
+#pragma once
+
+#include "models/MemoryStateModel.h"
+
+#include <QPixmap>
+#include <QWidget>
+
+class RankView : public QWidget {
+  Q_OBJECT
+public:
+  explicit RankView(const TraceModel& model, QWidget* parent = nullptr);
+
+  qint64 time() const { return time_; }
+  // Fill (0..1) of each owner slot of `unit` on `rank` at t: what the rank holds
+  // of that unit's parameters, from its mem records and running all-gather.
+  static std::vector<double> parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
+                                            qint64 t);
+  // Same for the unit's gradients (full grads, own grad shard, slices leaving in a reduce-scatter).
+  static std::vector<double> gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
+                                           qint64 t);
+  // Geometry of the last paint (for tests and hit-testing).
+  QRectF cardRect(int rank) const;
+  QRectF slotRect(int rank, int unit, int slot) const;
+  QRectF memoryBarRect(int rank) const;
+  QSize sizeHint() const override { return {900, 600}; }
+
+public Q_SLOTS:
+  void setTime(qint64 t);
+  void modelReset();
+
+protected:
+  void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+
+private:
+  void layoutCards();
+  void paintCard(QPainter& p, int rank);
+  void paintCardUnder(QPainter& p, int rank);
+  void paintCardOver(QPainter& p, int rank);
+  void paintFailureBox(QPainter& p, int rank);
+  int failureAt(int rank) const;
+  void paintTransfers(QPainter& p);
+  void paintLegend(QPainter& p, const QRectF& r);
+  int unitColumns() const;
+  int bestUnitColumns(const QRectF& card, double lh, int units) const;
+  QString unitLabel(int unit, const QFont& font, double width) const;
+  double cellHeight(int rank) const;
+  double labelHeight(double cellH) const;
+  QFont smallFont() const;
+  const TraceModel& model_;
+  MemoryStateModel state_;
+  qint64 time_ = 0;
+  std::vector<QRectF> cards_;
+  QRectF legend_;
+  qint64 budget_ = 0;
+  struct ColumnsKey {
+    int units = -1, ranks = -1;
+    QSizeF card;
+    double lineHeight = 0;
+    int charWidth = 0;
+    bool operator==(const ColumnsKey&) const = default;
+  };
+  mutable ColumnsKey columnsKey_;
+  mutable int columns_ = 1;
+  // Layers drawn once per (run, size, look): under and over the state at t.
+  QPixmap under_, over_;
+  quint64 layerEpoch_ = 0; // bumped by modelReset()
+  struct LayerKey {
+    quint64 epoch = ~0ull;
+    QSize size;
+    qint64 paletteKey = 0;
+    QString font;
+    double dpr = 0;
+    bool operator==(const LayerKey&) const = default;
+  } layerKey_;
+  mutable QString labelsKey_;
+  mutable std::vector<QString> labels_;
+};

@@ -1,0 +1,66 @@
+#include "views/SummaryView.h"
+
+#include "models/Captions.h"
+#include "views/Palette.h"
+
+namespace st = shardlab::trace;
+
+SummaryView::SummaryView(const TraceModel& model, QWidget* parent) : QTextBrowser(parent), model_(model) {}
+
+void SummaryView::rebuild() { setHtml(html(model_)); }
+
+QString SummaryView::html(const TraceModel& model) {
+  if (model.isEmpty()) return tr("<p>No run yet.</p>");
+  const auto& s = model.summary();
+  QString h;
+  h += QStringLiteral("<h3>%1</h3>").arg(model.runLabel().toHtmlEscaped());
+  h += tr("<p>%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6</p>", nullptr, s.ranks)
+           .arg(QString::fromStdString(s.strategy).toUpper())
+           .arg(s.stepsCompleted)
+           .arg(s.steps)
+           .arg(s.parameters)
+           .arg(s.units)
+           .arg(Captions::duration(static_cast<qint64>(s.wallS * 1e9)));
+  if (!s.lossPerStep.empty())
+    h += tr("<p>Loss %1 → %2</p>").arg(s.lossPerStep.front(), 0, 'f', 4).arg(s.lossPerStep.back(), 0, 'f', 4);
+  h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"
+                      "<th>%5</th><th>%6</th><th>%7</th><th>%8</th></tr>")
+           .arg(tr("rank"), tr("persistent"), tr("peak"), tr("compute"), tr("comm"), tr("exposed comm"), tr("idle"),
+                tr("sent"));
+  for (const auto& r : s.ranksDetail)
+    h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td></tr>")
+             .arg(model.rankLabel(r.rank).toHtmlEscaped(), Captions::bytes(r.persistentBytes), Captions::bytes(r.peakBytes),
+                  Captions::duration(static_cast<qint64>(r.computeS * 1e9)),
+                  Captions::duration(static_cast<qint64>(r.commS * 1e9)),
+                  Captions::duration(static_cast<qint64>(r.exposedCommS * 1e9)),
+                  Captions::duration(static_cast<qint64>(r.idleS * 1e9)), Captions::bytes(r.sentBytes));
+  h += QStringLiteral("</table>");
+  if (!s.collectives.empty()) {
+    h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+             .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire"), tr("time"));
+    for (const auto& [kind, c] : s.collectives)
+      h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
+               .arg(Palette::kindName(st::kindFromString(kind).value_or(st::Kind::None)))
+               .arg(c.count)
+               .arg(Captions::bytes(c.bytes), Captions::bytes(c.wireBytes),
+                    Captions::duration(static_cast<qint64>(c.seconds * 1e9)));
+    h += QStringLiteral("</table>");
+  }
+  if (s.bubble.present)
+    h += tr("<p>Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%</p>")
+             .arg(QString::fromStdString(s.bubble.schedule))
+             .arg(s.bubble.stages)
+             .arg(s.bubble.microbatches)
+             .arg(s.bubble.virtualStages)
+             .arg(s.bubble.measured * 100, 0, 'f', 1)
+             .arg(s.bubble.theory * 100, 0, 'f', 1);
+  if (s.outOfMemory)
+    h += tr("<p><b>Out of memory on rank %1</b>: %2 needed %3 more while holding %4; the budget is %5.</p>")
+             .arg(s.outOfMemory->rank)
+             .arg(Palette::categoryName(s.outOfMemory->category), Captions::bytes(s.outOfMemory->needed),
+                  Captions::bytes(s.outOfMemory->holding), Captions::bytes(s.outOfMemory->budget));
+  for (const auto& r : s.ranksDetail)
+    if (r.failure && !(s.outOfMemory && s.outOfMemory->rank == r.rank))
+      h += tr("<p><b>Rank %1 failed</b>: %2</p>").arg(r.rank).arg(QString::fromStdString(*r.failure).toHtmlEscaped());
+  return h;
+}

@@ -1,0 +1,168 @@
+#include "quiz/observations/Observation.h"
+
+#include "quiz/bank/Attempt.h"
+#include "quiz/bank/KnownIds.h"
+#include "quiz/observations/ObservationSupport.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace shardlab::quiz {
+
+namespace observation {
+
+std::string strategyOf(const trace::Trace& t) { return t.job.is_object() ? t.job.value("strategy", std::string()) : ""; }
+
+std::int64_t modelBytes(const trace::Trace& t) {
+  if (!t.job.is_object() || !t.job.contains("model")) return 0;
+  const auto& m = t.job["model"];
+  if (m.contains("bytes") && m["bytes"].is_number()) return m["bytes"].get<std::int64_t>();
+  if (m.contains("parameters") && m["parameters"].is_number()) return m["parameters"].get<std::int64_t>() * 4;
+  return 0;
+}
+
+int blockCount(const trace::Trace& t) {
+  return static_cast<int>(std::count_if(t.units.begin(), t.units.end(),
+                                        [](const std::string& u) { return u.rfind("block", 0) == 0; }));
+}
+
+std::string lessonFor(const trace::Trace& t) {
+  const auto s = strategyOf(t);
+  if (s == "ddp") return "ddp-replicas";
+  if (s == "fsdp") return "fsdp-shard-gather-free";
+  if (s == "pipeline") return "pipeline-bubble";
+  if (s == "tp") return "tensor-parallel";
+  return "";
+}
+
+LocalizedText same(const std::string& s) { return text::tr3(s, s, s); }
+
+LocalizedText strategyName(const std::string& strategy) {
+  if (strategy == "ddp") return same("DDP");
+  if (strategy == "fsdp") return same("FSDP");
+  if (strategy == "pipeline") return text::tr3("pipeline", "en pipeline", "конвейера");
+  if (strategy == "tp") return text::tr3("tensor-parallel", "en parallélisme tensoriel", "тензорного параллелизма");
+  return same(strategy);
+}
+
+std::vector<double> distinctFrom(double correct, const std::vector<double>& candidates, double minGap, bool relative,
+                                 std::size_t count) {
+  auto far = [&](double a, double b) {
+    const double gap = std::abs(a - b);
+    return relative ? gap >= minGap * std::max(std::abs(a), std::abs(b)) && gap > 0 : gap >= minGap;
+  };
+  std::vector<double> out;
+  for (double c : candidates) {
+    if (!std::isfinite(c) || c < 0 || !far(c, correct)) continue;
+    if (std::all_of(out.begin(), out.end(), [&](double o) { return far(c, o); })) out.push_back(c);
+    if (out.size() == count) break;
+  }
+  return out;
+}
+
+std::optional<ObservedQuestion> finish(Draft d, const ObservationInput& in) {
+  if (!isKnownLessonId(d.lesson) || !isKnownMomentId(d.moment)) return std::nullopt;
+  std::vector<LocalizedText> wrong;
+  for (auto& w : d.wrong) {
+    const auto& en = w.get("en");
+    if (en.empty() || en == d.correct.get("en")) continue;
+    if (std::any_of(wrong.begin(), wrong.end(), [&](const LocalizedText& o) { return o.get("en") == en; })) continue;
+    wrong.push_back(std::move(w));
+    if (wrong.size() == 3) break;
+  }
+  if (wrong.size() < 3) return std::nullopt;
+  ObservedQuestion q;
+  q.templateId = d.templateId;
+  q.question.id = "obs-" + d.templateId;
+  q.question.quiz = std::string(kObservationQuiz);
+  q.question.text = std::move(d.text);
+  q.question.choices.push_back({std::move(d.correct), true});
+  for (auto& w : wrong) q.question.choices.push_back({std::move(w), false});
+  q.question.explanation = std::move(d.explanation);
+  q.question.evidence = Evidence{d.lesson, d.moment};
+  q.numeric = d.numeric;
+  q.evidenceRun = d.evidenceRun;
+  const bool second = d.evidenceRun == 1 && in.second && in.secondSummary;
+  if (d.evidenceRun == 1 && !second) q.evidenceRun = 0;
+  q.evidenceAt = second ? findMoment(*in.second, *in.secondSummary, d.moment) : findMoment(in.trace, in.summary, d.moment);
+  return q;
+}
+
+} // namespace observation
+
+nlohmann::json ObservedQuestion::toJson(std::string_view lang, std::uint64_t seed) const {
+  const auto order = Attempt::permutation(question.choices.size(), seed, question.id);
+  nlohmann::json choices = nlohmann::json::array();
+  for (std::size_t shown = 0; shown < order.size(); ++shown) {
+    const auto& c = question.choices[order[shown]];
+    choices.push_back({{"text", c.text.get(lang)}, {"correct", c.correct}});
+  }
+  nlohmann::json j = {{"id", question.id},
+                      {"template", templateId},
+                      {"text", question.text.get(lang)},
+                      {"choices", choices},
+                      {"answer", question.choices[question.correctIndex()].text.get(lang)},
+                      {"explanation", question.explanation.get(lang)}};
+  j["numeric"] = numeric ? nlohmann::json{{"value", numeric->value}, {"tolerance", numeric->tolerance}, {"unit", numeric->unit}}
+                         : nlohmann::json(nullptr);
+  nlohmann::json ev = nullptr;
+  if (question.evidence) {
+    ev = {{"lesson", question.evidence->lesson}, {"moment", question.evidence->moment}, {"run", evidenceRun}};
+    if (evidenceAt) ev.update(evidenceAt->toJson(lang));
+    ev["found"] = evidenceAt.has_value();
+  }
+  j["evidence"] = ev;
+  return j;
+}
+
+const std::vector<std::unique_ptr<ObservationTemplate>>& observationTemplates() {
+  static const auto all = [] {
+    std::vector<std::unique_ptr<ObservationTemplate>> v;
+    for (auto* make : {&observation::fsdpTemplates, &observation::memoryTemplates, &observation::modelParallelTemplates})
+      for (auto& t : (*make)()) v.push_back(std::move(t));
+    return v;
+  }();
+  return all;
+}
+
+std::vector<std::string> observationTemplateIds() {
+  std::vector<std::string> ids;
+  for (const auto& t : observationTemplates()) ids.push_back(t->id());
+  return ids;
+}
+
+const ObservationTemplate* findObservationTemplate(std::string_view id) {
+  for (const auto& t : observationTemplates())
+    if (t->id() == id) return t.get();
+  return nullptr;
+}
+
+std::vector<ObservedQuestion> observe(const trace::Trace& trace, const trace::Trace* second,
+                                      const std::vector<std::string>* only) {
+  const auto s1 = trace::summarize(trace);
+  std::optional<trace::Summary> s2;
+  if (second) s2 = trace::summarize(*second);
+  std::vector<ObservedQuestion> out;
+  for (const auto& t : observationTemplates()) {
+    if (only && std::find(only->begin(), only->end(), t->id()) == only->end()) continue;
+    std::optional<ObservedQuestion> q;
+    if (t->needsTwoRuns()) {
+      if (!second) continue;
+      q = t->generate({trace, s1, second, &*s2});
+      if (!q) {
+        q = t->generate({*second, *s2, &trace, &s1});
+        if (q) q->evidenceRun = 1 - q->evidenceRun; // the template saw the runs swapped
+      }
+    } else {
+      q = t->generate({trace, s1});
+      if (!q && second) {
+        q = t->generate({*second, *s2});
+        if (q) q->evidenceRun = 1;
+      }
+    }
+    if (q) out.push_back(std::move(*q));
+  }
+  return out;
+}
+
+} // namespace shardlab::quiz

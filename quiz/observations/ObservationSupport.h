@@ -1,0 +1,50 @@
+// Internal helpers of the observation templates (Observation*.cpp): building a
+// 4-choice question with distinct choices, picking plausible wrong numbers, the
+// lesson of a strategy. Not part of the quiz library's interface.
+#pragma once
+
+#include "quiz/observations/Observation.h"
+#include "quiz/observations/ObservationText.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace shardlab::quiz::observation {
+
+std::string strategyOf(const trace::Trace& t);
+std::int64_t modelBytes(const trace::Trace& t);
+int blockCount(const trace::Trace& t);
+// The lesson that teaches a strategy's run: ddp-replicas, fsdp-shard-gather-free, ...
+std::string lessonFor(const trace::Trace& t);
+
+struct Draft {
+  std::string templateId, lesson, moment;
+  LocalizedText text, correct;
+  std::vector<LocalizedText> wrong; // candidates, best first; the first 3 distinct ones are used
+  LocalizedText explanation;
+  std::optional<NumericAnswer> numeric;
+  int evidenceRun = 0;
+};
+
+// The question with the correct choice first and three distinct wrong ones; nullopt
+// when fewer than three distinct wrong choices exist. Finds the evidence moment in
+// the evidence run (its sentence is shown beside the explanation, not inside it).
+std::optional<ObservedQuestion> finish(Draft draft, const ObservationInput& in);
+
+// Up to `count` candidates that differ from `correct` and from each other by at
+// least `minGap` (relative to the larger value when `relative`, else absolute).
+std::vector<double> distinctFrom(double correct, const std::vector<double>& candidates, double minGap, bool relative,
+                                 std::size_t count = 3);
+
+// "DDP", "FSDP", "pipeline", "tensor-parallel" in each language.
+LocalizedText strategyName(const std::string& strategy);
+// The same text in all three languages (a number, a unit name).
+LocalizedText same(const std::string& s);
+
+std::vector<std::unique_ptr<ObservationTemplate>> fsdpTemplates();
+std::vector<std::unique_ptr<ObservationTemplate>> memoryTemplates();
+std::vector<std::unique_ptr<ObservationTemplate>> modelParallelTemplates();
+
+} // namespace shardlab::quiz::observation

@@ -1,0 +1,140 @@
+#include "quiz/observations/PredictionCheck.h"
+
+#include "quiz/bank/JobSpec.h"
+#include "quiz/observations/ObservationText.h"
+
+#include "trace/Summary.h"
+
+#include <algorithm>
+#include <functional>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace shardlab::quiz {
+namespace {
+
+std::string strategyOf(const trace::Trace& t) { return t.job.is_object() ? t.job.value("strategy", std::string()) : ""; }
+
+const trace::Trace* pick(const trace::Trace& a, const trace::Trace* b, const std::function<bool(const trace::Trace&)>& ok) {
+  if (ok(a)) return &a;
+  if (b && ok(*b)) return b;
+  return nullptr;
+}
+
+// Most micro-batches whose forward has started and whose backward has not ended, on rank 0.
+std::optional<double> inFlight(const trace::Trace& t) {
+  std::map<std::pair<int, int>, std::pair<std::int64_t, std::int64_t>> spans; // (step, micro) -> [first forward, last backward]
+  for (const auto& e : t.events) {
+    if (e.rank != 0 || e.record != trace::Record::Op || e.micro < 0) continue;
+    auto& s = spans.try_emplace({e.step, e.micro}, INT64_MAX, INT64_MIN).first->second;
+    if (e.kind == trace::Kind::Forward) s.first = std::min(s.first, e.t0);
+    if (e.kind == trace::Kind::Backward) s.second = std::max(s.second, e.t1);
+  }
+  std::vector<std::pair<std::int64_t, int>> edges;
+  for (const auto& [key, s] : spans)
+    if (s.first != INT64_MAX && s.second != INT64_MIN) {
+      edges.push_back({s.first, +1});
+      edges.push_back({s.second, -1});
+    }
+  if (edges.empty()) return std::nullopt;
+  std::sort(edges.begin(), edges.end()); // at equal times the end (-1) comes first
+  int now = 0, most = 0;
+  for (const auto& [time, d] : edges) most = std::max(most, now += d);
+  return most;
+}
+
+} // namespace
+
+std::string PredictionMeasurement::format(double value) const {
+  if (kind == "bytes") return text::bytes(static_cast<std::int64_t>(std::llround(value)));
+  if (kind == "percent") return text::fixed(value, 1) + " %";
+  if (kind == "count") return text::integer(std::llround(value));
+  if (kind == "milliseconds") return text::fixed(value, 2) + " ms";
+  return text::fixed(value, 2);
+}
+
+LocalizedText PredictionMeasurement::compare(double predicted) const {
+  const std::vector<std::string> args{format(predicted), format(actual)};
+  return close(predicted) ? text::tr3("You predicted {0}; your run measured {1}. Well predicted.",
+                                      "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Bien vu.",
+                                      "Вы предсказали {0}; ваш запуск измерил {1}. Хороший прогноз.", args)
+                          : text::tr3("You predicted {0}; your run measured {1}. Look at the moment that shows why.",
+                                      "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Regardez le moment qui "
+                                      "montre pourquoi.",
+                                      "Вы предсказали {0}; ваш запуск измерил {1}. Посмотрите момент, который "
+                                      "объясняет почему.",
+                                      args);
+}
+
+std::optional<PredictionMeasurement> measurePrediction(std::string_view id, const trace::Trace& run,
+                                                       const trace::Trace* second) {
+  if (id == "rank0-persistent-bytes") {
+    const auto s = trace::summarize(run);
+    if (s.stepsCompleted <= 0 || s.ranksDetail.empty() || s.ranksDetail[0].persistentBytes <= 0) return std::nullopt;
+    const double v = static_cast<double>(s.ranksDetail[0].persistentBytes);
+    return PredictionMeasurement{v, 0.1 * v, "bytes"};
+  }
+  if (id == "extra-peak-bytes") {
+    if (!second) return std::nullopt;
+    const auto prefetch = [](const trace::Trace& t) { return t.job.is_object() && t.job.value("prefetch", false); };
+    const trace::Trace* on = prefetch(run) ? &run : prefetch(*second) ? second : nullptr;
+    const trace::Trace* off = on == &run ? second : &run;
+    if (!on || prefetch(*off)) return std::nullopt;
+    const auto a = trace::summarize(*on), b = trace::summarize(*off);
+    if (a.ranksDetail.empty() || b.ranksDetail.empty()) return std::nullopt;
+    const double v = static_cast<double>(a.ranksDetail[0].peakBytes - b.ranksDetail[0].peakBytes);
+    return PredictionMeasurement{v, std::max(0.1 * std::abs(v), 4096.0), "bytes"};
+  }
+  if (id == "stage0-activations-in-flight") {
+    const auto* t = pick(run, second, [](const trace::Trace& x) {
+      return strategyOf(x) == "pipeline" && x.job.value("schedule", std::string()) == "1f1b";
+    });
+    if (!t) return std::nullopt;
+    const auto v = inFlight(*t);
+    if (!v) return std::nullopt;
+    return PredictionMeasurement{*v, 0.0, "count"};
+  }
+  if (id == "ddp-bytes-needed") {
+    const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == "ddp"; });
+    if (!t || !t->job.contains("model") || !t->job["model"].contains("bytes")) return std::nullopt;
+    const double v = 4.0 * t->job["model"]["bytes"].get<double>();
+    return PredictionMeasurement{v, 0.1 * v, "bytes"};
+  }
+  if (id == "naive-bubble") {
+    const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == "pipeline"; });
+    if (!t) return std::nullopt;
+    const auto s = trace::summarize(*t);
+    if (!s.bubble.present) return std::nullopt;
+    return PredictionMeasurement{100.0 * s.bubble.measured, 5.0, "percent"};
+  }
+  if (id == "all-reduces-per-step") {
+    const auto s = trace::summarize(run);
+    const auto it = s.collectives.find("all_reduce");
+    if (s.stepsCompleted <= 0 || it == s.collectives.end()) return std::nullopt;
+    return PredictionMeasurement{static_cast<double>(it->second.count) / s.stepsCompleted, 0.0, "count"};
+  }
+  return std::nullopt;
+}
+
+std::optional<double> parsePredictionValue(std::string_view kind, const std::string& input) {
+  std::string s = input;
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  std::replace(s.begin(), s.end(), ',', '.');
+  if (s.empty()) return std::nullopt;
+  if (kind == "bytes") {
+    if (auto b = JobSpec::parseBytes(s)) return static_cast<double>(*b);
+  }
+  if (kind == "percent" && s.back() == '%') s.pop_back();
+  if (kind == "milliseconds" && s.size() > 2 && s.ends_with("ms")) s.resize(s.size() - 2);
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used != s.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+} // namespace shardlab::quiz

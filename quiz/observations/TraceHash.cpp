@@ -1,0 +1,53 @@
+#include "quiz/observations/TraceHash.h"
+
+#include <cstdio>
+#include <fstream>
+#include <vector>
+
+namespace shardlab::quiz {
+
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t hash) {
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::string formatTraceHash(std::uint64_t hash) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
+  return buf;
+}
+
+std::optional<std::string> hashTraceFile(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::uint64_t h = 14695981039346656037ull;
+  std::vector<char> buf(1 << 16);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const auto n = in.gcount();
+    if (n > 0) h = fnv1a64(std::string_view(buf.data(), static_cast<std::size_t>(n)), h);
+  }
+  if (in.bad()) return std::nullopt;
+  return formatTraceHash(h);
+}
+
+nlohmann::json runConfig(const trace::Trace& trace) {
+  nlohmann::json c = nlohmann::json::object();
+  if (!trace.job.is_object()) return c;
+  for (const char* key : {"strategy", "sharding", "ranks", "layers", "hidden", "vocab", "batch", "steps", "seed", "lr",
+                          "prefetch", "memory_budget", "microbatches", "schedule", "virtual_stages", "device",
+                          "started_at", "shardlab_version"})
+    if (trace.job.contains(key)) c[key] = trace.job[key];
+  return c;
+}
+
+std::optional<RunRecord> describeRun(const std::filesystem::path& file, const trace::Trace& trace) {
+  auto hash = hashTraceFile(file);
+  if (!hash) return std::nullopt;
+  return RunRecord{*hash, file.string(), runConfig(trace)};
+}
+
+} // namespace shardlab::quiz
