@@ -4,7 +4,7 @@
 //   mpirun -np 4 shardlab-bench-tracing --strategy fsdp --rounds 7
 #include "comm/CommStream.h"
 #include "core/Data.h"
-#include "core/JobConfig.h"
+#include "job/JobConfig.h"
 #include "core/Memory.h"
 #include "comm/MpiCheck.h"
 #include "core/Recorder.h"
@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
   CLI::App cli{"shardlab-bench-tracing: step time with tracing on and off"};
   JobConfig job;
   int rounds = 7;
-  cli.add_option("--strategy", job.strategy);
+  std::string strategy = "fsdp";
+  cli.add_option("--strategy", strategy, nameList<StrategyKind>());
   cli.add_option("--layers", job.layers);
   cli.add_option("--hidden", job.hidden);
   cli.add_option("--batch", job.batch);
@@ -65,9 +66,11 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   job.ranks = size;
-  if (job.strategy == "pipeline" || job.strategy == "tp") job.microbatches = 1;
-  if (auto errors = job.validate(); !errors.empty()) {
-    if (rank == 0) std::fprintf(stderr, "%s\n", errors.front().c_str());
+  std::vector<JobIssue> errors;
+  job = JobConfig::fromJson({{"strategy", strategy}}, errors, job);
+  if (errors.empty()) errors = job.validate();
+  if (!errors.empty()) {
+    if (rank == 0) std::fprintf(stderr, "%s\n", errors.front().message().c_str());
     MPI_Finalize();
     return 2;
   }
@@ -80,7 +83,7 @@ int main(int argc, char** argv) {
   std::sort(off.begin(), off.end());
   if (rank == 0) {
     const double a = on[on.size() / 2], b = off[off.size() / 2];
-    std::printf("job: %s, %d ranks, layers %d, hidden %d, batch %d; %d rounds x %d steps\n", job.strategy.c_str(), size,
+    std::printf("job: %s, %d ranks, layers %d, hidden %d, batch %d; %d rounds x %d steps\n", std::string(name(job.strategy)).c_str(), size,
                 job.layers, job.hidden, job.batch, rounds, job.steps);
     std::printf("median step time, tracing off: %.3f ms\n", b * 1e3);
     std::printf("median step time, tracing on:  %.3f ms\n", a * 1e3);

@@ -20,17 +20,6 @@ float uniform(std::uint64_t seed, int unit, std::size_t index) {
 
 } // namespace
 
-std::size_t ModelShape::unitSize(int unit, int inner) const {
-  const auto V = static_cast<std::size_t>(vocab), H = static_cast<std::size_t>(hidden);
-  const auto F = static_cast<std::size_t>(inner > 0 ? inner : 4 * hidden);
-  switch (kindOf(unit)) {
-  case UnitKind::Embedding: return V * H;
-  case UnitKind::Output: return H * V + V;
-  case UnitKind::Block: return H * F + F + F * H + H;
-  }
-  return 0;
-}
-
 float initialValue(const ModelShape& s, std::uint64_t seed, int unit, std::size_t i) {
   const auto H = static_cast<std::size_t>(s.hidden), V = static_cast<std::size_t>(s.vocab), F = 4 * H;
   const float u = uniform(seed, unit, i);

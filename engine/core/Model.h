@@ -10,23 +10,12 @@
 #pragma once
 
 #include "core/Device.h"
+#include "job/ModelShape.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace shardlab {
-
-enum class UnitKind { Embedding, Block, Output };
-
-struct ModelShape {
-  int vocab = 64, hidden = 64, layers = 4;
-  int unitCount() const { return layers + 2; }
-  UnitKind kindOf(int unit) const {
-    return unit == 0 ? UnitKind::Embedding : unit == layers + 1 ? UnitKind::Output : UnitKind::Block;
-  }
-  // Parameters of a unit; a block's inner width is `inner` (default 4H).
-  std::size_t unitSize(int unit, int inner = 0) const;
-};
 
 // Parameter `index` of the FULL flat layout of `unit`, drawn from (seed, unit, index)
 // alone, so any rank can initialise any slice without materialising the rest.

@@ -15,29 +15,29 @@ DeviceChoice chooseDevice(const JobConfig& job) {
   const int gpus = 0;
   const bool built = false;
 #endif
-  if (job.device == "cpu") {
-    c.device = "cpu";
+  if (job.device == DeviceKind::Cpu) {
+    c.device = DeviceKind::Cpu;
     c.reason = "asked for (--device cpu)";
     return c;
   }
   if (!built) {
-    if (job.device == "cuda") c.error = "cuda was asked for, but this build of ShardLab has no CUDA backend (the CUDA toolkit, cuBLAS or NCCL was not found when it was built)";
-    c.device = "cpu";
+    if (job.device == DeviceKind::Cuda) c.error = "cuda was asked for, but this build of ShardLab has no CUDA backend (the CUDA toolkit, cuBLAS or NCCL was not found when it was built)";
+    c.device = DeviceKind::Cpu;
     c.reason = "this build has no CUDA backend";
     return c;
   }
   if (gpus == 0) {
-    if (job.device == "cuda") c.error = "cuda was asked for, but no CUDA device was found on this machine";
-    c.device = "cpu";
+    if (job.device == DeviceKind::Cuda) c.error = "cuda was asked for, but no CUDA device was found on this machine";
+    c.device = DeviceKind::Cpu;
     c.reason = "no CUDA device found";
     return c;
   }
   if (gpus >= job.ranks) {
-    c.device = "cuda";
+    c.device = DeviceKind::Cuda;
     c.reason = std::to_string(gpus) + (gpus == 1 ? " GPU for " : " GPUs for ") + std::to_string(job.ranks) +
                (job.ranks == 1 ? " rank" : " ranks") + ": one GPU per rank, NCCL collectives";
   } else {
-    c.device = "cuda+mpi-staged";
+    c.device = DeviceKind::CudaMpiStaged;
     c.reason = std::to_string(gpus) + (gpus == 1 ? " GPU for " : " GPUs for ") + std::to_string(job.ranks) +
                " ranks: ranks share GPUs, so NCCL cannot be used; collectives go through Open MPI, staged in host memory";
   }

@@ -1,14 +1,14 @@
 // Which device a job's ranks use, and why (shardlab-run prints the reason).
 #pragma once
 
-#include "core/JobConfig.h"
+#include "job/JobConfig.h"
 
 #include <string>
 
 namespace shardlab {
 
 struct DeviceChoice {
-  std::string device; // "cpu", "cuda" (NCCL) or "cuda+mpi-staged"
+  DeviceKind device = DeviceKind::Cpu; // Cpu, Cuda (NCCL) or CudaMpiStaged
   std::string reason;
   std::string error;  // set when the request cannot be met (exit 2)
 };

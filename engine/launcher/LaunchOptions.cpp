@@ -1,38 +1,57 @@
 #include "launcher/LaunchOptions.h"
 
+#include "job/ExitCodes.h"
+#include "job/Version.h"
+#include "trace/Event.h"
+
 #include <CLI/CLI.hpp>
 
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace shardlab {
 
 std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vector<std::string>& errors,
                                                 int& exitCode) {
   LaunchOptions o;
-  JobConfig& j = o.job;
   CLI::App cli{"shardlab-run: run a real distributed training job on Open MPI ranks and record it"};
-  cli.set_version_flag("--version", "shardlab-run 0.1.0 (trace format 1)");
-  std::string spec, budget, stages;
+  cli.set_version_flag("--version", std::string("shardlab-run ") + kVersion + " (trace format " +
+                                        std::to_string(trace::kFormatVersion) + ")");
+  // Each job option is read as text and becomes the spec key of the same name ('-' as
+  // '_'), laid over --spec: JobConfig::fromJson is the one reader of both.
+  std::string spec;
   cli.add_option("--spec", spec, "job as JSON (keys as the long options, with _); options given here override it");
-  auto* strategy = cli.add_option("--strategy", j.strategy, "ddp | fsdp | pipeline | tp");
-  auto* sharding = cli.add_option("--sharding", j.sharding, "FSDP: full (FULL_SHARD) | grad-op (SHARD_GRAD_OP)");
-  auto* ranks = cli.add_option("--ranks,-n", j.ranks, "number of ranks (1-64)");
-  auto* layers = cli.add_option("--layers", j.layers, "residual MLP blocks");
-  auto* hidden = cli.add_option("--hidden", j.hidden, "hidden width H (blocks are H -> 4H -> H)");
-  auto* vocab = cli.add_option("--vocab", j.vocab, "vocabulary of the synthetic language");
-  auto* batch = cli.add_option("--batch", j.batch, "global batch in tokens (each rank takes batch/ranks)");
-  auto* steps = cli.add_option("--steps", j.steps, "training steps");
-  auto* seed = cli.add_option("--seed", j.seed, "seed of the data and the initial parameters");
-  auto* lr = cli.add_option("--lr", j.lr, "AdamW learning rate");
+  struct JobOption {
+    const char* flag;
+    const char* key;
+    const char* help;
+    enum Type { Int, Number, Text } type;
+    std::string value;
+  };
+  std::vector<JobOption> jobOptions = {
+      {"--strategy", "strategy", "ddp | fsdp | pipeline | tp", JobOption::Text, {}},
+      {"--sharding", "sharding", "FSDP: full (FULL_SHARD) | grad-op (SHARD_GRAD_OP)", JobOption::Text, {}},
+      {"--ranks,-n", "ranks", "number of ranks (1-64)", JobOption::Int, {}},
+      {"--layers", "layers", "residual MLP blocks", JobOption::Int, {}},
+      {"--hidden", "hidden", "hidden width H (blocks are H -> 4H -> H)", JobOption::Int, {}},
+      {"--vocab", "vocab", "vocabulary of the synthetic language", JobOption::Int, {}},
+      {"--batch", "batch", "global batch in tokens (each rank takes batch/ranks)", JobOption::Int, {}},
+      {"--steps", "steps", "training steps", JobOption::Int, {}},
+      {"--seed", "seed", "seed of the data and the initial parameters", JobOption::Int, {}},
+      {"--lr", "lr", "AdamW learning rate", JobOption::Number, {}},
+      {"--weight-decay", "weight_decay", "AdamW weight decay", JobOption::Number, {}},
+      {"--memory-budget", "memory_budget", "bytes one rank may hold, e.g. 3MiB (enforced at run time)", JobOption::Text, {}},
+      {"--microbatches", "microbatches", "pipeline: micro-batches per global batch", JobOption::Int, {}},
+      {"--schedule", "schedule", "pipeline: naive | gpipe | 1f1b | interleaved", JobOption::Text, {}},
+      {"--virtual-stages", "virtual_stages", "pipeline, interleaved: chunks per rank", JobOption::Int, {}},
+      {"--stages", "stages", "pipeline: units per stage, e.g. 2,2,1,1", JobOption::Text, {}},
+      {"--device", "device", "auto | cpu | cuda", JobOption::Text, {}},
+  };
+  std::vector<CLI::Option*> given;
+  for (auto& opt : jobOptions) given.push_back(cli.add_option(opt.flag, opt.value, opt.help));
   bool noPrefetchFlag = false;
   auto* noPrefetch = cli.add_flag("--no-prefetch", noPrefetchFlag, "FSDP: do not prefetch the next unit's all-gather");
-  auto* budgetOpt = cli.add_option("--memory-budget", budget, "bytes one rank may hold, e.g. 3MiB (enforced at run time)");
-  auto* micro = cli.add_option("--microbatches", j.microbatches, "pipeline: micro-batches per global batch");
-  auto* schedule = cli.add_option("--schedule", j.schedule, "pipeline: naive | gpipe | 1f1b | interleaved");
-  auto* virt = cli.add_option("--virtual-stages", j.virtualStages, "pipeline, interleaved: chunks per rank");
-  auto* stagesOpt = cli.add_option("--stages", stages, "pipeline: units per stage, e.g. 2,2,1,1");
-  auto* device = cli.add_option("--device", j.device, "auto | cpu | cuda");
   cli.add_option("--trace", o.traceFile, "write the merged trace to FILE");
   cli.add_option("--chrome-trace", o.chromeTraceFile, "write the Chrome Trace Event export to FILE");
   cli.add_option("--summary-json", o.summaryJsonFile, "write the summary as JSON to FILE");
@@ -52,73 +71,70 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       return std::nullopt;
     }
     errors.push_back(e.what());
-    exitCode = 2;
+    exitCode = code(LauncherExit::InvalidJob);
     return std::nullopt;
   }
 
+  // Name the option as typed: --memory-budget, not memory_budget.
+  auto optionName = [](std::string key) {
+    for (auto& c : key)
+      if (c == '_') c = '-';
+    return "--" + key;
+  };
+  JobConfig base;
   if (!spec.empty()) {
     std::ifstream in(spec);
-    if (!in) {
-      errors.push_back("--spec: cannot read '" + spec + "'");
-    } else {
-      auto json = nlohmann::json::parse(in, nullptr, false);
-      if (json.is_discarded()) {
-        errors.push_back("--spec: '" + spec + "' is not valid JSON");
-      } else {
-        std::vector<std::string> specErrors;
-        JobConfig fromSpec = JobConfig::fromJson(json, JobConfig{}, specErrors);
-        for (auto& e : specErrors) errors.push_back("--spec " + spec + ": " + e);
-        // Options given on the command line win over the spec.
-        JobConfig merged = fromSpec;
-        if (strategy->count()) merged.strategy = j.strategy;
-        if (sharding->count()) merged.sharding = j.sharding;
-        if (ranks->count()) merged.ranks = j.ranks;
-        if (layers->count()) merged.layers = j.layers;
-        if (hidden->count()) merged.hidden = j.hidden;
-        if (vocab->count()) merged.vocab = j.vocab;
-        if (batch->count()) merged.batch = j.batch;
-        if (steps->count()) merged.steps = j.steps;
-        if (seed->count()) merged.seed = j.seed;
-        if (lr->count()) merged.lr = j.lr;
-        if (micro->count()) merged.microbatches = j.microbatches;
-        if (schedule->count()) merged.schedule = j.schedule;
-        if (virt->count()) merged.virtualStages = j.virtualStages;
-        if (device->count()) merged.device = j.device;
-        j = merged;
-      }
+    auto json = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
+    if (!in) errors.push_back("--spec: cannot read '" + spec + "'");
+    else if (json.is_discarded()) errors.push_back("--spec: '" + spec + "' is not valid JSON");
+    else {
+      std::vector<JobIssue> issues;
+      base = JobConfig::fromJson(json, issues);
+      for (const auto& i : issues) errors.push_back("--spec " + spec + ": " + i.message());
     }
   }
-  if (noPrefetch->count()) j.prefetch = false;
-  if (budgetOpt->count()) {
-    auto b = parseBytes(budget);
-    if (!b) errors.push_back("--memory-budget: '" + budget + "' is not a size (use bytes, KiB, MiB or GiB)");
-    else if (*b <= 0) errors.push_back("--memory-budget: must be positive");
-    else j.memoryBudget = *b;
-  }
-  if (stagesOpt->count()) {
-    j.stages.clear();
-    std::stringstream ss(stages);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      try {
-        j.stages.push_back(std::stoi(item));
-      } catch (...) {
-        errors.push_back("--stages: '" + stages + "' must be a comma-separated list of unit counts");
-        break;
+  // Options given on the command line win over the spec.
+  nlohmann::json overrides = nlohmann::json::object();
+  for (std::size_t i = 0; i < jobOptions.size(); ++i) {
+    if (!given[i]->count()) continue;
+    const auto& opt = jobOptions[i];
+    const std::string& text = opt.value;
+    nlohmann::json value = text;
+    if (opt.type != JobOption::Text) {
+      value = nlohmann::json::parse(text, nullptr, false);
+      const bool ok = opt.type == JobOption::Int ? value.is_number_integer() : value.is_number();
+      if (!ok) {
+        errors.push_back(optionName(opt.key) + ": '" + text + "' is not " +
+                         (opt.type == JobOption::Int ? "an integer" : "a number"));
+        continue;
       }
+    } else if (std::string_view(opt.key) == "stages") {
+      value = nlohmann::json::array();
+      std::stringstream ss(text);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        auto n = nlohmann::json::parse(item, nullptr, false);
+        if (!n.is_number_integer()) {
+          errors.push_back("--stages: '" + text + "' must be a comma-separated list of unit counts");
+          break;
+        }
+        value.push_back(n);
+      }
+    } else if (std::string_view(opt.key) == "memory_budget") {
+      // On the command line a budget is a limit: 0 ("none") is the spec's way to say no limit.
+      auto bytes = parseBytes(text);
+      if (bytes && *bytes <= 0) errors.push_back("--memory-budget: must be positive");
     }
+    overrides[opt.key] = value;
   }
+  if (noPrefetch->count()) overrides["prefetch"] = false;
+  std::vector<JobIssue> issues;
+  o.job = JobConfig::fromJson(overrides, issues, base);
+  if (issues.empty()) issues = o.job.validate();
+  for (const auto& i : issues) errors.push_back(optionName(i.field) + ": " + i.ruleText());
   if (!o.eventsTo.empty() && o.eventsTo != "-") errors.push_back("--events: only '-' (standard output) is supported");
-  for (auto e : j.validate()) {
-    // Name the option as typed: --memory-budget, not memory_budget.
-    auto colon = e.find(':');
-    std::string field = e.substr(0, colon);
-    for (auto& c : field)
-      if (c == '_') c = '-';
-    errors.push_back("--" + field + e.substr(colon));
-  }
   if (!errors.empty()) {
-    exitCode = 2;
+    exitCode = code(LauncherExit::InvalidJob);
     return std::nullopt;
   }
   return o;

@@ -1,7 +1,7 @@
 // shardlab-run's command line: the job (JobConfig) and where its outputs go.
 #pragma once
 
-#include "core/JobConfig.h"
+#include "job/JobConfig.h"
 
 #include <optional>
 #include <string>

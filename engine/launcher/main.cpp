@@ -1,10 +1,12 @@
 // shardlab-run: starts a ShardLab job under mpirun, streams and merges every rank's
 // events, and prints the run's summary. This is what the app runs, and what a
 // learner can copy to a cluster.
-#include "trace/ChromeTrace.h"
+#include "job/ExitCodes.h"
+#include "job/Version.h"
 #include "launcher/DeviceChoice.h"
 #include "launcher/LaunchOptions.h"
 #include "launcher/MpiJob.h"
+#include "trace/ChromeTrace.h"
 #include "trace/Summary.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
@@ -23,10 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kExitInvalid = 2;
-constexpr int kExitRankFailed = 3;
-constexpr int kExitMissingTool = 4;
-constexpr int kExitInterrupted = 130;
+constexpr int kExitInvalid = code(LauncherExit::InvalidJob);
+constexpr int kExitRankFailed = code(LauncherExit::RankFailed);
+constexpr int kExitMissingTool = code(LauncherExit::MissingTool);
+constexpr int kExitInterrupted = code(LauncherExit::Interrupted);
 
 std::string findOnPath(const std::string& name) {
   if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
@@ -110,7 +112,7 @@ int main(int argc, char** argv) {
     return kExitInvalid;
   }
   options.job.device = device.device;
-  std::fprintf(stderr, "shardlab-run: device %s: %s\n", device.device.c_str(), device.reason.c_str());
+  std::fprintf(stderr, "shardlab-run: device %s: %s\n", std::string(name(device.device)).c_str(), device.reason.c_str());
 
   // The ranks write their traces into the run directory; the launcher follows them.
   const bool keepRunDir = !options.runDir.empty();
@@ -141,7 +143,7 @@ int main(int argc, char** argv) {
   jobRecord["model"] = options.job.modelJson();
   jobRecord["device_reason"] = device.reason;
   jobRecord["command"] = joinCommand(command);
-  jobRecord["shardlab_version"] = "0.1.0";
+  jobRecord["shardlab_version"] = kVersion;
   jobRecord["started_at"] = isoNow();
 
   trace::Trace merged;

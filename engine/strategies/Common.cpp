@@ -16,12 +16,13 @@ AdamWParams adamwParams(const JobConfig& job) {
 }
 
 std::unique_ptr<Strategy> makeStrategy(StrategyContext ctx) {
-  const auto& s = ctx.job.strategy;
-  if (s == "ddp") return makeDdp(ctx);
-  if (s == "fsdp") return makeFsdp(ctx);
-  if (s == "pipeline") return makePipeline(ctx);
-  if (s == "tp") return makeTensorParallel(ctx);
-  throw std::invalid_argument("strategy: unknown '" + s + "'");
+  switch (ctx.job.strategy) {
+  case StrategyKind::Ddp: return makeDdp(ctx);
+  case StrategyKind::Fsdp: return makeFsdp(ctx);
+  case StrategyKind::Pipeline: return makePipeline(ctx);
+  case StrategyKind::Tp: return makeTensorParallel(ctx);
+  }
+  throw std::invalid_argument("strategy: unknown");
 }
 
 } // namespace shardlab

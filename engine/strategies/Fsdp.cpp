@@ -47,7 +47,7 @@ public:
   StepResult step(int step, const TokenBatch& global) override {
     const int U = ctx_.shape.unitCount();
     const int local = ctx_.job.batch / ctx_.size;
-    const bool reshardAfterForward = ctx_.job.sharding == "full";
+    const bool reshardAfterForward = ctx_.job.sharding == Sharding::Full;
     const bool prefetch = ctx_.job.prefetch;
     const auto batch = SyntheticLanguage::slice(global, ctx_.rank * local, local);
     UnitRunner runner(ctx_, batch.inputs.data(), batch.targets.data(), local,

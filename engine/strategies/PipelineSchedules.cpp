@@ -44,12 +44,14 @@ PipeSchedule interleavedSchedule(int p, int rank, int m, int V) {
   return s;
 }
 
-PipeSchedule scheduleFor(const std::string& name, int p, int rank, int m, int V) {
-  if (name == "naive") return naiveSchedule();
-  if (name == "gpipe") return gpipeSchedule(m);
-  if (name == "1f1b") return oneFOneBSchedule(p, rank, m);
-  if (name == "interleaved") return interleavedSchedule(p, rank, m, V);
-  throw std::invalid_argument("schedule: unknown '" + name + "'");
+PipeSchedule scheduleFor(Schedule schedule, int p, int rank, int m, int V) {
+  switch (schedule) {
+  case Schedule::Naive: return naiveSchedule();
+  case Schedule::GPipe: return gpipeSchedule(m);
+  case Schedule::OneFOneB: return oneFOneBSchedule(p, rank, m);
+  case Schedule::Interleaved: return interleavedSchedule(p, rank, m, V);
+  }
+  throw std::invalid_argument("schedule: unknown");
 }
 
 } // namespace shardlab

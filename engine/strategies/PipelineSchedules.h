@@ -5,7 +5,8 @@
 // the diagram in its paper (p stages, m micro-batches, rank r, V chunks per rank).
 #pragma once
 
-#include <string>
+#include "job/JobConfig.h"
+
 #include <vector>
 
 namespace shardlab {
@@ -28,6 +29,6 @@ PipeSchedule oneFOneBSchedule(int p, int rank, int m);
 // chunks, switching chunk every p micro-batches.
 PipeSchedule interleavedSchedule(int p, int rank, int m, int V);
 
-PipeSchedule scheduleFor(const std::string& name, int p, int rank, int m, int V);
+PipeSchedule scheduleFor(Schedule schedule, int p, int rank, int m, int V);
 
 } // namespace shardlab

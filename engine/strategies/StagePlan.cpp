@@ -53,7 +53,7 @@ std::vector<int> balancedCuts(const std::vector<double>& cost, int chunks) {
 StagePlan planStages(const ModelShape& shape, const JobConfig& job) {
   StagePlan plan;
   plan.ranks = job.ranks;
-  plan.virtualStages = job.schedule == "interleaved" ? job.virtualStages : 1;
+  plan.virtualStages = job.schedule == Schedule::Interleaved ? job.virtualStages : 1;
   const int chunks = plan.ranks * plan.virtualStages;
   if (chunks > shape.unitCount())
     throw std::invalid_argument("stages: " + std::to_string(chunks) + " pipeline chunks need at least as many units");

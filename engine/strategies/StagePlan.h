@@ -5,7 +5,7 @@
 // non-adjacent chunks r, p + r, 2p + r, ... (Megatron-LM's virtual pipeline stages).
 #pragma once
 
-#include "core/JobConfig.h"
+#include "job/JobConfig.h"
 #include "core/Model.h"
 
 #include <vector>

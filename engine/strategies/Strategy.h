@@ -6,7 +6,7 @@
 #include "comm/CommStream.h"
 #include "core/Data.h"
 #include "core/Device.h"
-#include "core/JobConfig.h"
+#include "job/JobConfig.h"
 #include "core/Memory.h"
 #include "core/Model.h"
 #include "core/Recorder.h"

@@ -2,6 +2,12 @@
 
 namespace shardlab::trace {
 
+std::optional<JobConfig> Trace::config() const {
+  if (!job.is_object()) return std::nullopt;
+  std::vector<JobIssue> ignored;  // a value this version cannot read keeps its default
+  return JobConfig::fromJson(job, ignored, JobConfig{}, JobConfig::OtherKeys::Skip);
+}
+
 int Trace::rankCount() const {
   if (job.is_object() && job.contains("ranks") && job["ranks"].is_number_integer())
     return job["ranks"].get<int>();

@@ -2,10 +2,12 @@
 // event. Built by TraceParser from the line format of docs/trace-format.md.
 #pragma once
 
+#include "job/JobConfig.h"
 #include "trace/Event.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +27,10 @@ struct Trace {
   std::vector<Event> events;      // in file order (per rank: time order)
   std::vector<std::string> texts; // failure messages; Event::text indexes this
 
+  // The job's options, typed: the `job` record read by JobConfig (its other keys, such
+  // as model and command, skipped; keys an older trace lacks take today's defaults).
+  // nullopt when the trace has no job record.
+  std::optional<JobConfig> config() const;
   int rankCount() const;
   std::string unitName(int unit) const;
   int unitIndex(std::string_view name); // interns unknown names

@@ -88,10 +88,10 @@ std::string versionText(int code) { // 13000 -> "13.0" (CUDA driver and runtime)
 
 // A GPU rank: its device, transport and op timer, and what its rank record says.
 void prepareGpuRank(const JobConfig& job, Recorder& recorder, WorkerSetup& setup, nlohmann::json& meta) {
-  const bool useNccl = job.device == "cuda";
+  const bool useNccl = job.device == DeviceKind::Cuda;
   std::string why;
   const int gpus = cudaDeviceCount(&why);
-  if (gpus == 0) throw std::runtime_error("device " + job.device + ": no CUDA device on this rank: " + why);
+  if (gpus == 0) throw std::runtime_error("device " + std::string(name(job.device)) + ": no CUDA device on this rank: " + why);
   const int local = nccl::localRank(MPI_COMM_WORLD); // collective
   if (useNccl && local >= gpus) {
     throw std::runtime_error("device cuda needs one GPU per rank, but this is local rank " + std::to_string(local) +
@@ -146,11 +146,11 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
 
   WorkerSetup setup;
   nlohmann::json meta;
-  if (job.device == "cuda" || job.device == "cuda+mpi-staged") {
+  if (job.device == DeviceKind::Cuda || job.device == DeviceKind::CudaMpiStaged) {
 #ifdef SHARDLAB_HAVE_CUDA
     prepareGpuRank(job, recorder, setup, meta);
 #else
-    throw std::runtime_error("device " + job.device + ": this worker was built without the CUDA backend");
+    throw std::runtime_error("device " + std::string(name(job.device)) + ": this worker was built without the CUDA backend");
 #endif
   } else {
     setup.device = makeCpuDevice();

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/Device.h"
-#include "core/JobConfig.h"
+#include "job/JobConfig.h"
 #include "core/Recorder.h"
 #include "comm/Transport.h"
 

@@ -1,13 +1,14 @@
 // shardlab-worker: one rank of a ShardLab job, started by mpirun (through
 // shardlab-run). Reads the job, trains, and records every event into
 // RUN_DIR/rank-R.trace as it happens.
-#include "core/Clock.h"
 #include "comm/CommStream.h"
-#include "core/Data.h"
-#include "core/JobConfig.h"
-#include "core/Memory.h"
 #include "comm/MpiCheck.h"
+#include "core/Clock.h"
+#include "core/Data.h"
+#include "core/Memory.h"
 #include "core/Recorder.h"
+#include "job/ExitCodes.h"
+#include "job/JobConfig.h"
 #include "strategies/Strategy.h"
 #include "worker/WorkerSetup.h"
 
@@ -20,9 +21,9 @@ using namespace shardlab;
 
 namespace {
 
-// Exit codes the launcher reads (docs/architecture.md, "Failures").
-constexpr int kExitOutOfMemory = 3;
-constexpr int kExitFailure = 4;
+// Exit codes the launcher reads (job/ExitCodes.h, docs/architecture.md "Failures").
+constexpr int kExitOutOfMemory = code(WorkerExit::OutOfMemory);
+constexpr int kExitFailure = code(WorkerExit::Failure);
 
 [[noreturn]] void abortJob(Recorder& recorder, int code) {
   recorder.flush();
@@ -57,12 +58,17 @@ int main(int argc, char** argv) {
     std::ifstream in(jobFile);
     auto j = nlohmann::json::parse(in, nullptr, false);
     std::vector<std::string> errors;
-    if (!j.is_discarded()) job = JobConfig::fromJson(j, JobConfig{}, errors);
-    else errors.push_back(jobFile + ": malformed JSON");
-    for (const auto& e : job.validate()) errors.push_back(e);
+    if (!j.is_discarded()) {
+      std::vector<JobIssue> issues;
+      job = JobConfig::fromJson(j, issues);
+      if (issues.empty()) issues = job.validate();
+      for (const auto& i : issues) errors.push_back(i.message());
+    } else {
+      errors.push_back(jobFile + ": malformed JSON");
+    }
     if (!errors.empty()) {
       if (rank == 0) for (const auto& e : errors) std::fprintf(stderr, "invalid job: %s\n", e.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 2);
+      MPI_Abort(MPI_COMM_WORLD, code(WorkerExit::InvalidJob));
     }
   }
 
@@ -81,7 +87,7 @@ int main(int argc, char** argv) {
     setup = prepareRank(job, recorder);
     recordDeviceMemory(*setup.device, recorder);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "rank %d failed to set up its device (%s): %s\n", rank, job.device.c_str(), e.what());
+    std::fprintf(stderr, "rank %d failed to set up its device (%s): %s\n", rank, std::string(name(job.device)).c_str(), e.what());
     abortJob(recorder, kExitFailure);
   }
 

@@ -1,4 +1,4 @@
-#include "core/JobConfig.h"
+#include "job/JobConfig.h"
 #include "core/Model.h"
 
 #include <gtest/gtest.h>
@@ -6,20 +6,25 @@
 using namespace shardlab;
 
 namespace {
-bool mentions(const std::vector<std::string>& errors, const std::string& field) {
-  for (const auto& e : errors)
-    if (e.rfind(field + ":", 0) == 0) return true;
+bool mentions(const std::vector<JobIssue>& issues, const std::string& field) {
+  for (const auto& i : issues)
+    if (i.field == field) return true;
   return false;
+}
+std::vector<JobIssue> read(const char* json, JobConfig* out = nullptr) {
+  std::vector<JobIssue> issues;
+  JobConfig c = JobConfig::fromJson(nlohmann::json::parse(json), issues);
+  if (out) *out = c;
+  return issues;
 }
 } // namespace
 
 TEST(JobConfig, DefaultIsValid) { EXPECT_TRUE(JobConfig{}.validate().empty()); }
 
 TEST(JobConfig, EachBrokenRuleNamesItsField) {
+  EXPECT_TRUE(mentions(read(R"({"strategy":"zero3"})"), "strategy"));
+  EXPECT_TRUE(mentions(read(R"({"sharding":"half"})"), "sharding"));
   JobConfig c;
-  c.strategy = "zero3";
-  EXPECT_TRUE(mentions(c.validate(), "strategy"));
-  c = {};
   c.ranks = 65;
   EXPECT_TRUE(mentions(c.validate(), "ranks"));
   c = {};
@@ -34,21 +39,16 @@ TEST(JobConfig, EachBrokenRuleNamesItsField) {
   c = {};
   c.memoryBudget = -1;
   EXPECT_TRUE(mentions(c.validate(), "memory_budget"));
-  c = {};
-  c.sharding = "half";
-  EXPECT_TRUE(mentions(c.validate(), "sharding"));
 }
 
 TEST(JobConfig, SpecReadsKeysAndRejectsUnknownOnes) {
-  std::vector<std::string> errors;
-  auto c = JobConfig::fromJson(nlohmann::json::parse(R"({"strategy":"ddp","ranks":2,"memory_budget":"3MiB","prefetch":false})"),
-                               JobConfig{}, errors);
-  EXPECT_TRUE(errors.empty());
-  EXPECT_EQ(c.strategy, "ddp");
+  JobConfig c;
+  EXPECT_TRUE(read(R"({"strategy":"ddp","ranks":2,"memory_budget":"3MiB","prefetch":false})", &c).empty());
+  EXPECT_EQ(c.strategy, StrategyKind::Ddp);
   EXPECT_EQ(c.ranks, 2);
   EXPECT_EQ(c.memoryBudget, 3 * 1024 * 1024);
   EXPECT_FALSE(c.prefetch);
-  JobConfig::fromJson(nlohmann::json::parse(R"({"rank":2,"layers":"four"})"), JobConfig{}, errors);
+  const auto errors = read(R"({"rank":2,"layers":"four"})");
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_TRUE(mentions(errors, "rank"));
   EXPECT_TRUE(mentions(errors, "layers"));
@@ -85,4 +85,47 @@ TEST(ModelInit, TensorParallelSliceMatchesTheFullLayout) {
     const std::size_t w2 = 8 * static_cast<std::size_t>(f) + f;
     EXPECT_EQ(slice[w2 + 1 * 8 + 5], initialValue(s, 9, 1, 8 * F + F + (r * f + 1) * 8 + 5));
   }
+}
+
+TEST(JobConfig, ToJsonAndBackIsTheSameJob) {
+  JobConfig c;
+  c.strategy = StrategyKind::Pipeline;
+  c.schedule = Schedule::Interleaved;
+  c.virtualStages = 2;
+  c.microbatches = 4;
+  c.ranks = 2;
+  c.stages = {2, 1, 2, 1};
+  c.memoryBudget = 12345;
+  c.seed = 1ULL << 40;
+  std::vector<JobIssue> issues;
+  const JobConfig back = JobConfig::fromJson(c.toJson(), issues);
+  EXPECT_TRUE(issues.empty());
+  EXPECT_EQ(back.toJson(), c.toJson());
+}
+
+TEST(JobConfig, ATraceRecordsExtraKeysAreSkippedOnlyWhenAsked) {
+  const auto record = nlohmann::json::parse(R"({"strategy":"tp","ranks":2,"model":{},"command":"mpirun"})");
+  std::vector<JobIssue> issues;
+  JobConfig::fromJson(record, issues);
+  EXPECT_EQ(issues.size(), 2u);
+  issues.clear();
+  const JobConfig c = JobConfig::fromJson(record, issues, JobConfig{}, JobConfig::OtherKeys::Skip);
+  EXPECT_TRUE(issues.empty());
+  EXPECT_EQ(c.strategy, StrategyKind::Tp);
+}
+
+TEST(JobRules, EveryRuleHasAnIdAndATemplateWhoseArgumentsAreFilled) {
+  for (JobRule r : allRules()) {
+    EXPECT_FALSE(ruleId(r).empty());
+    EXPECT_NE(std::string(ruleTemplate(r)), "");
+  }
+  const JobIssue i{"batch", JobRule::BatchDivisibleByRanks, {"10", "4"}};
+  EXPECT_EQ(i.message(), "batch: the global batch (10) must be divisible by ranks (4)");
+}
+
+TEST(ModelShape, AShardIsTheUnitPaddedToAMultipleOfTheRanks) {
+  const ModelShape s{10, 3, 2};  // block: 87 parameters
+  EXPECT_EQ(s.shardSize(1, 4), 22u);  // 88 / 4
+  EXPECT_EQ(s.shardSize(1, 1), 87u);
+  EXPECT_GE(s.shardSize(1, 4) * 4, s.unitSize(1));
 }

@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
                "--virtual-stages: only the interleaved schedule uses virtual stages"},
         BadJob{"stages_wrong_count",
                {"--strategy", "pipeline", "--schedule", "gpipe", "--ranks", "2", "--layers", "4", "--stages", "1,2,3"},
-               "--stages: expected 2 unit counts, one per stage, got 3"},
+               "--stages: expected 2 unit counts, one per stage (per chunk when interleaved), got 3"},
         BadJob{"stages_wrong_sum",
                {"--strategy", "pipeline", "--schedule", "gpipe", "--ranks", "2", "--layers", "4", "--stages", "2,2"},
                "--stages: unit counts must add up to the model's 6 units"},

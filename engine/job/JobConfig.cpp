@@ -1,0 +1,211 @@
+#include "job/JobConfig.h"
+
+#include <cctype>
+#include <cmath>
+#include <numeric>
+
+namespace shardlab {
+
+std::optional<std::int64_t> parseBytes(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  const std::size_t start = i;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == start) return std::nullopt;
+  double value = 0;
+  try {
+    std::size_t used = 0;
+    const std::string number(text.substr(start, i - start));
+    value = std::stod(number, &used);
+    if (used != number.size()) return std::nullopt;  // "1.2.3"
+  } catch (...) {
+    return std::nullopt;
+  }
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  std::string_view unit = text.substr(i);
+  while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.back()))) unit.remove_suffix(1);
+  double scale = 1;
+  if (unit.empty() || unit == "B") scale = 1;
+  else if (unit == "KiB" || unit == "K" || unit == "KB") scale = 1024.0;
+  else if (unit == "MiB" || unit == "M" || unit == "MB") scale = 1024.0 * 1024.0;
+  else if (unit == "GiB" || unit == "G" || unit == "GB") scale = 1024.0 * 1024.0 * 1024.0;
+  else return std::nullopt;
+  const double bytes = value * scale;
+  if (!std::isfinite(bytes) || bytes > 9.0e18) return std::nullopt;
+  return static_cast<std::int64_t>(std::llround(bytes));
+}
+
+std::vector<JobIssue> JobConfig::validate() const {
+  std::vector<JobIssue> e;
+  auto add = [&](const char* field, JobRule rule, std::vector<std::string> args = {}) {
+    e.push_back({field, rule, std::move(args)});
+  };
+  auto s = [](auto v) { return std::to_string(v); };
+  auto atLeast = [&](const char* field, int value, int min) {
+    if (value < min) add(field, JobRule::AtLeast, {s(min), s(value)});
+  };
+  if (ranks < 1 || ranks > 64) add("ranks", JobRule::Range, {"1", "64", s(ranks)});
+  atLeast("layers", layers, 1);
+  atLeast("hidden", hidden, 1);
+  atLeast("vocab", vocab, 2);
+  atLeast("batch", batch, 1);
+  atLeast("steps", steps, 1);
+  if (!(lr > 0) || !std::isfinite(lr)) add("lr", JobRule::Positive);
+  if (weightDecay < 0) add("weight_decay", JobRule::NotNegative);
+  if (memoryBudget < 0) add("memory_budget", JobRule::NotNegative);
+  atLeast("microbatches", microbatches, 1);
+  atLeast("virtual_stages", virtualStages, 1);
+  if (!e.empty()) return e;  // the rules below divide by these
+
+  if ((strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp) && batch % ranks != 0)
+    add("batch", JobRule::BatchDivisibleByRanks, {s(batch), s(ranks)});
+  if (strategy == StrategyKind::Pipeline) {
+    const int units = unitCount();
+    const bool interleaved = schedule == Schedule::Interleaved;
+    const int chunks = pipelineChunks();
+    if (schedule == Schedule::Naive && microbatches != 1) add("microbatches", JobRule::NaiveOneMicrobatch);
+    if (batch % microbatches != 0) add("microbatches", JobRule::MicrobatchesDivideBatch, {s(batch), s(microbatches)});
+    if (!interleaved && chunks > units) add("ranks", JobRule::StagesExceedUnits, {s(chunks), s(units)});
+    if (interleaved && virtualStages >= 2 && chunks > units)
+      add("virtual_stages", JobRule::ChunksExceedUnits, {s(chunks), s(units)});
+    if (interleaved && virtualStages < 2) add("virtual_stages", JobRule::InterleavedNeedsVirtualStages);
+    if (interleaved && ranks < 2) add("ranks", JobRule::InterleavedNeedsTwoRanks);
+    if (!interleaved && virtualStages != 1) add("virtual_stages", JobRule::VirtualStagesOnlyInterleaved);
+    if (interleaved && microbatches % ranks != 0)
+      add("microbatches", JobRule::InterleavedMicrobatches, {s(ranks), s(microbatches)});
+    if (!stages.empty()) {
+      if (static_cast<int>(stages.size()) != chunks)
+        add("stages", JobRule::StageCountMismatch, {s(chunks), s(stages.size())});
+      else if (std::accumulate(stages.begin(), stages.end(), 0) != units)
+        add("stages", JobRule::StageUnitsSum, {s(units)});
+      for (int st : stages)
+        if (st < 1) {
+          add("stages", JobRule::StageEmpty);
+          break;
+        }
+    }
+  }
+  if (strategy == StrategyKind::Tp && (hidden % ranks != 0 || (4 * hidden) % ranks != 0))
+    add("ranks", JobRule::TpDividesHidden, {s(ranks), s(hidden), s(4 * hidden)});
+  return e;
+}
+
+const std::vector<std::string>& JobConfig::keys() {
+  static const std::vector<std::string> k = {
+      "strategy", "sharding",      "ranks",        "layers",   "hidden",         "vocab",
+      "batch",    "steps",         "seed",         "lr",       "weight_decay",   "prefetch",
+      "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
+  return k;
+}
+
+nlohmann::json JobConfig::toJson() const {
+  return {{"strategy", name(strategy)}, {"sharding", name(sharding)}, {"ranks", ranks}, {"layers", layers},
+          {"hidden", hidden}, {"vocab", vocab}, {"batch", batch}, {"steps", steps}, {"seed", seed},
+          {"lr", lr}, {"weight_decay", weightDecay}, {"prefetch", prefetch}, {"memory_budget", memoryBudget},
+          {"microbatches", microbatches}, {"schedule", name(schedule)}, {"virtual_stages", virtualStages},
+          {"stages", stages}, {"device", name(device)}, {"trace", trace}};
+}
+
+JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& issues, const JobConfig& base,
+                              OtherKeys other) {
+  JobConfig c = base;
+  if (!j.is_object()) {
+    issues.push_back({"spec", JobRule::NotAnObject, {}});
+    return c;
+  }
+  auto bad = [&](const std::string& key, JobRule rule, std::vector<std::string> args = {}) {
+    issues.push_back({key, rule, std::move(args)});
+  };
+  auto getInt = [&](const std::string& key, const nlohmann::json& v, int& out) {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < INT32_MIN || v.get<std::int64_t>() > INT32_MAX)
+      bad(key, JobRule::NotAnInteger);
+    else out = v.get<int>();
+  };
+  auto getEnum = [&](const std::string& key, const nlohmann::json& v, auto& out) {
+    using E = std::decay_t<decltype(out)>;
+    if (!v.is_string()) return bad(key, JobRule::NotAString);
+    if (auto e = parseName<E>(v.get<std::string>())) out = *e;
+    else bad(key, JobRule::Choice, {nameList<E>(), v.get<std::string>()});
+  };
+  auto getBool = [&](const std::string& key, const nlohmann::json& v, bool& out) {
+    if (!v.is_boolean()) bad(key, JobRule::NotABoolean);
+    else out = v.get<bool>();
+  };
+  auto getDouble = [&](const std::string& key, const nlohmann::json& v, double& out) {
+    if (!v.is_number()) bad(key, JobRule::NotANumber);
+    else out = v.get<double>();
+  };
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    const nlohmann::json& v = *it;
+    if (k == "strategy") getEnum(k, v, c.strategy);
+    else if (k == "sharding") getEnum(k, v, c.sharding);
+    else if (k == "schedule") getEnum(k, v, c.schedule);
+    else if (k == "device") getEnum(k, v, c.device);
+    else if (k == "ranks") getInt(k, v, c.ranks);
+    else if (k == "layers") getInt(k, v, c.layers);
+    else if (k == "hidden") getInt(k, v, c.hidden);
+    else if (k == "vocab") getInt(k, v, c.vocab);
+    else if (k == "batch") getInt(k, v, c.batch);
+    else if (k == "steps") getInt(k, v, c.steps);
+    else if (k == "microbatches") getInt(k, v, c.microbatches);
+    else if (k == "virtual_stages") getInt(k, v, c.virtualStages);
+    else if (k == "lr") getDouble(k, v, c.lr);
+    else if (k == "weight_decay") getDouble(k, v, c.weightDecay);
+    else if (k == "prefetch") getBool(k, v, c.prefetch);
+    else if (k == "trace") getBool(k, v, c.trace);
+    else if (k == "seed") {
+      if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) c.seed = v.get<std::uint64_t>();
+      else bad(k, JobRule::NotANonNegativeInteger);
+    } else if (k == "memory_budget") {
+      if (v.is_number_integer()) c.memoryBudget = v.get<std::int64_t>();
+      else if (v.is_string()) {
+        if (auto b = parseBytes(v.get<std::string>())) c.memoryBudget = *b;
+        else bad(k, JobRule::BadSize, {v.get<std::string>()});
+      } else bad(k, JobRule::NotASize);
+    } else if (k == "stages") {
+      if (!v.is_array()) {
+        bad(k, JobRule::NotAList);
+        continue;
+      }
+      c.stages.clear();
+      for (const auto& st : v) {
+        if (!st.is_number_integer()) {
+          bad(k, JobRule::NotAList);
+          break;
+        }
+        c.stages.push_back(st.get<int>());
+      }
+    } else if (k == "$schema" || k == "comment") {
+      // documentation keys
+    } else if (other == OtherKeys::Refuse) {
+      bad(k, JobRule::UnknownKey);
+    }
+  }
+  return c;
+}
+
+std::vector<std::string> JobConfig::unitNames() const {
+  std::vector<std::string> names{"embedding"};
+  for (int i = 0; i < layers; ++i) names.push_back("block" + std::to_string(i));
+  names.push_back("output");
+  return names;
+}
+
+std::int64_t JobConfig::parameterCount() const {
+  const ModelShape s = shape();
+  std::int64_t n = 0;
+  for (int u = 0; u < s.unitCount(); ++u) n += static_cast<std::int64_t>(s.unitSize(u));
+  return n;
+}
+
+nlohmann::json JobConfig::modelJson() const {
+  const ModelShape s = shape();
+  nlohmann::json sizes = nlohmann::json::array();
+  for (int u = 0; u < s.unitCount(); ++u) sizes.push_back(s.unitSize(u));
+  return {{"units", unitNames()}, {"unit_parameters", sizes}, {"parameters", parameterCount()},
+          {"bytes", parameterCount() * 4}, {"vocab", vocab}, {"hidden", hidden}, {"layers", layers},
+          {"dtype", "fp32"}, {"optimizer", "AdamW"}};
+}
+
+} // namespace shardlab
