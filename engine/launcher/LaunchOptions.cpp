@@ -61,6 +61,7 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   cli.add_option("--dump-params", o.dumpParams, "write the final parameters (float32, canonical layout) to FILE");
   cli.add_option("--mpirun", o.mpirun, "the mpirun to use");
   cli.add_flag("--quiet,-q", o.quiet, "print no summary table");
+  cli.add_flag("--check", o.checkOnly, "check the job against every rule and exit: 0 valid, 2 not; nothing is launched");
 
   try {
     cli.parse(argc, argv);

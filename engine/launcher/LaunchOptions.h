@@ -20,6 +20,7 @@ struct LaunchOptions {
   std::string dumpParams;       // --dump-params (tests)
   std::string mpirun = "mpirun";
   bool quiet = false;
+  bool checkOnly = false;       // --check: validate the job, launch nothing
 };
 
 // Parses argv. On bad input returns nullopt and fills `errors` with one message per

@@ -86,6 +86,10 @@ int main(int argc, char** argv) {
     return exitCode;
   }
   LaunchOptions& options = *parsed;
+  if (options.checkOnly) {
+    std::printf("shardlab-run: the job is valid: %s\n", options.job.toJson().dump().c_str());
+    return code(LauncherExit::Done);
+  }
   // With --events -, standard output carries the trace: human text goes to stderr.
   std::FILE* human = options.eventsTo == "-" ? stderr : stdout;
 

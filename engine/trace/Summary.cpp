@@ -82,19 +82,20 @@ std::string OutOfMemoryReport::message() const {
          "), budget " + formatBytes(budget) + ", holding " + formatBytes(holding);
 }
 
-double theoreticalBubble(const std::string& schedule, int p, int m, int v) {
+double theoreticalBubble(Schedule schedule, int p, int m, int v) {
   if (p <= 1) return 0.0;
-  if (schedule == "naive") m = 1;
-  if (schedule != "interleaved") v = 1;
+  if (schedule == Schedule::Naive) m = 1;
+  if (schedule != Schedule::Interleaved) v = 1;
   return static_cast<double>(p - 1) / (static_cast<double>(v) * m + p - 1);
 }
 
 Summary summarize(const Trace& trace) {
   Summary s;
   const auto& job = trace.job;
-  s.strategy = jsonOr<std::string>(job, "strategy", "?");
-  s.device = jsonOr<std::string>(job, "device", "?");
-  s.steps = jsonOr<int>(job, "steps", 0);
+  const std::optional<JobConfig> config = trace.config();
+  s.strategy = config ? std::string(name(config->strategy)) : "?";
+  s.device = config ? std::string(name(config->device)) : "?";
+  s.steps = config ? config->steps : 0;
   s.ranks = trace.rankCount();
   for (const auto& e : trace.events) s.ranks = std::max(s.ranks, e.rank + 1);
   if (job.contains("model")) {
@@ -204,14 +205,14 @@ Summary summarize(const Trace& trace) {
   if (tMin != INT64_MAX) s.wallS = static_cast<double>(tMax - tMin) * 1e-9;
 
   // Bubble: idle over stage time in the steady steps (step 0 warms caches up).
-  if (s.strategy == "pipeline") {
+  if (config && config->strategy == StrategyKind::Pipeline) {
     auto& b = s.bubble;
     b.present = true;
-    b.schedule = jsonOr<std::string>(job, "schedule", "gpipe");
+    b.schedule = std::string(name(config->schedule));
     b.stages = s.ranks;
-    b.microbatches = jsonOr<int>(job, "microbatches", 1);
-    b.virtualStages = jsonOr<int>(job, "virtual_stages", 1);
-    b.theory = theoreticalBubble(b.schedule, b.stages, b.microbatches, b.virtualStages);
+    b.microbatches = config->microbatches;
+    b.virtualStages = config->virtualStages;
+    b.theory = theoreticalBubble(config->schedule, b.stages, b.microbatches, b.virtualStages);
     const int firstSteady = s.stepsCompleted > 1 ? 1 : 0;
     std::vector<std::int64_t> idle(R, 0), span(R, 0);
     // Idle counts only inside the steps whose span is counted below: a steady step the

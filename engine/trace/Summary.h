@@ -67,7 +67,7 @@ struct Summary {
 Summary summarize(const Trace& trace);
 
 // Theoretical bubble fraction: (p-1)/(V*m + p-1); naive is m = 1.
-double theoreticalBubble(const std::string& schedule, int stages, int microbatches, int virtualStages);
+double theoreticalBubble(Schedule schedule, int stages, int microbatches, int virtualStages);
 
 // "1.50 MiB", "96.0 KiB", "512 B".
 std::string formatBytes(std::int64_t bytes);

@@ -1,5 +1,8 @@
 #include "job/JobConfig.h"
 #include "core/Model.h"
+#include "data/JobSpecTable.h"
+
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -128,4 +131,27 @@ TEST(ModelShape, AShardIsTheUnitPaddedToAMultipleOfTheRanks) {
   EXPECT_EQ(s.shardSize(1, 4), 22u);  // 88 / 4
   EXPECT_EQ(s.shardSize(1, 1), 87u);
   EXPECT_GE(s.shardSize(1, 4) * 4, s.unitSize(1));
+}
+
+// The agreement table's truth, from the library itself: each row's verdict, field and
+// rule; and every rule of JobRules has a row (so the launcher, quiz and app tests that
+// read the same table cover every rule).
+TEST(JobRules, TheAgreementTableCoversEveryRuleAndJobConfigJudgesEachRowAsWritten) {
+  const auto table = shardlab::testing::loadJobSpecTable();
+  std::set<std::string> covered;
+  for (const auto& row : table.rows) {
+    SCOPED_TRACE(row.name);
+    std::vector<JobIssue> issues;
+    const JobConfig c = JobConfig::fromJson(table.merged(row), issues);
+    if (issues.empty()) issues = c.validate();
+    if (row.valid) {
+      EXPECT_TRUE(issues.empty()) << issues.front().message();
+      continue;
+    }
+    ASSERT_FALSE(issues.empty());
+    EXPECT_EQ(issues.front().field, row.field) << issues.front().message();
+    EXPECT_EQ(std::string(ruleId(issues.front().rule)), row.rule) << issues.front().message();
+    for (const auto& i : issues) covered.insert(std::string(ruleId(i.rule)));
+  }
+  for (JobRule r : allRules()) EXPECT_TRUE(covered.count(std::string(ruleId(r)))) << ruleId(r) << " has no row";
 }

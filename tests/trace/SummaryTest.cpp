@@ -63,9 +63,9 @@ TEST(Summary, PeaksAndPersistentBytesComeFromMemoryRecords) {
 }
 
 TEST(Summary, TheoreticalBubble) {
-  EXPECT_DOUBLE_EQ(theoreticalBubble("gpipe", 4, 4, 1), 3.0 / 7.0);
-  EXPECT_DOUBLE_EQ(theoreticalBubble("1f1b", 2, 8, 1), 1.0 / 9.0);
-  EXPECT_DOUBLE_EQ(theoreticalBubble("interleaved", 4, 8, 2), 3.0 / 19.0);
-  EXPECT_DOUBLE_EQ(theoreticalBubble("naive", 4, 8, 1), 3.0 / 4.0);
-  EXPECT_DOUBLE_EQ(theoreticalBubble("gpipe", 1, 8, 1), 0.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble(shardlab::Schedule::GPipe, 4, 4, 1), 3.0 / 7.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble(shardlab::Schedule::OneFOneB, 2, 8, 1), 1.0 / 9.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble(shardlab::Schedule::Interleaved, 4, 8, 2), 3.0 / 19.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble(shardlab::Schedule::Naive, 4, 8, 1), 3.0 / 4.0);
+  EXPECT_DOUBLE_EQ(theoreticalBubble(shardlab::Schedule::GPipe, 1, 8, 1), 0.0);
 }
