@@ -197,8 +197,7 @@ std::optional<MomentLocation> prefetchOverlap(const trace::Trace& t) {
 }
 
 std::optional<MomentLocation> allReduce(const trace::Trace& t, bool tensorParallel) {
-  const std::string strategy = strategyOf(t);
-  if (tensorParallel ? strategy != "tp" : strategy == "tp") return std::nullopt;
+  if ((strategyOf(t) == StrategyKind::Tp) != tensorParallel) return std::nullopt;
   const auto i = firstWhere(t, [](const Event& e) { return e.record == Record::Collective && e.kind == Kind::AllReduce; },
                             tensorParallel);
   if (!i) return std::nullopt;

@@ -17,8 +17,8 @@ public:
   std::string id() const override { return "collective-count"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     const auto strategy = strategyOf(in.trace);
-    const bool fsdp = strategy == "fsdp";
-    if (!fsdp && strategy != "ddp") return std::nullopt;
+    const bool fsdp = strategy == StrategyKind::Fsdp;
+    if (!fsdp && strategy != StrategyKind::Ddp) return std::nullopt;
     const auto it = in.summary.collectives.find(fsdp ? "all_gather" : "all_reduce");
     if (it == in.summary.collectives.end() || it->second.count <= 0 || in.summary.stepsCompleted <= 0) return std::nullopt;
     if (in.summary.steps != in.summary.stepsCompleted) return std::nullopt; // a partial run counts partial steps
@@ -74,7 +74,7 @@ public:
     d.templateId = id();
     d.lesson = fsdp ? "fsdp-shard-gather-free" : "ddp-replicas";
     d.moment = fsdp ? "first_all_gather" : "first_all_reduce";
-    const std::string sharding = in.trace.job.is_object() ? in.trace.job.value("sharding", std::string("full")) : "full";
+    const std::string sharding(name(in.trace.config()->sharding));  // an fsdp or ddp run has a job record
     d.text = fsdp ? tr3("Your FSDP run ({0} ranks, {1} units, sharding \"{2}\"): how many all-gathers did one rank issue "
                         "per training step, and why?",
                         "Votre exécution FSDP ({0} rangs, {1} unités, partitionnement « {2} ») : combien d'all-gathers "
@@ -117,7 +117,7 @@ class GatherFreeSequence final : public ObservationTemplate {
 public:
   std::string id() const override { return "gather-free-sequence"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "fsdp") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Fsdp) return std::nullopt;
     const auto moment = findMoment(in.trace, in.summary, "first_all_gather");
     if (!moment) return std::nullopt;
     const auto& ag = in.trace.events[moment->eventIndex];
@@ -208,11 +208,11 @@ class OverlapFraction final : public ObservationTemplate {
 public:
   std::string id() const override { return "overlap-fraction"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "fsdp" || in.summary.ranksDetail.empty()) return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Fsdp || in.summary.ranksDetail.empty()) return std::nullopt;
     const auto& r = in.summary.ranksDetail.front();
     if (r.commS <= 0) return std::nullopt;
     const double hidden = std::clamp(1.0 - r.exposedCommS / r.commS, 0.0, 1.0);
-    const bool prefetch = in.trace.job.is_object() ? in.trace.job.value("prefetch", true) : true;
+    const bool prefetch = in.trace.config()->prefetch;  // an fsdp run has a job record
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-prefetch";

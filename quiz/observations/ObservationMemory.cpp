@@ -14,16 +14,17 @@ const trace::RankSummary* firstRank(const trace::Summary& s) {
   return s.ranksDetail.empty() ? nullptr : &s.ranksDetail.front();
 }
 
-LocalizedText whyPersistent(const std::string& strategy, int ranks) {
+LocalizedText whyPersistent(StrategyKind strategy, int ranks) {
   const auto n = std::to_string(ranks);
-  if (strategy == "ddp")
+  switch (strategy) {
+  case StrategyKind::Ddp:
     return tr3("DDP replicates everything: each rank holds all parameters, all gradients and both AdamW moments, "
                "4 × the parameter bytes.",
                "DDP réplique tout : chaque rang détient tous les paramètres, tous les gradients et les deux moments "
                "d'AdamW, soit 4 × la taille des paramètres.",
                "DDP копирует всё: каждый ранг хранит все параметры, все градиенты и оба момента AdamW — 4 × объём "
                "параметров.");
-  if (strategy == "fsdp")
+  case StrategyKind::Fsdp:
     return tr3("FSDP shards everything: each rank keeps 1/{0} of the parameters, gradients and AdamW moments, "
                "4 × the parameter bytes / {0}.",
                "FSDP partitionne tout : chaque rang garde 1/{0} des paramètres, des gradients et des moments "
@@ -31,10 +32,13 @@ LocalizedText whyPersistent(const std::string& strategy, int ranks) {
                "FSDP делит всё: каждый ранг хранит 1/{0} параметров, градиентов и моментов AdamW — 4 × объём "
                "параметров / {0}.",
                {n});
-  if (strategy == "pipeline")
+  case StrategyKind::Pipeline:
     return tr3("A pipeline stage holds the full training state of its own units only.",
                "Un étage de pipeline ne détient l'état d'entraînement complet que de ses propres unités.",
                "Стадия конвейера хранит полное состояние обучения только своих блоков.");
+  case StrategyKind::Tp:
+    break;
+  }
   return tr3("Tensor parallelism splits each block's weights across the {0} ranks; the embedding and output stay whole.",
              "Le parallélisme tensoriel répartit les poids de chaque bloc sur les {0} rangs ; l'embedding et la sortie "
              "restent entiers.",
@@ -47,9 +51,10 @@ public:
   std::string id() const override { return "persistent-bytes-per-rank"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     const auto* r = firstRank(in.summary);
+    const auto strategy = strategyOf(in.trace);
     const auto model = modelBytes(in.trace);
     const auto lesson = lessonFor(in.trace);
-    if (!r || r->persistentBytes <= 0 || model <= 0 || in.summary.stepsCompleted <= 0 || lesson.empty())
+    if (!r || !strategy || r->persistentBytes <= 0 || model <= 0 || in.summary.stepsCompleted <= 0 || lesson.empty())
       return std::nullopt;
     const double p = static_cast<double>(r->persistentBytes), m = static_cast<double>(model);
     const double n = std::max(1, in.summary.ranks);
@@ -63,7 +68,7 @@ public:
                  "détenait-il en permanence entre les pas (paramètres, gradients, état de l'optimiseur) ?",
                  "Ваш запуск {0} на {1} рангах (модель: {2} параметров fp32): сколько байт ранг {3} хранил "
                  "постоянно между шагами (параметры, градиенты, состояние оптимизатора)?",
-                 std::vector<LocalizedText>{strategyName(in.summary.strategy), same(std::to_string(in.summary.ranks)),
+                 std::vector<LocalizedText>{strategyName(*strategy), same(std::to_string(in.summary.ranks)),
                                             same(text::bytes(model)), same(std::to_string(r->rank))});
     d.correct = same(text::bytes(r->persistentBytes));
     for (double v : distinctFrom(p, {4 * m, m, 4 * m / n, 2 * m, p * n, p / n, 2 * p, p / 2}, 0.15, true))
@@ -72,7 +77,7 @@ public:
                         "Votre résumé : le rang {0} détenait {1} à la fin de son dernier pas (persistent_bytes). {2}",
                         "Ваша сводка: ранг {0} хранил {1} в конце последнего шага (persistent_bytes). {2}",
                         std::vector<LocalizedText>{same(std::to_string(r->rank)), same(text::bytes(r->persistentBytes)),
-                                                   whyPersistent(in.summary.strategy, in.summary.ranks)});
+                                                   whyPersistent(*strategy, in.summary.ranks)});
     d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
     return finish(std::move(d), in);
   }
@@ -86,7 +91,7 @@ struct DdpFsdp {
 };
 std::optional<DdpFsdp> ddpAndFsdp(const ObservationInput& in) {
   if (!in.second || !in.secondSummary) return std::nullopt;
-  if (strategyOf(in.trace) == "ddp" && strategyOf(*in.second) == "fsdp")
+  if (strategyOf(in.trace) == StrategyKind::Ddp && strategyOf(*in.second) == StrategyKind::Fsdp)
     return DdpFsdp{&in.trace, in.second, &in.summary, in.secondSummary, 1};
   return std::nullopt; // the other order is tried with the runs swapped
 }
@@ -181,7 +186,8 @@ class OomNeededVsBudget final : public ObservationTemplate {
 public:
   std::string id() const override { return "oom-needed-vs-budget"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (!in.summary.outOfMemory) return std::nullopt;
+    const auto strategy = strategyOf(in.trace);
+    if (!in.summary.outOfMemory || !strategy) return std::nullopt;
     const auto& o = *in.summary.outOfMemory;
     const std::string cat(trace::toString(o.category));
     const int ranks = std::max(1, in.summary.ranks);
@@ -196,7 +202,7 @@ public:
                  "manqué de mémoire le premier, et pourquoi ?",
                  "Ваш запуск {0} на {1} рангах с бюджетом памяти {2} на ранг остановился. Какому рангу первым не "
                  "хватило памяти и почему?",
-                 std::vector<LocalizedText>{strategyName(in.summary.strategy), same(std::to_string(in.summary.ranks)),
+                 std::vector<LocalizedText>{strategyName(*strategy), same(std::to_string(in.summary.ranks)),
                                             same(text::bytes(o.budget))});
     const std::vector<std::string> args{std::to_string(o.rank), text::bytes(o.holding), text::bytes(o.needed), cat,
                                         o.unit, text::bytes(o.budget), std::to_string(other)};

@@ -16,7 +16,7 @@ public:
   std::string id() const override { return "bubble-fraction"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     const auto& b = in.summary.bubble;
-    if (strategyOf(in.trace) != "pipeline" || !b.present || b.perStage.empty()) return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline || !b.present || b.perStage.empty()) return std::nullopt;
     const int stage = static_cast<int>(b.perStage.size()) - 1; // the last stage waits longest for its first input
     const double measured = b.perStage.back();
     Draft d;
@@ -59,7 +59,7 @@ public:
   bool needsTwoRuns() const override { return true; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     if (!in.second || !in.secondSummary) return std::nullopt;
-    if (strategyOf(in.trace) != "pipeline" || strategyOf(*in.second) != "pipeline") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline || strategyOf(*in.second) != StrategyKind::Pipeline) return std::nullopt;
     const auto &a = in.summary.bubble, &b = in.secondSummary->bubble;
     if (!a.present || !b.present || a.microbatches >= b.microbatches) return std::nullopt; // fewer first
     Draft d;
@@ -105,12 +105,12 @@ class ActivationBytesPerMessage final : public ObservationTemplate {
 public:
   std::string id() const override { return "activation-bytes-per-message"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "pipeline") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline) return std::nullopt;
     const auto moment = findMoment(in.trace, in.summary, "activation_send");
     if (!moment) return std::nullopt;
     const auto& e = in.trace.events[moment->eventIndex];
     const std::int64_t rows = e.rows, cols = e.cols;
-    const std::int64_t batch = in.trace.job.value("batch", rows);
+    const std::int64_t batch = in.trace.config()->batch;  // a pipeline run has a job record
     const std::vector<std::int64_t> candidates{rows * cols, batch * cols * 4, rows * cols * 16, e.bytes * 2};
     Draft d;
     d.templateId = id();
@@ -162,7 +162,7 @@ class PeakActivationMemory final : public ObservationTemplate {
 public:
   std::string id() const override { return "peak-activation-memory"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "pipeline" || in.summary.ranksDetail.empty()) return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline || in.summary.ranksDetail.empty()) return std::nullopt;
     const auto& r = in.summary.ranksDetail.front();
     const auto peak = r.peakByCategory[static_cast<std::size_t>(trace::Category::Activations)];
     if (peak <= 0) return std::nullopt;
@@ -201,7 +201,7 @@ class TpAllReducesPerBlock final : public ObservationTemplate {
 public:
   std::string id() const override { return "tp-all-reduces-per-block"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "tp") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Tp) return std::nullopt;
     const int blocks = blockCount(in.trace);
     const auto it = in.summary.collectives.find("all_reduce");
     const int steps = in.summary.stepsCompleted;
