@@ -39,14 +39,15 @@ std::string lessonFor(const trace::Trace& t) {
   return "";
 }
 
-LocalizedText same(const std::string& s) { return text::tr3(s, s, s); }
+LocalizedText same(const std::string& s) { return text::localized(s, s, s); }
 
 LocalizedText strategyName(StrategyKind strategy) {
   switch (strategy) {
   case StrategyKind::Ddp: return same("DDP");
   case StrategyKind::Fsdp: return same("FSDP");
-  case StrategyKind::Pipeline: return text::tr3("pipeline", "en pipeline", "конвейера");
-  case StrategyKind::Tp: return text::tr3("tensor-parallel", "en parallélisme tensoriel", "тензорного параллелизма");
+  case StrategyKind::Pipeline: return text::localized("pipeline", "en pipeline", "конвейера");
+  case StrategyKind::Tp:
+    return text::localized("tensor-parallel", "en parallélisme tensoriel", "тензорного параллелизма");
   }
   return same(std::string(name(strategy)));
 }

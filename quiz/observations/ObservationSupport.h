@@ -1,4 +1,5 @@
-// Internal helpers of the observation templates (Observation*.cpp): building a
+// Internal helpers of the observation templates (Observation*.cpp, also used by
+// EvidenceMoment and PredictionCheck): the run's strategy and model size, building a
 // 4-choice question with distinct choices, picking plausible wrong numbers, the
 // lesson of a strategy. Not part of the quiz library's interface.
 #pragma once

@@ -59,15 +59,16 @@ std::string PredictionMeasurement::format(double value) const {
 
 LocalizedText PredictionMeasurement::compare(double predicted) const {
   const std::vector<std::string> args{format(predicted), format(actual)};
-  return close(predicted) ? text::tr3("You predicted {0}; your run measured {1}. Well predicted.",
-                                      "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Bien vu.",
-                                      "Вы предсказали {0}; ваш запуск измерил {1}. Хороший прогноз.", args)
-                          : text::tr3("You predicted {0}; your run measured {1}. Look at the moment that shows why.",
-                                      "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Regardez le moment qui "
-                                      "montre pourquoi.",
-                                      "Вы предсказали {0}; ваш запуск измерил {1}. Посмотрите момент, который "
-                                      "объясняет почему.",
-                                      args);
+  return close(predicted) ? text::localized("You predicted {0}; your run measured {1}. Well predicted.",
+                                            "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Bien vu.",
+                                            "Вы предсказали {0}; ваш запуск измерил {1}. Хороший прогноз.", args)
+                          : text::localized("You predicted {0}; your run measured {1}. Look at the moment that shows "
+                                            "why.",
+                                            "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Regardez le moment "
+                                            "qui montre pourquoi.",
+                                            "Вы предсказали {0}; ваш запуск измерил {1}. Посмотрите момент, который "
+                                            "объясняет почему.",
+                                            args);
 }
 
 std::optional<PredictionMeasurement> measurePrediction(std::string_view id, const trace::Trace& run,
