@@ -2,7 +2,8 @@
 // just the first), each naming the lab file, the JSON pointer and the rule:
 // json-syntax, format, missing-field, wrong-type, unknown-key, bad-id,
 // missing-language, unknown-lesson, unknown-question, unknown-observation,
-// bad-value, inconsistent-settings, path-outside-folder, file-not-found, empty.
+// path-outside-folder, file-not-found, empty, and for the job settings the ids of
+// the engine's rules (engine/job/JobRules.cpp: choice, range, batch-divisible-by-ranks, ...).
 #pragma once
 
 #include "quiz/bank/Diagnostics.h"

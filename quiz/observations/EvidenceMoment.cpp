@@ -40,7 +40,7 @@ std::optional<std::size_t> firstWhere(const trace::Trace& t, const std::function
 }
 
 
-LocalizedText same(const std::string& s) { return text::tr3(s, s, s); }
+LocalizedText same(const std::string& s) { return text::localized(s, s, s); }
 
 MomentLocation at(const trace::Trace& t, std::string_view moment, std::size_t index) {
   const auto& e = t.events[index];
@@ -58,10 +58,10 @@ MomentLocation at(const trace::Trace& t, std::string_view moment, std::size_t in
 
 LocalizedText kindWord(Kind k) {
   switch (k) {
-  case Kind::Forward: return text::tr3("the forward pass", "la passe avant", "прямой проход");
-  case Kind::Backward: return text::tr3("the backward pass", "la passe arrière", "обратный проход");
-  case Kind::Optimizer: return text::tr3("the optimizer step", "le pas de l'optimiseur", "шаг оптимизатора");
-  default: return text::tr3("compute", "le calcul", "вычисления");
+  case Kind::Forward: return text::localized("the forward pass", "la passe avant", "прямой проход");
+  case Kind::Backward: return text::localized("the backward pass", "la passe arrière", "обратный проход");
+  case Kind::Optimizer: return text::localized("the optimizer step", "le pas de l'optimiseur", "шаг оптимизатора");
+  default: return text::localized("compute", "le calcul", "вычисления");
   }
 }
 
@@ -71,7 +71,7 @@ std::optional<MomentLocation> firstAllGather(const trace::Trace& t) {
   auto m = at(t, "first_all_gather", *i);
   const auto& e = t.events[*i];
   const int n = std::max(1, std::popcount(e.participants));
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0} all-gathered the full parameters of {1} ({2}) from the {3} ranks' shards at t = {4}; "
       "each rank sent its {5} slice, and the call took {6}.",
       "Dans votre exécution, le rang {0} a rassemblé (all-gather) les paramètres complets de {1} ({2}) à partir des "
@@ -90,7 +90,7 @@ std::optional<MomentLocation> gatheredFreed(const trace::Trace& t) {
   if (!i) return std::nullopt;
   auto m = at(t, "gathered_freed", *i);
   const auto& e = t.events[*i];
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0} freed the {1} of {2}'s gathered parameters at t = {3}, right after computing with them; "
       "it then held {4} in all.",
       "Dans votre exécution, le rang {0} a libéré les {1} des paramètres rassemblés de {2} à t = {3}, juste après "
@@ -108,7 +108,7 @@ std::optional<MomentLocation> firstReduceScatter(const trace::Trace& t) {
   auto m = at(t, "first_reduce_scatter", *i);
   const auto& e = t.events[*i];
   const int n = std::max(1, std::popcount(e.participants));
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0} reduce-scattered the gradients of {1} ({2}) at t = {3}: the {4} ranks summed them and "
       "each kept only its own {5} slice.",
       "Dans votre exécution, le rang {0} a fait un reduce-scatter des gradients de {1} ({2}) à t = {3} : les {4} "
@@ -138,7 +138,7 @@ std::optional<MomentLocation> persistentMemory(const trace::Trace& t, const trac
   if (!last) return std::nullopt;
   auto m = at(t, "persistent_memory", *last);
   const std::int64_t model = modelBytes(t);
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0} held {1} between steps (parameters, gradients and AdamW moments); the model's parameters "
       "alone are {2}, and its full training state (parameters, gradients, two moments) is {3}.",
       "Dans votre exécution, le rang {0} détenait {1} entre les pas (paramètres, gradients et moments d'AdamW) ; les "
@@ -181,24 +181,23 @@ std::optional<MomentLocation> prefetchOverlap(const trace::Trace& t) {
   auto m = at(t, "prefetch_overlap", *best);
   const auto& e = t.events[*best];
   const auto& o = t.events[bestOp];
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0}'s all-gather of {1} ran while {2} of {3} was computing: {4} of its {5} were hidden "
       "behind compute.",
       "Dans votre exécution, l'all-gather de {1} du rang {0} s'est déroulé pendant {2} de {3} : {4} de ses {5} ont "
       "été masquées par le calcul.",
       "В вашем запуске all-gather {1} на ранге {0} шёл, пока выполнялся {2} {3}: {4} из его {5} скрыты за "
       "вычислениями.",
-      std::vector<LocalizedText>{text::tr3(text::integer(e.rank), text::integer(e.rank), text::integer(e.rank)),
-                                 text::tr3(m.unitName, m.unitName, m.unitName), kindWord(o.kind),
-                                 text::tr3(t.unitName(o.unit), t.unitName(o.unit), t.unitName(o.unit)),
-                                 text::tr3(text::ms(bestOverlap), text::ms(bestOverlap), text::ms(bestOverlap)),
-                                 text::tr3(text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0))});
+      std::vector<LocalizedText>{text::localized(text::integer(e.rank), text::integer(e.rank), text::integer(e.rank)),
+                                 text::localized(m.unitName, m.unitName, m.unitName), kindWord(o.kind),
+                                 text::localized(t.unitName(o.unit), t.unitName(o.unit), t.unitName(o.unit)),
+                                 text::localized(text::ms(bestOverlap), text::ms(bestOverlap), text::ms(bestOverlap)),
+                                 text::localized(text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0))});
   return m;
 }
 
 std::optional<MomentLocation> allReduce(const trace::Trace& t, bool tensorParallel) {
-  const std::string strategy = strategyOf(t);
-  if (tensorParallel ? strategy != "tp" : strategy == "tp") return std::nullopt;
+  if ((strategyOf(t) == StrategyKind::Tp) != tensorParallel) return std::nullopt;
   const auto i = firstWhere(t, [](const Event& e) { return e.record == Record::Collective && e.kind == Kind::AllReduce; },
                             tensorParallel);
   if (!i) return std::nullopt;
@@ -206,7 +205,7 @@ std::optional<MomentLocation> allReduce(const trace::Trace& t, bool tensorParall
   const int n = std::max(1, std::popcount(e.participants));
   if (tensorParallel) {
     auto m = at(t, "tp_all_reduce", *i);
-    m.sentence = text::tr3(
+    m.sentence = text::localized(
         "In your run rank {0} all-reduced {1} inside {2} at t = {3}: the {4} ranks each computed a partial result "
         "from their slice of the weights, and the all-reduce summed them; it took {5}.",
         "Dans votre exécution, le rang {0} a fait un all-reduce de {1} à l'intérieur de {2} à t = {3} : chacun des "
@@ -219,7 +218,7 @@ std::optional<MomentLocation> allReduce(const trace::Trace& t, bool tensorParall
     return m;
   }
   auto m = at(t, "first_all_reduce", *i);
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0} all-reduced the {1} of gradients of {2} with the other {3} ranks at t = {4}; afterwards "
       "every rank holds the same summed gradient.",
       "Dans votre exécution, le rang {0} a fait un all-reduce des {1} de gradients de {2} avec les {3} autres rangs "
@@ -252,7 +251,7 @@ std::optional<MomentLocation> bubble(const trace::Trace& t, const trace::Summary
   const double perStage =
       e.rank >= 0 && static_cast<std::size_t>(e.rank) < s.bubble.perStage.size() ? s.bubble.perStage[static_cast<std::size_t>(e.rank)] : 0.0;
   const bool activation = e.kind == Kind::WaitActivation;
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run stage {0} waited {1} for {2} at t = {3} (step {4}); over the steady steps it was idle {5} of the "
       "time, against {6} in theory for p = {7}, m = {8}.",
       "Dans votre exécution, l'étage {0} a attendu {1} {2} à t = {3} (pas {4}) ; sur les pas stables il a été "
@@ -260,17 +259,17 @@ std::optional<MomentLocation> bubble(const trace::Trace& t, const trace::Summary
       "В вашем запуске стадия {0} ждала {2} {1} при t = {3} (шаг {4}); на установившихся шагах она простаивала {5} "
       "времени, против {6} по теории при p = {7}, m = {8}.",
       std::vector<LocalizedText>{
-          text::tr3(text::integer(e.rank), text::integer(e.rank), text::integer(e.rank)),
-          text::tr3(text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0)),
-          activation ? text::tr3("an activation", "une activation", "активацию")
-                     : text::tr3("a gradient", "un gradient", "градиент"),
+          text::localized(text::integer(e.rank), text::integer(e.rank), text::integer(e.rank)),
+          text::localized(text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0)),
+          activation ? text::localized("an activation", "une activation", "активацию")
+                     : text::localized("a gradient", "un gradient", "градиент"),
           same(text::ms(e.t0 - traceOrigin(t))),
-          text::tr3(text::integer(e.step), text::integer(e.step), text::integer(e.step)),
-          text::tr3(text::percent(perStage), text::percent(perStage), text::percent(perStage)),
-          text::tr3(text::percent(s.bubble.theory), text::percent(s.bubble.theory), text::percent(s.bubble.theory)),
-          text::tr3(text::integer(s.bubble.stages), text::integer(s.bubble.stages), text::integer(s.bubble.stages)),
-          text::tr3(text::integer(s.bubble.microbatches), text::integer(s.bubble.microbatches),
-                    text::integer(s.bubble.microbatches))});
+          text::localized(text::integer(e.step), text::integer(e.step), text::integer(e.step)),
+          text::localized(text::percent(perStage), text::percent(perStage), text::percent(perStage)),
+          text::localized(text::percent(s.bubble.theory), text::percent(s.bubble.theory), text::percent(s.bubble.theory)),
+          text::localized(text::integer(s.bubble.stages), text::integer(s.bubble.stages), text::integer(s.bubble.stages)),
+          text::localized(text::integer(s.bubble.microbatches), text::integer(s.bubble.microbatches),
+                          text::integer(s.bubble.microbatches))});
   return m;
 }
 
@@ -281,7 +280,7 @@ std::optional<MomentLocation> activationSend(const trace::Trace& t) {
   if (!i) return std::nullopt;
   auto m = at(t, "activation_send", *i);
   const auto& e = t.events[*i];
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0} sent micro-batch {1}'s activation to rank {2} at t = {3}: a {4}×{5} tensor of fp32, "
       "{4} × {5} × 4 = {6}.",
       "Dans votre exécution, le rang {0} a envoyé l'activation du micro-lot {1} au rang {2} à t = {3} : un tenseur "
@@ -300,7 +299,7 @@ std::optional<MomentLocation> outOfMemory(const trace::Trace& t, const trace::Su
   if (!i) return std::nullopt;
   auto m = at(t, "out_of_memory", *i);
   const std::string category(trace::toString(o.category));
-  m.sentence = text::tr3(
+  m.sentence = text::localized(
       "In your run rank {0} needed {1} more for {2} of {3} while holding {4}; with a budget of {5}, the {6} it "
       "would have held do not fit, so it stopped at t = {7}.",
       "Dans votre exécution, le rang {0} avait besoin de {1} de plus pour {2} de {3} en détenant déjà {4} ; avec un "

@@ -11,14 +11,15 @@ namespace shardlab::quiz {
 
 namespace observation {
 
-std::string strategyOf(const trace::Trace& t) { return t.job.is_object() ? t.job.value("strategy", std::string()) : ""; }
+std::optional<StrategyKind> strategyOf(const trace::Trace& t) {
+  const auto config = t.config();
+  if (!config) return std::nullopt;
+  return config->strategy;
+}
 
 std::int64_t modelBytes(const trace::Trace& t) {
-  if (!t.job.is_object() || !t.job.contains("model")) return 0;
-  const auto& m = t.job["model"];
-  if (m.contains("bytes") && m["bytes"].is_number()) return m["bytes"].get<std::int64_t>();
-  if (m.contains("parameters") && m["parameters"].is_number()) return m["parameters"].get<std::int64_t>() * 4;
-  return 0;
+  const auto config = t.config();
+  return config ? config->modelJson().at("bytes").get<std::int64_t>() : 0;
 }
 
 int blockCount(const trace::Trace& t) {
@@ -27,22 +28,28 @@ int blockCount(const trace::Trace& t) {
 }
 
 std::string lessonFor(const trace::Trace& t) {
-  const auto s = strategyOf(t);
-  if (s == "ddp") return "ddp-replicas";
-  if (s == "fsdp") return "fsdp-shard-gather-free";
-  if (s == "pipeline") return "pipeline-bubble";
-  if (s == "tp") return "tensor-parallel";
+  const auto strategy = strategyOf(t);
+  if (!strategy) return "";
+  switch (*strategy) {
+  case StrategyKind::Ddp: return "ddp-replicas";
+  case StrategyKind::Fsdp: return "fsdp-shard-gather-free";
+  case StrategyKind::Pipeline: return "pipeline-bubble";
+  case StrategyKind::Tp: return "tensor-parallel";
+  }
   return "";
 }
 
-LocalizedText same(const std::string& s) { return text::tr3(s, s, s); }
+LocalizedText same(const std::string& s) { return text::localized(s, s, s); }
 
-LocalizedText strategyName(const std::string& strategy) {
-  if (strategy == "ddp") return same("DDP");
-  if (strategy == "fsdp") return same("FSDP");
-  if (strategy == "pipeline") return text::tr3("pipeline", "en pipeline", "конвейера");
-  if (strategy == "tp") return text::tr3("tensor-parallel", "en parallélisme tensoriel", "тензорного параллелизма");
-  return same(strategy);
+LocalizedText strategyName(StrategyKind strategy) {
+  switch (strategy) {
+  case StrategyKind::Ddp: return same("DDP");
+  case StrategyKind::Fsdp: return same("FSDP");
+  case StrategyKind::Pipeline: return text::localized("pipeline", "en pipeline", "конвейера");
+  case StrategyKind::Tp:
+    return text::localized("tensor-parallel", "en parallélisme tensoriel", "тензорного параллелизма");
+  }
+  return same(std::string(name(strategy)));
 }
 
 std::vector<double> distinctFrom(double correct, const std::vector<double>& candidates, double minGap, bool relative,

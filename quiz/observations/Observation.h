@@ -65,7 +65,8 @@ public:
   virtual std::optional<ObservedQuestion> generate(const ObservationInput& in) const = 0;
 };
 
-// Every template, in a fixed order (ObservationRegistry.cpp).
+// Every template, in a fixed order (Observation.cpp gathers those of ObservationFsdp,
+// ObservationMemory and ObservationModelParallel).
 const std::vector<std::unique_ptr<ObservationTemplate>>& observationTemplates();
 std::vector<std::string> observationTemplateIds();
 const ObservationTemplate* findObservationTemplate(std::string_view id);

@@ -9,7 +9,7 @@
 namespace shardlab::quiz::observation {
 namespace {
 
-using text::tr3;
+using text::localized;
 
 // How many all-gathers (FSDP) or all-reduces (DDP) one rank issued per step, and why.
 class CollectiveCount final : public ObservationTemplate {
@@ -17,8 +17,8 @@ public:
   std::string id() const override { return "collective-count"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     const auto strategy = strategyOf(in.trace);
-    const bool fsdp = strategy == "fsdp";
-    if (!fsdp && strategy != "ddp") return std::nullopt;
+    const bool fsdp = strategy == StrategyKind::Fsdp;
+    if (!fsdp && strategy != StrategyKind::Ddp) return std::nullopt;
     const auto it = in.summary.collectives.find(fsdp ? "all_gather" : "all_reduce");
     if (it == in.summary.collectives.end() || it->second.count <= 0 || in.summary.stepsCompleted <= 0) return std::nullopt;
     if (in.summary.steps != in.summary.stepsCompleted) return std::nullopt; // a partial run counts partial steps
@@ -31,81 +31,88 @@ public:
     // Each candidate count with the reason a learner might give for it.
     std::map<std::int64_t, LocalizedText> reasons;
     if (fsdp) {
-      reasons[2 * units] = tr3("{0}: each of the {1} units is gathered before its forward and again before its "
-                               "backward, because its full parameters are freed right after use",
-                               "{0} : chacune des {1} unités est rassemblée avant sa passe avant puis de nouveau "
-                               "avant sa passe arrière, car ses paramètres complets sont libérés juste après usage",
-                               "{0}: каждый из {1} модулей собирается перед прямым проходом и ещё раз перед обратным, "
-                               "потому что его полные параметры освобождаются сразу после использования",
-                               {std::to_string(2 * units), u});
-      reasons[units] = tr3("{0}: each of the {1} units is gathered once and kept from its forward to its backward",
-                           "{0} : chacune des {1} unités est rassemblée une fois et gardée de la passe avant à la "
-                           "passe arrière",
-                           "{0}: каждый из {1} модулей собирается один раз и хранится от прямого прохода до обратного",
-                           {u, u});
-      reasons[1] = tr3("1: the whole model is gathered at once at the start of the step",
-                       "1 : tout le modèle est rassemblé d'un coup au début du pas",
-                       "1: вся модель собирается сразу в начале шага");
-      reasons[3 * units] = tr3("{0}: forward, backward and the optimizer step each gather every unit",
-                               "{0} : la passe avant, la passe arrière et l'optimiseur rassemblent chacun chaque unité",
-                               "{0}: прямой проход, обратный проход и шаг оптимизатора собирают каждый модуль",
-                               {std::to_string(3 * units)});
-      reasons[in.summary.ranks] = tr3("{0}: one per rank, to fetch each rank's shard of the model",
-                                      "{0} : une par rang, pour chercher le fragment de chaque rang",
-                                      "{0}: по одному на ранг, чтобы получить часть модели каждого ранга", {n});
+      reasons[2 * units] = localized("{0}: each of the {1} units is gathered before its forward and again before its "
+                                     "backward, because its full parameters are freed right after use",
+                                     "{0} : chacune des {1} unités est rassemblée avant sa passe avant puis de nouveau "
+                                     "avant sa passe arrière, car ses paramètres complets sont libérés juste après "
+                                     "usage",
+                                     "{0}: каждый из {1} модулей собирается перед прямым проходом и ещё раз перед "
+                                     "обратным, потому что его полные параметры освобождаются сразу после использования",
+                                     {std::to_string(2 * units), u});
+      reasons[units] = localized("{0}: each of the {1} units is gathered once and kept from its forward to its backward",
+                                 "{0} : chacune des {1} unités est rassemblée une fois et gardée de la passe avant à "
+                                 "la passe arrière",
+                                 "{0}: каждый из {1} модулей собирается один раз и хранится от прямого прохода до "
+                                 "обратного",
+                                 {u, u});
+      reasons[1] = localized("1: the whole model is gathered at once at the start of the step",
+                             "1 : tout le modèle est rassemblé d'un coup au début du pas",
+                             "1: вся модель собирается сразу в начале шага");
+      reasons[3 * units] = localized("{0}: forward, backward and the optimizer step each gather every unit",
+                                     "{0} : la passe avant, la passe arrière et l'optimiseur rassemblent chacun chaque "
+                                     "unité",
+                                     "{0}: прямой проход, обратный проход и шаг оптимизатора собирают каждый модуль",
+                                     {std::to_string(3 * units)});
+      reasons[in.summary.ranks] = localized("{0}: one per rank, to fetch each rank's shard of the model",
+                                            "{0} : une par rang, pour chercher le fragment de chaque rang",
+                                            "{0}: по одному на ранг, чтобы получить часть модели каждого ранга", {n});
     } else {
-      reasons[units] = tr3("{0}: one per unit, on its gradients as soon as its backward has produced them",
-                           "{0} : une par unité, sur ses gradients dès que sa passe arrière les a produits",
-                           "{0}: по одному на модуль, над его градиентами, как только обратный проход их посчитал",
-                           {u});
-      reasons[2 * units] = tr3("{0}: one per unit in the forward (parameters) and one in the backward (gradients)",
-                               "{0} : une par unité dans la passe avant (paramètres) et une dans la passe arrière "
-                               "(gradients)",
-                               "{0}: по одному на модуль в прямом проходе (параметры) и в обратном (градиенты)",
-                               {std::to_string(2 * units)});
-      reasons[1] = tr3("1: all gradients are summed in one call at the end of the backward",
-                       "1 : tous les gradients sont sommés en un seul appel à la fin de la passe arrière",
-                       "1: все градиенты суммируются одним вызовом в конце обратного прохода");
-      reasons[0] = tr3("0: each rank trains its replica alone; the replicas are averaged only at the end",
-                       "0 : chaque rang entraîne sa réplique seul ; les répliques ne sont moyennées qu'à la fin",
-                       "0: каждый ранг обучает свою копию сам; копии усредняются только в конце");
+      reasons[units] = localized("{0}: one per unit, on its gradients as soon as its backward has produced them",
+                                 "{0} : une par unité, sur ses gradients dès que sa passe arrière les a produits",
+                                 "{0}: по одному на модуль, над его градиентами, как только обратный проход их посчитал",
+                                 {u});
+      reasons[2 * units] = localized("{0}: one per unit in the forward (parameters) and one in the backward (gradients)",
+                                     "{0} : une par unité dans la passe avant (paramètres) et une dans la passe "
+                                     "arrière (gradients)",
+                                     "{0}: по одному на модуль в прямом проходе (параметры) и в обратном (градиенты)",
+                                     {std::to_string(2 * units)});
+      reasons[1] = localized("1: all gradients are summed in one call at the end of the backward",
+                             "1 : tous les gradients sont sommés en un seul appel à la fin de la passe arrière",
+                             "1: все градиенты суммируются одним вызовом в конце обратного прохода");
+      reasons[0] = localized("0: each rank trains its replica alone; the replicas are averaged only at the end",
+                             "0 : chaque rang entraîne sa réplique seul ; les répliques ne sont moyennées qu'à la fin",
+                             "0: каждый ранг обучает свою копию сам; копии усредняются только в конце");
     }
     Draft d;
     d.templateId = id();
     d.lesson = fsdp ? "fsdp-shard-gather-free" : "ddp-replicas";
     d.moment = fsdp ? "first_all_gather" : "first_all_reduce";
-    const std::string sharding = in.trace.job.is_object() ? in.trace.job.value("sharding", std::string("full")) : "full";
-    d.text = fsdp ? tr3("Your FSDP run ({0} ranks, {1} units, sharding \"{2}\"): how many all-gathers did one rank issue "
-                        "per training step, and why?",
-                        "Votre exécution FSDP ({0} rangs, {1} unités, partitionnement « {2} ») : combien d'all-gathers "
-                        "un rang a-t-il lancés par pas d'entraînement, et pourquoi ?",
-                        "Ваш запуск FSDP ({0} рангов, {1} модулей, шардирование «{2}»): сколько all-gather выполнил "
-                        "один ранг за шаг обучения и почему?",
-                        {n, u, sharding})
-                  : tr3("Your DDP run ({0} ranks, {1} units): how many all-reduces did one rank issue per training "
-                        "step, and why?",
-                        "Votre exécution DDP ({0} rangs, {1} unités) : combien d'all-reduces un rang a-t-il lancés "
-                        "par pas d'entraînement, et pourquoi ?",
-                        "Ваш запуск DDP ({0} рангов, {1} модулей): сколько all-reduce выполнил один ранг за шаг "
-                        "обучения и почему?",
-                        {n, u});
+    const std::string sharding(name(in.trace.config()->sharding));  // an fsdp or ddp run has a job record
+    d.text = fsdp ? localized("Your FSDP run ({0} ranks, {1} units, sharding \"{2}\"): how many all-gathers did one "
+                              "rank issue per training step, and why?",
+                              "Votre exécution FSDP ({0} rangs, {1} unités, partitionnement « {2} ») : combien "
+                              "d'all-gathers un rang a-t-il lancés par pas d'entraînement, et pourquoi ?",
+                              "Ваш запуск FSDP ({0} рангов, {1} модулей, шардирование «{2}»): сколько all-gather "
+                              "выполнил один ранг за шаг обучения и почему?",
+                              {n, u, sharding})
+                  : localized("Your DDP run ({0} ranks, {1} units): how many all-reduces did one rank issue per "
+                              "training step, and why?",
+                              "Votre exécution DDP ({0} rangs, {1} unités) : combien d'all-reduces un rang a-t-il "
+                              "lancés par pas d'entraînement, et pourquoi ?",
+                              "Ваш запуск DDP ({0} рангов, {1} модулей): сколько all-reduce выполнил один ранг за шаг "
+                              "обучения и почему?",
+                              {n, u});
     if (reasons.count(perStep)) {
       d.correct = reasons[perStep];
     } else {
-      d.correct = tr3("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
-                      {std::to_string(perStep)});
+      d.correct = localized("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
+                            {std::to_string(perStep)});
     }
     for (auto& [count, reason] : reasons)
       if (count != perStep) d.wrong.push_back(reason);
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
-    d.explanation = fsdp ? tr3("Your trace: {0} all-gathers per rank over {1} steps, {2} per step for {3} units.",
-                               "Votre trace : {0} all-gathers par rang sur {1} pas, soit {2} par pas pour {3} unités.",
-                               "Ваша трасса: {0} all-gather на ранг за {1} шагов, то есть {2} за шаг на {3} модулей.",
-                               {total, steps, std::to_string(perStep), u})
-                         : tr3("Your trace: {0} all-reduces per rank over {1} steps, {2} per step for {3} units.",
-                               "Votre trace : {0} all-reduces par rang sur {1} pas, soit {2} par pas pour {3} unités.",
-                               "Ваша трасса: {0} all-reduce на ранг за {1} шагов, то есть {2} за шаг на {3} модулей.",
-                               {total, steps, std::to_string(perStep), u});
+    d.explanation = fsdp ? localized("Your trace: {0} all-gathers per rank over {1} steps, {2} per step for {3} units.",
+                                     "Votre trace : {0} all-gathers par rang sur {1} pas, soit {2} par pas pour {3} "
+                                     "unités.",
+                                     "Ваша трасса: {0} all-gather на ранг за {1} шагов, то есть {2} за шаг на {3} "
+                                     "модулей.",
+                                     {total, steps, std::to_string(perStep), u})
+                         : localized("Your trace: {0} all-reduces per rank over {1} steps, {2} per step for {3} units.",
+                                     "Votre trace : {0} all-reduces par rang sur {1} pas, soit {2} par pas pour {3} "
+                                     "unités.",
+                                     "Ваша трасса: {0} all-reduce на ранг за {1} шагов, то есть {2} за шаг на {3} "
+                                     "модулей.",
+                                     {total, steps, std::to_string(perStep), u});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
   }
@@ -117,7 +124,7 @@ class GatherFreeSequence final : public ObservationTemplate {
 public:
   std::string id() const override { return "gather-free-sequence"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "fsdp") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Fsdp) return std::nullopt;
     const auto moment = findMoment(in.trace, in.summary, "first_all_gather");
     if (!moment) return std::nullopt;
     const auto& ag = in.trace.events[moment->eventIndex];
@@ -145,31 +152,31 @@ public:
     const std::string unit = moment->unitName, n = std::to_string(ranks);
     const int owner = ag.unit % ranks;
     auto set = [&](const std::vector<int>& rs) {
-      return rs.empty() ? tr3("none", "aucun", "ни один") : same(text::rankList(rs));
+      return rs.empty() ? localized("none", "aucun", "ни один") : same(text::rankList(rs));
     };
     std::vector<std::pair<std::vector<int>, LocalizedText>> options{
-        {all, tr3("Ranks {0}: every rank gathered the whole unit for its own compute",
-                  "Rangs {0} : chaque rang a rassemblé l'unité entière pour son propre calcul",
-                  "Ранги {0}: каждый ранг собрал весь блок для своих вычислений", {text::rankList(all)})},
-        {{ag.rank}, tr3("Only rank {0}, the rank whose call you are looking at",
-                        "Seulement le rang {0}, celui dont vous regardez l'appel",
-                        "Только ранг {0}, чей вызов вы рассматриваете", {std::to_string(ag.rank)})},
-        {{owner}, tr3("Only rank {0}, which owns {1}", "Seulement le rang {0}, propriétaire de {1}",
-                      "Только ранг {0}, которому принадлежит {1}", {std::to_string(owner), unit})},
-        {{}, tr3("None: every rank keeps only its 1/{0} shard and computes on it",
-                 "Aucun : chaque rang ne garde que son fragment de 1/{0} et calcule avec",
-                 "Ни один: каждый ранг хранит только свою 1/{0} часть и считает на ней", {n})}};
+        {all, localized("Ranks {0}: every rank gathered the whole unit for its own compute",
+                        "Rangs {0} : chaque rang a rassemblé l'unité entière pour son propre calcul",
+                        "Ранги {0}: каждый ранг собрал весь блок для своих вычислений", {text::rankList(all)})},
+        {{ag.rank}, localized("Only rank {0}, the rank whose call you are looking at",
+                              "Seulement le rang {0}, celui dont vous regardez l'appel",
+                              "Только ранг {0}, чей вызов вы рассматриваете", {std::to_string(ag.rank)})},
+        {{owner}, localized("Only rank {0}, which owns {1}", "Seulement le rang {0}, propriétaire de {1}",
+                            "Только ранг {0}, которому принадлежит {1}", {std::to_string(owner), unit})},
+        {{}, localized("None: every rank keeps only its 1/{0} shard and computes on it",
+                       "Aucun : chaque rang ne garde que son fragment de 1/{0} et calcule avec",
+                       "Ни один: каждый ранг хранит только свою 1/{0} часть и считает на ней", {n})}};
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "first_all_gather";
-    d.text = tr3("In your run, rank {0} all-gathered {1} at t = {2}. When this all-gather ended on each rank, which "
-                 "ranks held the full parameters of {1}?",
-                 "Dans votre exécution, le rang {0} a rassemblé {1} à t = {2}. À la fin de cet all-gather sur chaque "
-                 "rang, quels rangs détenaient les paramètres complets de {1} ?",
-                 "В вашем запуске ранг {0} собрал {1} при t = {2}. Какие ранги хранили полные параметры {1}, когда "
-                 "этот all-gather закончился на каждом из них?",
-                 {std::to_string(ag.rank), unit, text::ms(ag.t0 - traceOrigin(in.trace))});
+    d.text = localized("In your run, rank {0} all-gathered {1} at t = {2}. When this all-gather ended on each rank, "
+                       "which ranks held the full parameters of {1}?",
+                       "Dans votre exécution, le rang {0} a rassemblé {1} à t = {2}. À la fin de cet all-gather sur "
+                       "chaque rang, quels rangs détenaient les paramètres complets de {1} ?",
+                       "В вашем запуске ранг {0} собрал {1} при t = {2}. Какие ранги хранили полные параметры {1}, "
+                       "когда этот all-gather закончился на каждом из них?",
+                       {std::to_string(ag.rank), unit, text::ms(ag.t0 - traceOrigin(in.trace))});
     bool matched = false;
     std::vector<std::vector<int>> seen; // one choice per set of ranks, so no wrong choice is also right
     for (auto& [rs, label] : options) {
@@ -183,18 +190,20 @@ public:
       }
     }
     if (!matched) {
-      d.correct = tr3("Ranks {0}", "Rangs {0}", "Ранги {0}", std::vector<LocalizedText>{set(holders)});
+      d.correct = localized("Ranks {0}", "Rangs {0}", "Ранги {0}", std::vector<LocalizedText>{set(holders)});
     }
     const auto freed = findMoment(in.trace, in.summary, "gathered_freed");
-    d.explanation = tr3("Your trace: at the end of their call (rank {4}: t = {0}) ranks {1} each held the {2} of {3}'s gathered parameters; the "
-                        "all-gather built the full unit on every rank, and each frees it right after computing.",
-                        "Votre trace : à la fin de leur appel (rang {4} : t = {0}), les rangs {1} détenaient chacun les {2} des paramètres rassemblés "
-                        "de {3} ; l'all-gather a reconstruit l'unité entière sur chaque rang, et chacun la libère "
-                        "juste après son calcul.",
-                        "Ваша трасса: в конце своего вызова (ранг {4}: t = {0}) ранги {1} хранили по {2} собранных параметров {3}; all-gather "
-                        "собрал весь блок на каждом ранге, и каждый освобождает его сразу после вычислений.",
-                        std::vector<LocalizedText>{same(text::ms(ag.t1 - traceOrigin(in.trace))), set(holders), same(text::bytes(ag.bytes)),
-                                                   same(unit), same(std::to_string(ag.rank))});
+    d.explanation = localized("Your trace: at the end of their call (rank {4}: t = {0}) ranks {1} each held the {2} of "
+                              "{3}'s gathered parameters; the all-gather built the full unit on every rank, and each "
+                              "frees it right after computing.",
+                              "Votre trace : à la fin de leur appel (rang {4} : t = {0}), les rangs {1} détenaient "
+                              "chacun les {2} des paramètres rassemblés de {3} ; l'all-gather a reconstruit l'unité "
+                              "entière sur chaque rang, et chacun la libère juste après son calcul.",
+                              "Ваша трасса: в конце своего вызова (ранг {4}: t = {0}) ранги {1} хранили по {2} "
+                              "собранных параметров {3}; all-gather собрал весь блок на каждом ранге, и каждый "
+                              "освобождает его сразу после вычислений.",
+                              std::vector<LocalizedText>{same(text::ms(ag.t1 - traceOrigin(in.trace))), set(holders), same(text::bytes(ag.bytes)),
+                                                         same(unit), same(std::to_string(ag.rank))});
     if (freed) {
       for (const auto& lang : {"en", "fr", "ru"})
         d.explanation.set(lang, d.explanation.get(lang) + " " + freed->sentence.get(lang));
@@ -208,39 +217,39 @@ class OverlapFraction final : public ObservationTemplate {
 public:
   std::string id() const override { return "overlap-fraction"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "fsdp" || in.summary.ranksDetail.empty()) return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Fsdp || in.summary.ranksDetail.empty()) return std::nullopt;
     const auto& r = in.summary.ranksDetail.front();
     if (r.commS <= 0) return std::nullopt;
     const double hidden = std::clamp(1.0 - r.exposedCommS / r.commS, 0.0, 1.0);
-    const bool prefetch = in.trace.job.is_object() ? in.trace.job.value("prefetch", true) : true;
+    const bool prefetch = in.trace.config()->prefetch;  // an fsdp run has a job record
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-prefetch";
     d.moment = "prefetch_overlap";
-    d.text = tr3("Your FSDP run (prefetch {0}): rank {1} spent {2} s communicating. What fraction of that time did "
-                 "compute hide (communication not exposed)?",
-                 "Votre exécution FSDP (préchargement {0}) : le rang {1} a passé {2} s à communiquer. Quelle part de "
-                 "ce temps le calcul a-t-il masquée (communication non exposée) ?",
-                 "Ваш запуск FSDP (предзагрузка {0}): ранг {1} потратил на обмен {2} с. Какую долю этого времени "
-                 "скрыли вычисления (обмен, который не был «на виду»)?",
-                 std::vector<LocalizedText>{prefetch ? tr3("on", "activé", "вкл.") : tr3("off", "désactivé", "выкл."),
-                                            same(std::to_string(r.rank)), same(text::fixed(r.commS, 4))});
+    d.text = localized("Your FSDP run (prefetch {0}): rank {1} spent {2} s communicating. What fraction of that time "
+                       "did compute hide (communication not exposed)?",
+                       "Votre exécution FSDP (préchargement {0}) : le rang {1} a passé {2} s à communiquer. Quelle "
+                       "part de ce temps le calcul a-t-il masquée (communication non exposée) ?",
+                       "Ваш запуск FSDP (предзагрузка {0}): ранг {1} потратил на обмен {2} с. Какую долю этого времени "
+                       "скрыли вычисления (обмен, который не был «на виду»)?",
+                       std::vector<LocalizedText>{prefetch ? localized("on", "activé", "вкл.") : localized("off", "désactivé", "выкл."),
+                                                  same(std::to_string(r.rank)), same(text::fixed(r.commS, 4))});
     d.correct = same(text::percent(hidden));
     for (double v : distinctFrom(hidden, {0.5, 0.9, 0.25, 1.0, 0.75, 0.0, 0.1}, 0.1, false))
       d.wrong.push_back(same(text::percent(v)));
-    d.explanation = tr3("Your summary for rank {0}: comm_s = {1} s, exposed_comm_s = {2} s, so {3} of the "
-                        "communication ran while the rank was computing. Prefetch starts the next unit's all-gather "
-                        "during the current unit's compute; it can only hide as much as there is compute to hide "
-                        "behind.",
-                        "Votre résumé pour le rang {0} : comm_s = {1} s, exposed_comm_s = {2} s, donc {3} de la "
-                        "communication s'est déroulée pendant le calcul. Le préchargement lance l'all-gather de "
-                        "l'unité suivante pendant le calcul de l'unité courante ; il ne peut masquer que ce que le "
-                        "calcul dure.",
-                        "Ваша сводка для ранга {0}: comm_s = {1} с, exposed_comm_s = {2} с, значит {3} обмена шло во "
-                        "время вычислений. Предзагрузка запускает all-gather следующего блока во время вычислений "
-                        "текущего; скрыть можно не больше, чем длятся вычисления.",
-                        {std::to_string(r.rank), text::fixed(r.commS, 4), text::fixed(r.exposedCommS, 4),
-                         text::percent(hidden)});
+    d.explanation = localized("Your summary for rank {0}: comm_s = {1} s, exposed_comm_s = {2} s, so {3} of the "
+                              "communication ran while the rank was computing. Prefetch starts the next unit's "
+                              "all-gather during the current unit's compute; it can only hide as much as there is "
+                              "compute to hide behind.",
+                              "Votre résumé pour le rang {0} : comm_s = {1} s, exposed_comm_s = {2} s, donc {3} de la "
+                              "communication s'est déroulée pendant le calcul. Le préchargement lance l'all-gather de "
+                              "l'unité suivante pendant le calcul de l'unité courante ; il ne peut masquer que ce que "
+                              "le calcul dure.",
+                              "Ваша сводка для ранга {0}: comm_s = {1} с, exposed_comm_s = {2} с, значит {3} обмена "
+                              "шло во время вычислений. Предзагрузка запускает all-gather следующего блока во время "
+                              "вычислений текущего; скрыть можно не больше, чем длятся вычисления.",
+                              {std::to_string(r.rank), text::fixed(r.commS, 4), text::fixed(r.exposedCommS, 4),
+                               text::percent(hidden)});
     d.numeric = NumericAnswer{hidden, 0.05, "fraction"};
     return finish(std::move(d), in);
   }

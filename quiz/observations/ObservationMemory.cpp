@@ -8,38 +8,44 @@
 namespace shardlab::quiz::observation {
 namespace {
 
-using text::tr3;
+using text::localized;
 
 const trace::RankSummary* firstRank(const trace::Summary& s) {
   return s.ranksDetail.empty() ? nullptr : &s.ranksDetail.front();
 }
 
-LocalizedText whyPersistent(const std::string& strategy, int ranks) {
+LocalizedText whyPersistent(StrategyKind strategy, int ranks) {
   const auto n = std::to_string(ranks);
-  if (strategy == "ddp")
-    return tr3("DDP replicates everything: each rank holds all parameters, all gradients and both AdamW moments, "
-               "4 × the parameter bytes.",
-               "DDP réplique tout : chaque rang détient tous les paramètres, tous les gradients et les deux moments "
-               "d'AdamW, soit 4 × la taille des paramètres.",
-               "DDP копирует всё: каждый ранг хранит все параметры, все градиенты и оба момента AdamW — 4 × объём "
-               "параметров.");
-  if (strategy == "fsdp")
-    return tr3("FSDP shards everything: each rank keeps 1/{0} of the parameters, gradients and AdamW moments, "
-               "4 × the parameter bytes / {0}.",
-               "FSDP partitionne tout : chaque rang garde 1/{0} des paramètres, des gradients et des moments "
-               "d'AdamW, soit 4 × la taille des paramètres / {0}.",
-               "FSDP делит всё: каждый ранг хранит 1/{0} параметров, градиентов и моментов AdamW — 4 × объём "
-               "параметров / {0}.",
-               {n});
-  if (strategy == "pipeline")
-    return tr3("A pipeline stage holds the full training state of its own units only.",
-               "Un étage de pipeline ne détient l'état d'entraînement complet que de ses propres unités.",
-               "Стадия конвейера хранит полное состояние обучения только своих блоков.");
-  return tr3("Tensor parallelism splits each block's weights across the {0} ranks; the embedding and output stay whole.",
-             "Le parallélisme tensoriel répartit les poids de chaque bloc sur les {0} rangs ; l'embedding et la sortie "
-             "restent entiers.",
-             "Тензорный параллелизм делит веса каждого блока между {0} рангами; эмбеддинг и выход остаются целыми.",
-             {n});
+  switch (strategy) {
+  case StrategyKind::Ddp:
+    return localized("DDP replicates everything: each rank holds all parameters, all gradients and both AdamW moments, "
+                     "4 × the parameter bytes.",
+                     "DDP réplique tout : chaque rang détient tous les paramètres, tous les gradients et les deux "
+                     "moments d'AdamW, soit 4 × la taille des paramètres.",
+                     "DDP копирует всё: каждый ранг хранит все параметры, все градиенты и оба момента AdamW — 4 × "
+                     "объём параметров.");
+  case StrategyKind::Fsdp:
+    return localized("FSDP shards everything: each rank keeps 1/{0} of the parameters, gradients and AdamW moments, "
+                     "4 × the parameter bytes / {0}.",
+                     "FSDP partitionne tout : chaque rang garde 1/{0} des paramètres, des gradients et des moments "
+                     "d'AdamW, soit 4 × la taille des paramètres / {0}.",
+                     "FSDP делит всё: каждый ранг хранит 1/{0} параметров, градиентов и моментов AdamW — 4 × объём "
+                     "параметров / {0}.",
+                     {n});
+  case StrategyKind::Pipeline:
+    return localized("A pipeline stage holds the full training state of its own units only.",
+                     "Un étage de pipeline ne détient l'état d'entraînement complet que de ses propres unités.",
+                     "Стадия конвейера хранит полное состояние обучения только своих блоков.");
+  case StrategyKind::Tp:
+    break;
+  }
+  return localized("Tensor parallelism splits each block's weights across the {0} ranks; the embedding and output stay "
+                   "whole.",
+                   "Le parallélisme tensoriel répartit les poids de chaque bloc sur les {0} rangs ; l'embedding et la "
+                   "sortie restent entiers.",
+                   "Тензорный параллелизм делит веса каждого блока между {0} рангами; эмбеддинг и выход остаются "
+                   "целыми.",
+                   {n});
 }
 
 class PersistentBytesPerRank final : public ObservationTemplate {
@@ -47,9 +53,10 @@ public:
   std::string id() const override { return "persistent-bytes-per-rank"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     const auto* r = firstRank(in.summary);
+    const auto strategy = strategyOf(in.trace);
     const auto model = modelBytes(in.trace);
     const auto lesson = lessonFor(in.trace);
-    if (!r || r->persistentBytes <= 0 || model <= 0 || in.summary.stepsCompleted <= 0 || lesson.empty())
+    if (!r || !strategy || r->persistentBytes <= 0 || model <= 0 || in.summary.stepsCompleted <= 0 || lesson.empty())
       return std::nullopt;
     const double p = static_cast<double>(r->persistentBytes), m = static_cast<double>(model);
     const double n = std::max(1, in.summary.ranks);
@@ -57,22 +64,23 @@ public:
     d.templateId = id();
     d.lesson = lesson;
     d.moment = "persistent_memory";
-    d.text = tr3("Your {0} run on {1} ranks (model: {2} of fp32 parameters): how many bytes did rank {3} hold "
-                 "persistently between steps (parameters, gradients, optimizer state)?",
-                 "Votre exécution {0} sur {1} rangs (modèle : {2} de paramètres fp32) : combien d'octets le rang {3} "
-                 "détenait-il en permanence entre les pas (paramètres, gradients, état de l'optimiseur) ?",
-                 "Ваш запуск {0} на {1} рангах (модель: {2} параметров fp32): сколько байт ранг {3} хранил "
-                 "постоянно между шагами (параметры, градиенты, состояние оптимизатора)?",
-                 std::vector<LocalizedText>{strategyName(in.summary.strategy), same(std::to_string(in.summary.ranks)),
-                                            same(text::bytes(model)), same(std::to_string(r->rank))});
+    d.text = localized("Your {0} run on {1} ranks (model: {2} of fp32 parameters): how many bytes did rank {3} hold "
+                       "persistently between steps (parameters, gradients, optimizer state)?",
+                       "Votre exécution {0} sur {1} rangs (modèle : {2} de paramètres fp32) : combien d'octets le rang "
+                       "{3} détenait-il en permanence entre les pas (paramètres, gradients, état de l'optimiseur) ?",
+                       "Ваш запуск {0} на {1} рангах (модель: {2} параметров fp32): сколько байт ранг {3} хранил "
+                       "постоянно между шагами (параметры, градиенты, состояние оптимизатора)?",
+                       std::vector<LocalizedText>{strategyName(*strategy), same(std::to_string(in.summary.ranks)),
+                                                  same(text::bytes(model)), same(std::to_string(r->rank))});
     d.correct = same(text::bytes(r->persistentBytes));
     for (double v : distinctFrom(p, {4 * m, m, 4 * m / n, 2 * m, p * n, p / n, 2 * p, p / 2}, 0.15, true))
       d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
-    d.explanation = tr3("Your summary: rank {0} held {1} at the end of its last step (persistent_bytes). {2}",
-                        "Votre résumé : le rang {0} détenait {1} à la fin de son dernier pas (persistent_bytes). {2}",
-                        "Ваша сводка: ранг {0} хранил {1} в конце последнего шага (persistent_bytes). {2}",
-                        std::vector<LocalizedText>{same(std::to_string(r->rank)), same(text::bytes(r->persistentBytes)),
-                                                   whyPersistent(in.summary.strategy, in.summary.ranks)});
+    d.explanation = localized("Your summary: rank {0} held {1} at the end of its last step (persistent_bytes). {2}",
+                              "Votre résumé : le rang {0} détenait {1} à la fin de son dernier pas (persistent_bytes). "
+                              "{2}",
+                              "Ваша сводка: ранг {0} хранил {1} в конце последнего шага (persistent_bytes). {2}",
+                              std::vector<LocalizedText>{same(std::to_string(r->rank)), same(text::bytes(r->persistentBytes)),
+                                                         whyPersistent(*strategy, in.summary.ranks)});
     d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
     return finish(std::move(d), in);
   }
@@ -86,7 +94,7 @@ struct DdpFsdp {
 };
 std::optional<DdpFsdp> ddpAndFsdp(const ObservationInput& in) {
   if (!in.second || !in.secondSummary) return std::nullopt;
-  if (strategyOf(in.trace) == "ddp" && strategyOf(*in.second) == "fsdp")
+  if (strategyOf(in.trace) == StrategyKind::Ddp && strategyOf(*in.second) == StrategyKind::Fsdp)
     return DdpFsdp{&in.trace, in.second, &in.summary, in.secondSummary, 1};
   return std::nullopt; // the other order is tried with the runs swapped
 }
@@ -109,27 +117,29 @@ public:
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "persistent_memory";
     d.evidenceRun = runs->fsdpRun;
-    d.text = tr3("Your DDP run ({0} ranks) and your FSDP run ({1} ranks): how many times more persistent memory did "
-                 "rank 0 hold under DDP than under FSDP?",
-                 "Votre exécution DDP ({0} rangs) et votre exécution FSDP ({1} rangs) : combien de fois plus de "
-                 "mémoire permanente le rang 0 détenait-il sous DDP que sous FSDP ?",
-                 "Ваш запуск DDP ({0} рангов) и запуск FSDP ({1} рангов): во сколько раз больше постоянной памяти "
-                 "хранил ранг 0 при DDP, чем при FSDP?",
-                 {std::to_string(runs->ddpS->ranks), std::to_string(n)});
+    d.text = localized("Your DDP run ({0} ranks) and your FSDP run ({1} ranks): how many times more persistent memory "
+                       "did rank 0 hold under DDP than under FSDP?",
+                       "Votre exécution DDP ({0} rangs) et votre exécution FSDP ({1} rangs) : combien de fois plus de "
+                       "mémoire permanente le rang 0 détenait-il sous DDP que sous FSDP ?",
+                       "Ваш запуск DDP ({0} рангов) и запуск FSDP ({1} рангов): во сколько раз больше постоянной "
+                       "памяти хранил ранг 0 при DDP, чем при FSDP?",
+                       {std::to_string(runs->ddpS->ranks), std::to_string(n)});
     d.correct = same(text::times(ratio));
     for (double v : distinctFrom(ratio, {1.0, 2.0, static_cast<double>(n) * 2, static_cast<double>(n) / 2, 0.5,
                                          static_cast<double>(n)},
                                  0.15, true))
       d.wrong.push_back(same(text::times(v)));
-    d.explanation = tr3("Your summaries: rank 0 held {0} under DDP and {1} under FSDP, {2}. DDP keeps a full replica "
-                        "of parameters, gradients and AdamW moments on every rank; FULL_SHARD keeps 1/{3} of each.",
-                        "Vos résumés : le rang 0 détenait {0} sous DDP et {1} sous FSDP, soit {2}. DDP garde une "
-                        "réplique complète des paramètres, gradients et moments d'AdamW sur chaque rang ; FULL_SHARD "
-                        "en garde 1/{3}.",
-                        "Ваши сводки: ранг 0 хранил {0} при DDP и {1} при FSDP, то есть {2}. DDP держит полную копию "
-                        "параметров, градиентов и моментов AdamW на каждом ранге; FULL_SHARD — 1/{3} от каждого.",
-                        {text::bytes(a->persistentBytes), text::bytes(b->persistentBytes), text::times(ratio),
-                         std::to_string(n)});
+    d.explanation = localized("Your summaries: rank 0 held {0} under DDP and {1} under FSDP, {2}. DDP keeps a full "
+                              "replica of parameters, gradients and AdamW moments on every rank; FULL_SHARD keeps "
+                              "1/{3} of each.",
+                              "Vos résumés : le rang 0 détenait {0} sous DDP et {1} sous FSDP, soit {2}. DDP garde une "
+                              "réplique complète des paramètres, gradients et moments d'AdamW sur chaque rang ; "
+                              "FULL_SHARD en garde 1/{3}.",
+                              "Ваши сводки: ранг 0 хранил {0} при DDP и {1} при FSDP, то есть {2}. DDP держит полную "
+                              "копию параметров, градиентов и моментов AdamW на каждом ранге; FULL_SHARD — 1/{3} от "
+                              "каждого.",
+                              {text::bytes(a->persistentBytes), text::bytes(b->persistentBytes), text::times(ratio),
+                               std::to_string(n)});
     d.numeric = NumericAnswer{ratio, 0.05 * ratio, "ratio"};
     return finish(std::move(d), in);
   }
@@ -153,25 +163,27 @@ public:
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "first_reduce_scatter";
     d.evidenceRun = runs->fsdpRun;
-    d.text = tr3("Your DDP and FSDP runs: per training step, how many times the bytes a DDP rank sent did an FSDP rank "
-                 "send?",
-                 "Vos exécutions DDP et FSDP : par pas d'entraînement, combien de fois les octets envoyés par un rang "
-                 "DDP un rang FSDP a-t-il envoyés ?",
-                 "Ваши запуски DDP и FSDP: во сколько раз больше байт за шаг отправил ранг FSDP, чем ранг DDP?");
+    d.text = localized("Your DDP and FSDP runs: per training step, how many times the bytes a DDP rank sent did an "
+                       "FSDP rank send?",
+                       "Vos exécutions DDP et FSDP : par pas d'entraînement, combien de fois les octets envoyés par un "
+                       "rang DDP un rang FSDP a-t-il envoyés ?",
+                       "Ваши запуски DDP и FSDP: во сколько раз больше байт за шаг отправил ранг FSDP, чем ранг DDP?");
     d.correct = same(text::times(ratio));
     for (double v : distinctFrom(ratio, {1.0, 2.0, 0.5, 3.0, 0.25, 4.0}, 0.2, true))
       d.wrong.push_back(same(text::times(v)));
-    d.explanation = tr3("Your summaries: rank 0 sent {0} per step under DDP and {1} under FSDP, {2}. DDP all-reduces "
-                        "the gradients once (2(N−1)/N of the model on the wire); FULL_SHARD all-gathers the "
-                        "parameters twice and reduce-scatters the gradients once, 3 × (N−1)/N: 1.5 × as much.",
-                        "Vos résumés : le rang 0 a envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2}. DDP fait "
-                        "un all-reduce des gradients (2(N−1)/N du modèle sur le réseau) ; FULL_SHARD rassemble les "
-                        "paramètres deux fois et fait un reduce-scatter des gradients, 3 × (N−1)/N : 1,5 fois plus.",
-                        "Ваши сводки: ранг 0 отправлял {0} за шаг при DDP и {1} при FSDP, то есть {2}. DDP делает "
-                        "один all-reduce градиентов (2(N−1)/N модели по сети); FULL_SHARD дважды собирает параметры "
-                        "и один раз делает reduce-scatter градиентов, 3 × (N−1)/N: в 1,5 раза больше.",
-                        {text::bytes(static_cast<std::int64_t>(perA)), text::bytes(static_cast<std::int64_t>(perB)),
-                         text::times(ratio)});
+    d.explanation = localized("Your summaries: rank 0 sent {0} per step under DDP and {1} under FSDP, {2}. DDP "
+                              "all-reduces the gradients once (2(N−1)/N of the model on the wire); FULL_SHARD "
+                              "all-gathers the parameters twice and reduce-scatters the gradients once, 3 × (N−1)/N: "
+                              "1.5 × as much.",
+                              "Vos résumés : le rang 0 a envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2}. DDP "
+                              "fait un all-reduce des gradients (2(N−1)/N du modèle sur le réseau) ; FULL_SHARD "
+                              "rassemble les paramètres deux fois et fait un reduce-scatter des gradients, 3 × (N−1)/N "
+                              ": 1,5 fois plus.",
+                              "Ваши сводки: ранг 0 отправлял {0} за шаг при DDP и {1} при FSDP, то есть {2}. DDP "
+                              "делает один all-reduce градиентов (2(N−1)/N модели по сети); FULL_SHARD дважды собирает "
+                              "параметры и один раз делает reduce-scatter градиентов, 3 × (N−1)/N: в 1,5 раза больше.",
+                              {text::bytes(static_cast<std::int64_t>(perA)), text::bytes(static_cast<std::int64_t>(perB)),
+                               text::times(ratio)});
     d.numeric = NumericAnswer{ratio, 0.1 * ratio, "ratio"};
     return finish(std::move(d), in);
   }
@@ -181,7 +193,8 @@ class OomNeededVsBudget final : public ObservationTemplate {
 public:
   std::string id() const override { return "oom-needed-vs-budget"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (!in.summary.outOfMemory) return std::nullopt;
+    const auto strategy = strategyOf(in.trace);
+    if (!in.summary.outOfMemory || !strategy) return std::nullopt;
     const auto& o = *in.summary.outOfMemory;
     const std::string cat(trace::toString(o.category));
     const int ranks = std::max(1, in.summary.ranks);
@@ -190,41 +203,42 @@ public:
     d.templateId = id();
     d.lesson = "oom-ddp-vs-fsdp";
     d.moment = "out_of_memory";
-    d.text = tr3("Your {0} run on {1} ranks with a memory budget of {2} per rank stopped. Which rank ran out of memory "
-                 "first, and why?",
-                 "Votre exécution {0} sur {1} rangs avec un budget mémoire de {2} par rang s'est arrêtée. Quel rang a "
-                 "manqué de mémoire le premier, et pourquoi ?",
-                 "Ваш запуск {0} на {1} рангах с бюджетом памяти {2} на ранг остановился. Какому рангу первым не "
-                 "хватило памяти и почему?",
-                 std::vector<LocalizedText>{strategyName(in.summary.strategy), same(std::to_string(in.summary.ranks)),
-                                            same(text::bytes(o.budget))});
+    d.text = localized("Your {0} run on {1} ranks with a memory budget of {2} per rank stopped. Which rank ran out of "
+                       "memory first, and why?",
+                       "Votre exécution {0} sur {1} rangs avec un budget mémoire de {2} par rang s'est arrêtée. Quel "
+                       "rang a manqué de mémoire le premier, et pourquoi ?",
+                       "Ваш запуск {0} на {1} рангах с бюджетом памяти {2} на ранг остановился. Какому рангу первым не "
+                       "хватило памяти и почему?",
+                       std::vector<LocalizedText>{strategyName(*strategy), same(std::to_string(in.summary.ranks)),
+                                                  same(text::bytes(o.budget))});
     const std::vector<std::string> args{std::to_string(o.rank), text::bytes(o.holding), text::bytes(o.needed), cat,
                                         o.unit, text::bytes(o.budget), std::to_string(other)};
-    d.correct = tr3("Rank {0}: holding {1}, it needed {2} more for {3} of {4}, past the {5} budget",
-                    "Le rang {0} : avec {1} déjà détenus, il lui fallait {2} de plus pour {3} de {4}, au-delà du "
-                    "budget de {5}",
-                    "Ранг {0}: имея {1}, ему понадобилось ещё {2} для {3} блока {4} — больше бюджета {5}",
-                    args);
+    d.correct = localized("Rank {0}: holding {1}, it needed {2} more for {3} of {4}, past the {5} budget",
+                          "Le rang {0} : avec {1} déjà détenus, il lui fallait {2} de plus pour {3} de {4}, au-delà du "
+                          "budget de {5}",
+                          "Ранг {0}: имея {1}, ему понадобилось ещё {2} для {3} блока {4} — больше бюджета {5}",
+                          args);
     if (ranks > 1)
-      d.wrong.push_back(tr3("Rank {6}: it received the other ranks' gradients and had no room left for them",
-                            "Le rang {6} : il a reçu les gradients des autres rangs et n'avait plus de place",
-                            "Ранг {6}: он получил градиенты других рангов, и для них не осталось места", args));
-    d.wrong.push_back(tr3("Rank {0}: its activations alone were larger than the {5} budget",
-                          "Le rang {0} : ses seules activations dépassaient le budget de {5}",
-                          "Ранг {0}: одни его активации были больше бюджета {5}", args));
-    d.wrong.push_back(tr3("No rank: MPI stopped the job because a rank was too slow",
-                          "Aucun : MPI a arrêté le travail parce qu'un rang était trop lent",
-                          "Ни один: MPI остановил задачу, потому что один ранг был слишком медленным"));
-    d.wrong.push_back(tr3("Every rank at once: the budget applies to the sum over all ranks",
-                          "Tous les rangs à la fois : le budget s'applique à la somme sur tous les rangs",
-                          "Все ранги сразу: бюджет относится к сумме по всем рангам"));
-    d.explanation = tr3("Your trace's oom record: rank {0} held {1} and asked for {2} ({3} of {4}); {1} + {2} is more "
-                        "than the {5} budget, so the allocator refused and the rank stopped.",
-                        "L'enregistrement oom de votre trace : le rang {0} détenait {1} et demandait {2} ({3} de {4}) ; "
-                        "{1} + {2} dépasse le budget de {5}, l'allocateur a refusé et le rang s'est arrêté.",
-                        "Запись oom в вашей трассе: ранг {0} хранил {1} и запросил {2} ({3} блока {4}); {1} + {2} "
-                        "больше бюджета {5}, поэтому аллокатор отказал, и ранг остановился.",
-                        args);
+      d.wrong.push_back(localized("Rank {6}: it received the other ranks' gradients and had no room left for them",
+                                  "Le rang {6} : il a reçu les gradients des autres rangs et n'avait plus de place",
+                                  "Ранг {6}: он получил градиенты других рангов, и для них не осталось места", args));
+    d.wrong.push_back(localized("Rank {0}: its activations alone were larger than the {5} budget",
+                                "Le rang {0} : ses seules activations dépassaient le budget de {5}",
+                                "Ранг {0}: одни его активации были больше бюджета {5}", args));
+    d.wrong.push_back(localized("No rank: MPI stopped the job because a rank was too slow",
+                                "Aucun : MPI a arrêté le travail parce qu'un rang était trop lent",
+                                "Ни один: MPI остановил задачу, потому что один ранг был слишком медленным"));
+    d.wrong.push_back(localized("Every rank at once: the budget applies to the sum over all ranks",
+                                "Tous les rangs à la fois : le budget s'applique à la somme sur tous les rangs",
+                                "Все ранги сразу: бюджет относится к сумме по всем рангам"));
+    d.explanation = localized("Your trace's oom record: rank {0} held {1} and asked for {2} ({3} of {4}); {1} + {2} is "
+                              "more than the {5} budget, so the allocator refused and the rank stopped.",
+                              "L'enregistrement oom de votre trace : le rang {0} détenait {1} et demandait {2} ({3} de "
+                              "{4}) ; {1} + {2} dépasse le budget de {5}, l'allocateur a refusé et le rang s'est "
+                              "arrêté.",
+                              "Запись oom в вашей трассе: ранг {0} хранил {1} и запросил {2} ({3} блока {4}); {1} + "
+                              "{2} больше бюджета {5}, поэтому аллокатор отказал, и ранг остановился.",
+                              args);
     return finish(std::move(d), in);
   }
 };

@@ -9,44 +9,44 @@
 namespace shardlab::quiz::observation {
 namespace {
 
-using text::tr3;
+using text::localized;
 
 class BubbleFraction final : public ObservationTemplate {
 public:
   std::string id() const override { return "bubble-fraction"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     const auto& b = in.summary.bubble;
-    if (strategyOf(in.trace) != "pipeline" || !b.present || b.perStage.empty()) return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline || !b.present || b.perStage.empty()) return std::nullopt;
     const int stage = static_cast<int>(b.perStage.size()) - 1; // the last stage waits longest for its first input
     const double measured = b.perStage.back();
     Draft d;
     d.templateId = id();
     d.lesson = "pipeline-bubble";
     d.moment = "bubble";
-    d.text = tr3("Your pipeline run ({0} schedule, p = {1} stages, m = {2} micro-batches): over the steady steps, what "
-                 "fraction of its time was stage {3} idle, waiting for a neighbour?",
-                 "Votre exécution en pipeline (ordonnancement {0}, p = {1} étages, m = {2} micro-lots) : sur les pas "
-                 "stables, quelle part de son temps l'étage {3} a-t-il passé inactif, à attendre un voisin ?",
-                 "Ваш конвейерный запуск (расписание {0}, p = {1} стадий, m = {2} микропакетов): какую долю времени "
-                 "на установившихся шагах стадия {3} простаивала в ожидании соседа?",
-                 {b.schedule, std::to_string(b.stages), std::to_string(b.microbatches), std::to_string(stage)});
+    d.text = localized("Your pipeline run ({0} schedule, p = {1} stages, m = {2} micro-batches): over the steady "
+                       "steps, what fraction of its time was stage {3} idle, waiting for a neighbour?",
+                       "Votre exécution en pipeline (ordonnancement {0}, p = {1} étages, m = {2} micro-lots) : sur les "
+                       "pas stables, quelle part de son temps l'étage {3} a-t-il passé inactif, à attendre un voisin ?",
+                       "Ваш конвейерный запуск (расписание {0}, p = {1} стадий, m = {2} микропакетов): какую долю "
+                       "времени на установившихся шагах стадия {3} простаивала в ожидании соседа?",
+                       {b.schedule, std::to_string(b.stages), std::to_string(b.microbatches), std::to_string(stage)});
     d.correct = same(text::percent(measured));
     for (double v : distinctFrom(measured, {b.theory, 0.0, 0.5, 0.9, 0.25, 0.75, 1.0}, 0.08, false))
       d.wrong.push_back(same(text::percent(v)));
-    d.explanation = tr3("Your summary: stage {0} was idle {1} of its steady-step time (bubble.per_stage); the theory "
-                        "(p−1)/(V·m+p−1) gives {2} for p = {3}, m = {4}. On CPU ranks the messages themselves take "
-                        "long next to the tiny compute, so a stage also waits for them: the measured bubble can be "
-                        "far above the theory.",
-                        "Votre résumé : l'étage {0} a été inactif {1} du temps des pas stables (bubble.per_stage) ; la "
-                        "théorie (p−1)/(V·m+p−1) donne {2} pour p = {3}, m = {4}. Sur des rangs CPU, les messages "
-                        "eux-mêmes sont longs face au calcul minuscule, un étage les attend donc aussi : la bulle "
-                        "mesurée peut dépasser de loin la théorie.",
-                        "Ваша сводка: стадия {0} простаивала {1} времени установившихся шагов (bubble.per_stage); "
-                        "теория (p−1)/(V·m+p−1) даёт {2} при p = {3}, m = {4}. На CPU-рангах сами сообщения идут долго "
-                        "по сравнению с крошечными вычислениями, и стадия ждёт ещё и их: измеренный пузырь может быть "
-                        "намного больше теоретического.",
-                        {std::to_string(stage), text::percent(measured), text::percent(b.theory),
-                         std::to_string(b.stages), std::to_string(b.microbatches)});
+    d.explanation = localized("Your summary: stage {0} was idle {1} of its steady-step time (bubble.per_stage); the "
+                              "theory (p−1)/(V·m+p−1) gives {2} for p = {3}, m = {4}. On CPU ranks the messages "
+                              "themselves take long next to the tiny compute, so a stage also waits for them: the "
+                              "measured bubble can be far above the theory.",
+                              "Votre résumé : l'étage {0} a été inactif {1} du temps des pas stables "
+                              "(bubble.per_stage) ; la théorie (p−1)/(V·m+p−1) donne {2} pour p = {3}, m = {4}. Sur "
+                              "des rangs CPU, les messages eux-mêmes sont longs face au calcul minuscule, un étage les "
+                              "attend donc aussi : la bulle mesurée peut dépasser de loin la théorie.",
+                              "Ваша сводка: стадия {0} простаивала {1} времени установившихся шагов "
+                              "(bubble.per_stage); теория (p−1)/(V·m+p−1) даёт {2} при p = {3}, m = {4}. На CPU-рангах "
+                              "сами сообщения идут долго по сравнению с крошечными вычислениями, и стадия ждёт ещё и "
+                              "их: измеренный пузырь может быть намного больше теоретического.",
+                              {std::to_string(stage), text::percent(measured), text::percent(b.theory),
+                               std::to_string(b.stages), std::to_string(b.microbatches)});
     d.numeric = NumericAnswer{measured, 0.05, "fraction"};
     return finish(std::move(d), in);
   }
@@ -59,7 +59,8 @@ public:
   bool needsTwoRuns() const override { return true; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
     if (!in.second || !in.secondSummary) return std::nullopt;
-    if (strategyOf(in.trace) != "pipeline" || strategyOf(*in.second) != "pipeline") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline || strategyOf(*in.second) != StrategyKind::Pipeline)
+      return std::nullopt;
     const auto &a = in.summary.bubble, &b = in.secondSummary->bubble;
     if (!a.present || !b.present || a.microbatches >= b.microbatches) return std::nullopt; // fewer first
     Draft d;
@@ -70,32 +71,34 @@ public:
     const std::vector<std::string> args{std::to_string(a.microbatches), std::to_string(b.microbatches),
                                         text::percent(a.measured), text::percent(b.measured), text::percent(a.theory),
                                         text::percent(b.theory), std::to_string(b.stages)};
-    d.text = tr3("Your two pipeline runs on {6} stages: going from m = {0} to m = {1} micro-batches, how did the "
-                 "measured bubble (idle over stage time, steady steps, all stages) change?",
-                 "Vos deux exécutions en pipeline sur {6} étages : en passant de m = {0} à m = {1} micro-lots, "
-                 "comment la bulle mesurée (inactivité sur temps d'étage, pas stables, tous les étages) a-t-elle "
-                 "changé ?",
-                 "Ваши два конвейерных запуска на {6} стадиях: как изменился измеренный пузырь (простой к времени "
-                 "стадии, установившиеся шаги, все стадии) при переходе от m = {0} к m = {1} микропакетам?",
-                 args);
+    d.text = localized("Your two pipeline runs on {6} stages: going from m = {0} to m = {1} micro-batches, how did the "
+                       "measured bubble (idle over stage time, steady steps, all stages) change?",
+                       "Vos deux exécutions en pipeline sur {6} étages : en passant de m = {0} à m = {1} micro-lots, "
+                       "comment la bulle mesurée (inactivité sur temps d'étage, pas stables, tous les étages) a-t-elle "
+                       "changé ?",
+                       "Ваши два конвейерных запуска на {6} стадиях: как изменился измеренный пузырь (простой к "
+                       "времени стадии, установившиеся шаги, все стадии) при переходе от m = {0} к m = {1} "
+                       "микропакетам?",
+                       args);
     auto change = [&](double from, double to) {
-      return tr3("From {0} to {1}", "De {0} à {1}", "С {0} до {1}", {text::percent(from), text::percent(to)});
+      return localized("From {0} to {1}", "De {0} à {1}", "С {0} до {1}", {text::percent(from), text::percent(to)});
     };
     d.correct = change(a.measured, b.measured);
     for (double v : distinctFrom(b.measured, {b.theory, a.measured, a.measured / b.microbatches * a.microbatches, 0.0,
                                               std::min(1.0, a.measured * 1.5), 0.5},
                                  0.05, false))
       d.wrong.push_back(change(a.measured, v));
-    d.explanation = tr3("Your summaries: bubble.measured was {2} with m = {0} and {3} with m = {1}; the theory "
-                        "(p−1)/(V·m+p−1) predicts {4} and {5}. More micro-batches fill the pipeline for a larger "
-                        "share of the step, as long as the messages between stages stay cheap next to compute.",
-                        "Vos résumés : bubble.measured valait {2} avec m = {0} et {3} avec m = {1} ; la théorie "
-                        "(p−1)/(V·m+p−1) prédit {4} et {5}. Plus de micro-lots remplissent le pipeline sur une plus "
-                        "grande part du pas, tant que les messages entre étages restent peu coûteux face au calcul.",
-                        "Ваши сводки: bubble.measured был {2} при m = {0} и {3} при m = {1}; теория (p−1)/(V·m+p−1) "
-                        "предсказывает {4} и {5}. Больше микропакетов заполняют конвейер на большей части шага, пока "
-                        "сообщения между стадиями дёшевы по сравнению с вычислениями.",
-                        args);
+    d.explanation = localized("Your summaries: bubble.measured was {2} with m = {0} and {3} with m = {1}; the theory "
+                              "(p−1)/(V·m+p−1) predicts {4} and {5}. More micro-batches fill the pipeline for a larger "
+                              "share of the step, as long as the messages between stages stay cheap next to compute.",
+                              "Vos résumés : bubble.measured valait {2} avec m = {0} et {3} avec m = {1} ; la théorie "
+                              "(p−1)/(V·m+p−1) prédit {4} et {5}. Plus de micro-lots remplissent le pipeline sur une "
+                              "plus grande part du pas, tant que les messages entre étages restent peu coûteux face au "
+                              "calcul.",
+                              "Ваши сводки: bubble.measured был {2} при m = {0} и {3} при m = {1}; теория "
+                              "(p−1)/(V·m+p−1) предсказывает {4} и {5}. Больше микропакетов заполняют конвейер на "
+                              "большей части шага, пока сообщения между стадиями дёшевы по сравнению с вычислениями.",
+                              args);
     d.numeric = NumericAnswer{b.measured - a.measured, 0.05, "fraction"};
     return finish(std::move(d), in);
   }
@@ -105,54 +108,54 @@ class ActivationBytesPerMessage final : public ObservationTemplate {
 public:
   std::string id() const override { return "activation-bytes-per-message"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "pipeline") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline) return std::nullopt;
     const auto moment = findMoment(in.trace, in.summary, "activation_send");
     if (!moment) return std::nullopt;
     const auto& e = in.trace.events[moment->eventIndex];
     const std::int64_t rows = e.rows, cols = e.cols;
-    const std::int64_t batch = in.trace.job.value("batch", rows);
+    const std::int64_t batch = in.trace.config()->batch;  // a pipeline run has a job record
     const std::vector<std::int64_t> candidates{rows * cols, batch * cols * 4, rows * cols * 16, e.bytes * 2};
     Draft d;
     d.templateId = id();
     d.lesson = "pipeline-bubble";
     d.moment = "activation_send";
-    d.text = tr3("Your pipeline run (batch {0} tokens, {1} micro-batches, hidden width {2}): how many bytes was one "
-                 "activation message from rank {3} to rank {4}, and why?",
-                 "Votre exécution en pipeline (lot de {0} jetons, {1} micro-lots, largeur cachée {2}) : combien "
-                 "d'octets faisait un message d'activation du rang {3} au rang {4}, et pourquoi ?",
-                 "Ваш конвейерный запуск (пакет {0} токенов, {1} микропакетов, скрытая ширина {2}): сколько байт "
-                 "было в одном сообщении с активацией от ранга {3} рангу {4} и почему?",
-                 {std::to_string(batch), std::to_string(in.summary.bubble.microbatches), std::to_string(cols),
-                  std::to_string(e.rank), std::to_string(e.peer)});
-    d.correct = tr3("{0}: {1} rows (one micro-batch) × {2} hidden × 4 bytes (fp32)",
-                    "{0} : {1} lignes (un micro-lot) × {2} de largeur × 4 octets (fp32)",
-                    "{0}: {1} строк (один микропакет) × {2} ширина × 4 байта (fp32)",
-                    {text::bytes(e.bytes), std::to_string(rows), std::to_string(cols)});
+    d.text = localized("Your pipeline run (batch {0} tokens, {1} micro-batches, hidden width {2}): how many bytes was "
+                       "one activation message from rank {3} to rank {4}, and why?",
+                       "Votre exécution en pipeline (lot de {0} jetons, {1} micro-lots, largeur cachée {2}) : combien "
+                       "d'octets faisait un message d'activation du rang {3} au rang {4}, et pourquoi ?",
+                       "Ваш конвейерный запуск (пакет {0} токенов, {1} микропакетов, скрытая ширина {2}): сколько байт "
+                       "было в одном сообщении с активацией от ранга {3} рангу {4} и почему?",
+                       {std::to_string(batch), std::to_string(in.summary.bubble.microbatches), std::to_string(cols),
+                        std::to_string(e.rank), std::to_string(e.peer)});
+    d.correct = localized("{0}: {1} rows (one micro-batch) × {2} hidden × 4 bytes (fp32)",
+                          "{0} : {1} lignes (un micro-lot) × {2} de largeur × 4 octets (fp32)",
+                          "{0}: {1} строк (один микропакет) × {2} ширина × 4 байта (fp32)",
+                          {text::bytes(e.bytes), std::to_string(rows), std::to_string(cols)});
     const std::vector<LocalizedText> reasons{
-        tr3("{0}: {1} rows × {2} hidden, one byte per value", "{0} : {1} lignes × {2} de largeur, un octet par valeur",
-            "{0}: {1} строк × {2} ширина, один байт на значение",
-            {text::bytes(rows * cols), std::to_string(rows), std::to_string(cols)}),
-        tr3("{0}: the whole batch of {1} tokens × {2} hidden × 4 bytes", "{0} : tout le lot de {1} jetons × {2} × 4 octets",
-            "{0}: весь пакет из {1} токенов × {2} × 4 байта",
-            {text::bytes(batch * cols * 4), std::to_string(batch), std::to_string(cols)}),
-        tr3("{0}: {1} rows × the block's inner width 4 × {2} × 4 bytes",
-            "{0} : {1} lignes × la largeur interne du bloc 4 × {2} × 4 octets",
-            "{0}: {1} строк × внутренняя ширина блока 4 × {2} × 4 байта",
-            {text::bytes(rows * cols * 16), std::to_string(rows), std::to_string(cols)}),
-        tr3("{0}: the activation and its gradient travel together", "{0} : l'activation et son gradient voyagent ensemble",
-            "{0}: активация и её градиент передаются вместе", {text::bytes(e.bytes * 2)})};
+        localized("{0}: {1} rows × {2} hidden, one byte per value", "{0} : {1} lignes × {2} de largeur, un octet par valeur",
+                  "{0}: {1} строк × {2} ширина, один байт на значение",
+                  {text::bytes(rows * cols), std::to_string(rows), std::to_string(cols)}),
+        localized("{0}: the whole batch of {1} tokens × {2} hidden × 4 bytes", "{0} : tout le lot de {1} jetons × {2} × 4 octets",
+                  "{0}: весь пакет из {1} токенов × {2} × 4 байта",
+                  {text::bytes(batch * cols * 4), std::to_string(batch), std::to_string(cols)}),
+        localized("{0}: {1} rows × the block's inner width 4 × {2} × 4 bytes",
+                  "{0} : {1} lignes × la largeur interne du bloc 4 × {2} × 4 octets",
+                  "{0}: {1} строк × внутренняя ширина блока 4 × {2} × 4 байта",
+                  {text::bytes(rows * cols * 16), std::to_string(rows), std::to_string(cols)}),
+        localized("{0}: the activation and its gradient travel together", "{0} : l'activation et son gradient voyagent ensemble",
+                  "{0}: активация и её градиент передаются вместе", {text::bytes(e.bytes * 2)})};
     for (std::size_t i = 0; i < reasons.size(); ++i)
       if (candidates[i] != e.bytes) d.wrong.push_back(reasons[i]);
-    d.explanation = tr3("Your trace's send record: a {0}×{1} tensor, {2}. A stage passes one micro-batch's output of the "
-                        "last layer it runs: rows = batch / micro-batches = {0}, columns = hidden = {1}, 4 bytes per "
-                        "fp32 value.",
-                        "L'enregistrement send de votre trace : un tenseur de {0}×{1}, {2}. Un étage transmet la sortie "
-                        "de sa dernière couche pour un micro-lot : lignes = lot / micro-lots = {0}, colonnes = largeur "
-                        "= {1}, 4 octets par valeur fp32.",
-                        "Запись send в вашей трассе: тензор {0}×{1}, {2}. Стадия передаёт выход своего последнего слоя "
-                        "для одного микропакета: строк = пакет / микропакеты = {0}, столбцов = ширина = {1}, 4 байта на "
-                        "значение fp32.",
-                        {std::to_string(rows), std::to_string(cols), text::bytes(e.bytes)});
+    d.explanation = localized("Your trace's send record: a {0}×{1} tensor, {2}. A stage passes one micro-batch's "
+                              "output of the last layer it runs: rows = batch / micro-batches = {0}, columns = hidden "
+                              "= {1}, 4 bytes per fp32 value.",
+                              "L'enregistrement send de votre trace : un tenseur de {0}×{1}, {2}. Un étage transmet la "
+                              "sortie de sa dernière couche pour un micro-lot : lignes = lot / micro-lots = {0}, "
+                              "colonnes = largeur = {1}, 4 octets par valeur fp32.",
+                              "Запись send в вашей трассе: тензор {0}×{1}, {2}. Стадия передаёт выход своего "
+                              "последнего слоя для одного микропакета: строк = пакет / микропакеты = {0}, столбцов = "
+                              "ширина = {1}, 4 байта на значение fp32.",
+                              {std::to_string(rows), std::to_string(cols), text::bytes(e.bytes)});
     d.numeric = NumericAnswer{static_cast<double>(e.bytes), 0.0, "bytes"};
     return finish(std::move(d), in);
   }
@@ -162,7 +165,7 @@ class PeakActivationMemory final : public ObservationTemplate {
 public:
   std::string id() const override { return "peak-activation-memory"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "pipeline" || in.summary.ranksDetail.empty()) return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Pipeline || in.summary.ranksDetail.empty()) return std::nullopt;
     const auto& r = in.summary.ranksDetail.front();
     const auto peak = r.peakByCategory[static_cast<std::size_t>(trace::Category::Activations)];
     if (peak <= 0) return std::nullopt;
@@ -172,26 +175,28 @@ public:
     d.templateId = id();
     d.lesson = m > 1 ? "gpipe-vs-1f1b" : "pipeline-bubble";
     d.moment = "activation_send";
-    d.text = tr3("Your pipeline run ({0} schedule, {1} micro-batches): what was rank {2}'s peak of saved activation "
-                 "memory?",
-                 "Votre exécution en pipeline (ordonnancement {0}, {1} micro-lots) : quel a été le pic de mémoire "
-                 "d'activations sauvegardées du rang {2} ?",
-                 "Ваш конвейерный запуск (расписание {0}, {1} микропакетов): каким был пик памяти сохранённых "
-                 "активаций ранга {2}?",
-                 {in.summary.bubble.schedule, std::to_string(m), std::to_string(r.rank)});
+    d.text = localized("Your pipeline run ({0} schedule, {1} micro-batches): what was rank {2}'s peak of saved "
+                       "activation memory?",
+                       "Votre exécution en pipeline (ordonnancement {0}, {1} micro-lots) : quel a été le pic de "
+                       "mémoire d'activations sauvegardées du rang {2} ?",
+                       "Ваш конвейерный запуск (расписание {0}, {1} микропакетов): каким был пик памяти сохранённых "
+                       "активаций ранга {2}?",
+                       {in.summary.bubble.schedule, std::to_string(m), std::to_string(r.rank)});
     d.correct = same(text::bytes(peak));
     for (double v : distinctFrom(p, {p * m, p / m, p * 2, p / 2, p * 4, p / 4}, 0.2, true))
       d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
-    d.explanation = tr3("Your summary: peak_by_category.activations = {0} on rank {1}. GPipe runs every micro-batch's "
-                        "forward before any backward, so a stage keeps all {2} micro-batches' activations at once; "
-                        "1F1B starts backwards early and keeps at most about p of them.",
-                        "Votre résumé : peak_by_category.activations = {0} sur le rang {1}. GPipe fait la passe avant "
-                        "de tous les micro-lots avant toute passe arrière : un étage garde les activations des {2} "
-                        "micro-lots à la fois ; 1F1B commence les passes arrière tôt et en garde au plus environ p.",
-                        "Ваша сводка: peak_by_category.activations = {0} на ранге {1}. GPipe выполняет прямой проход "
-                        "всех микропакетов до любого обратного, поэтому стадия хранит активации всех {2} микропакетов "
-                        "сразу; 1F1B начинает обратные проходы рано и хранит не больше примерно p из них.",
-                        {text::bytes(peak), std::to_string(r.rank), std::to_string(m)});
+    d.explanation = localized("Your summary: peak_by_category.activations = {0} on rank {1}. GPipe runs every "
+                              "micro-batch's forward before any backward, so a stage keeps all {2} micro-batches' "
+                              "activations at once; 1F1B starts backwards early and keeps at most about p of them.",
+                              "Votre résumé : peak_by_category.activations = {0} sur le rang {1}. GPipe fait la passe "
+                              "avant de tous les micro-lots avant toute passe arrière : un étage garde les activations "
+                              "des {2} micro-lots à la fois ; 1F1B commence les passes arrière tôt et en garde au plus "
+                              "environ p.",
+                              "Ваша сводка: peak_by_category.activations = {0} на ранге {1}. GPipe выполняет прямой "
+                              "проход всех микропакетов до любого обратного, поэтому стадия хранит активации всех {2} "
+                              "микропакетов сразу; 1F1B начинает обратные проходы рано и хранит не больше примерно p "
+                              "из них.",
+                              {text::bytes(peak), std::to_string(r.rank), std::to_string(m)});
     d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
     return finish(std::move(d), in);
   }
@@ -201,7 +206,7 @@ class TpAllReducesPerBlock final : public ObservationTemplate {
 public:
   std::string id() const override { return "tp-all-reduces-per-block"; }
   std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
-    if (strategyOf(in.trace) != "tp") return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Tp) return std::nullopt;
     const int blocks = blockCount(in.trace);
     const auto it = in.summary.collectives.find("all_reduce");
     const int steps = in.summary.stepsCompleted;
@@ -211,33 +216,33 @@ public:
     const std::int64_t perBlock = count / (static_cast<std::int64_t>(steps) * blocks);
     const auto b = std::to_string(blocks), n = std::to_string(in.summary.ranks);
     std::vector<std::pair<std::int64_t, LocalizedText>> options{
-        {2, tr3("2: one after the row-parallel layer in the forward, one for the input gradient in the backward",
-                "2 : un après la couche parallèle en lignes dans la passe avant, un pour le gradient d'entrée dans la "
-                "passe arrière",
-                "2: один после построчно-параллельного слоя в прямом проходе, один для градиента входа в обратном")},
-        {1, tr3("1: only in the forward, to sum the partial outputs",
-                "1 : seulement dans la passe avant, pour sommer les sorties partielles",
-                "1: только в прямом проходе, чтобы сложить частичные выходы")},
-        {4, tr3("4: one after each of the two matrix products, in the forward and in the backward",
-                "4 : un après chacun des deux produits matriciels, dans la passe avant et dans la passe arrière",
-                "4: по одному после каждого из двух матричных умножений, в прямом и в обратном проходе")},
-        {0, tr3("0: each rank computes its slice independently; only the gradients are averaged at the end",
-                "0 : chaque rang calcule sa tranche indépendamment ; seuls les gradients sont moyennés à la fin",
-                "0: каждый ранг считает свою часть независимо; усредняются только градиенты в конце")},
-        {3, tr3("3: forward, backward and the optimizer step each need one",
-                "3 : la passe avant, la passe arrière et l'optimiseur en ont chacun besoin",
-                "3: по одному нужно прямому проходу, обратному и шагу оптимизатора")}};
+        {2, localized("2: one after the row-parallel layer in the forward, one for the input gradient in the backward",
+                      "2 : un après la couche parallèle en lignes dans la passe avant, un pour le gradient d'entrée "
+                      "dans la passe arrière",
+                      "2: один после построчно-параллельного слоя в прямом проходе, один для градиента входа в обратном")},
+        {1, localized("1: only in the forward, to sum the partial outputs",
+                      "1 : seulement dans la passe avant, pour sommer les sorties partielles",
+                      "1: только в прямом проходе, чтобы сложить частичные выходы")},
+        {4, localized("4: one after each of the two matrix products, in the forward and in the backward",
+                      "4 : un après chacun des deux produits matriciels, dans la passe avant et dans la passe arrière",
+                      "4: по одному после каждого из двух матричных умножений, в прямом и в обратном проходе")},
+        {0, localized("0: each rank computes its slice independently; only the gradients are averaged at the end",
+                      "0 : chaque rang calcule sa tranche indépendamment ; seuls les gradients sont moyennés à la fin",
+                      "0: каждый ранг считает свою часть независимо; усредняются только градиенты в конце")},
+        {3, localized("3: forward, backward and the optimizer step each need one",
+                      "3 : la passe avant, la passe arrière et l'optimiseur en ont chacun besoin",
+                      "3: по одному нужно прямому проходу, обратному и шагу оптимизатора")}};
     Draft d;
     d.templateId = id();
     d.lesson = "tensor-parallel";
     d.moment = "tp_all_reduce";
-    d.text = tr3("Your tensor-parallel run ({0} ranks, {1} blocks): how many all-reduces did one rank issue per block "
-                 "per training step, and why?",
-                 "Votre exécution en parallélisme tensoriel ({0} rangs, {1} blocs) : combien d'all-reduces un rang "
-                 "a-t-il lancés par bloc et par pas d'entraînement, et pourquoi ?",
-                 "Ваш запуск с тензорным параллелизмом ({0} рангов, {1} блоков): сколько all-reduce выполнил один "
-                 "ранг на блок за шаг обучения и почему?",
-                 {n, b});
+    d.text = localized("Your tensor-parallel run ({0} ranks, {1} blocks): how many all-reduces did one rank issue per "
+                       "block per training step, and why?",
+                       "Votre exécution en parallélisme tensoriel ({0} rangs, {1} blocs) : combien d'all-reduces un "
+                       "rang a-t-il lancés par bloc et par pas d'entraînement, et pourquoi ?",
+                       "Ваш запуск с тензорным параллелизмом ({0} рангов, {1} блоков): сколько all-reduce выполнил "
+                       "один ранг на блок за шаг обучения и почему?",
+                       {n, b});
     bool matched = false;
     for (auto& [k, label] : options) {
       if (k == perBlock) {
@@ -247,20 +252,21 @@ public:
         d.wrong.push_back(label);
       }
     }
-    if (!matched) d.correct = tr3("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
-                                  {std::to_string(perBlock)});
-    d.explanation = tr3("Your summary: {0} all-reduces per rank over {1} steps and {2} blocks, {3} per block per step. "
-                        "A Megatron block splits its first matrix by columns and its second by rows: the forward "
-                        "sums the row-parallel partial outputs, and the backward sums the input gradients of the "
-                        "column-parallel layer.",
-                        "Votre résumé : {0} all-reduces par rang sur {1} pas et {2} blocs, soit {3} par bloc et par "
-                        "pas. Un bloc Megatron découpe sa première matrice en colonnes et la seconde en lignes : la "
-                        "passe avant somme les sorties partielles de la couche en lignes, la passe arrière les "
-                        "gradients d'entrée de la couche en colonnes.",
-                        "Ваша сводка: {0} all-reduce на ранг за {1} шагов и {2} блоков — {3} на блок за шаг. Блок "
-                        "Megatron делит первую матрицу по столбцам, а вторую по строкам: прямой проход складывает "
-                        "частичные выходы построчного слоя, обратный — градиенты входа слоя по столбцам.",
-                        {std::to_string(count), std::to_string(steps), b, std::to_string(perBlock)});
+    if (!matched) d.correct = localized("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
+                                        {std::to_string(perBlock)});
+    d.explanation = localized("Your summary: {0} all-reduces per rank over {1} steps and {2} blocks, {3} per block per "
+                              "step. A Megatron block splits its first matrix by columns and its second by rows: the "
+                              "forward sums the row-parallel partial outputs, and the backward sums the input "
+                              "gradients of the column-parallel layer.",
+                              "Votre résumé : {0} all-reduces par rang sur {1} pas et {2} blocs, soit {3} par bloc et "
+                              "par pas. Un bloc Megatron découpe sa première matrice en colonnes et la seconde en "
+                              "lignes : la passe avant somme les sorties partielles de la couche en lignes, la passe "
+                              "arrière les gradients d'entrée de la couche en colonnes.",
+                              "Ваша сводка: {0} all-reduce на ранг за {1} шагов и {2} блоков — {3} на блок за шаг. "
+                              "Блок Megatron делит первую матрицу по столбцам, а вторую по строкам: прямой проход "
+                              "складывает частичные выходы построчного слоя, обратный — градиенты входа слоя по "
+                              "столбцам.",
+                              {std::to_string(count), std::to_string(steps), b, std::to_string(perBlock)});
     d.numeric = NumericAnswer{static_cast<double>(perBlock), 0.0, "count"};
     return finish(std::move(d), in);
   }

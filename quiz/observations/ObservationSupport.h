@@ -1,4 +1,5 @@
-// Internal helpers of the observation templates (Observation*.cpp): building a
+// Internal helpers of the observation templates (Observation*.cpp, also used by
+// EvidenceMoment and PredictionCheck): the run's strategy and model size, building a
 // 4-choice question with distinct choices, picking plausible wrong numbers, the
 // lesson of a strategy. Not part of the quiz library's interface.
 #pragma once
@@ -6,14 +7,19 @@
 #include "quiz/observations/Observation.h"
 #include "quiz/observations/ObservationText.h"
 
+#include "job/JobConfig.h"
+
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace shardlab::quiz::observation {
 
-std::string strategyOf(const trace::Trace& t);
+// The strategy the trace's job ran (Trace::config()); nullopt when it has no job record.
+std::optional<StrategyKind> strategyOf(const trace::Trace& t);
+// The model's fp32 parameter bytes (JobConfig::modelJson); 0 without a job record.
 std::int64_t modelBytes(const trace::Trace& t);
 int blockCount(const trace::Trace& t);
 // The lesson that teaches a strategy's run: ddp-replicas, fsdp-shard-gather-free, ...
@@ -39,7 +45,7 @@ std::vector<double> distinctFrom(double correct, const std::vector<double>& cand
                                  std::size_t count = 3);
 
 // "DDP", "FSDP", "pipeline", "tensor-parallel" in each language.
-LocalizedText strategyName(const std::string& strategy);
+LocalizedText strategyName(StrategyKind strategy);
 // The same text in all three languages (a number, a unit name).
 LocalizedText same(const std::string& s);
 

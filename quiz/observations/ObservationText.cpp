@@ -27,8 +27,8 @@ std::string russianUnits(std::string s) {
 
 } // namespace
 
-LocalizedText tr3(const std::string& en, const std::string& fr, const std::string& ru,
-                  const std::vector<std::string>& args) {
+LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
+                        const std::vector<std::string>& args) {
   LocalizedText t;
   t.set("en", fill(en, args));
   t.set("fr", fill(fr, args));
@@ -36,8 +36,8 @@ LocalizedText tr3(const std::string& en, const std::string& fr, const std::strin
   return t;
 }
 
-LocalizedText tr3(const std::string& en, const std::string& fr, const std::string& ru,
-                  const std::vector<LocalizedText>& args) {
+LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
+                        const std::vector<LocalizedText>& args) {
   auto argsIn = [&](const char* lang) {
     std::vector<std::string> out;
     for (const auto& a : args) out.push_back(a.get(lang));

@@ -12,12 +12,13 @@
 
 namespace shardlab::quiz::text {
 
-// {"en": en, "fr": fr, "ru": ru} with every "{i}" replaced by args[i].
-LocalizedText tr3(const std::string& en, const std::string& fr, const std::string& ru,
-                  const std::vector<std::string>& args = {});
+// The text in English, French and Russian: {"en": en, "fr": fr, "ru": ru} with every
+// "{i}" replaced by args[i].
+LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
+                        const std::vector<std::string>& args = {});
 // The same argument may differ per language (a word): one text per language.
-LocalizedText tr3(const std::string& en, const std::string& fr, const std::string& ru,
-                  const std::vector<LocalizedText>& args);
+LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
+                        const std::vector<LocalizedText>& args);
 // Replaces "{i}" by args[i].
 std::string fill(std::string pattern, const std::vector<std::string>& args);
 

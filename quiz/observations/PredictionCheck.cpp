@@ -1,7 +1,9 @@
 #include "quiz/observations/PredictionCheck.h"
 
-#include "quiz/bank/JobSpec.h"
+#include "quiz/observations/ObservationSupport.h"
 #include "quiz/observations/ObservationText.h"
+
+#include "job/JobConfig.h"
 
 #include "trace/Summary.h"
 
@@ -14,7 +16,8 @@
 namespace shardlab::quiz {
 namespace {
 
-std::string strategyOf(const trace::Trace& t) { return t.job.is_object() ? t.job.value("strategy", std::string()) : ""; }
+using observation::modelBytes;
+using observation::strategyOf;
 
 const trace::Trace* pick(const trace::Trace& a, const trace::Trace* b, const std::function<bool(const trace::Trace&)>& ok) {
   if (ok(a)) return &a;
@@ -56,15 +59,16 @@ std::string PredictionMeasurement::format(double value) const {
 
 LocalizedText PredictionMeasurement::compare(double predicted) const {
   const std::vector<std::string> args{format(predicted), format(actual)};
-  return close(predicted) ? text::tr3("You predicted {0}; your run measured {1}. Well predicted.",
-                                      "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Bien vu.",
-                                      "Вы предсказали {0}; ваш запуск измерил {1}. Хороший прогноз.", args)
-                          : text::tr3("You predicted {0}; your run measured {1}. Look at the moment that shows why.",
-                                      "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Regardez le moment qui "
-                                      "montre pourquoi.",
-                                      "Вы предсказали {0}; ваш запуск измерил {1}. Посмотрите момент, который "
-                                      "объясняет почему.",
-                                      args);
+  return close(predicted) ? text::localized("You predicted {0}; your run measured {1}. Well predicted.",
+                                            "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Bien vu.",
+                                            "Вы предсказали {0}; ваш запуск измерил {1}. Хороший прогноз.", args)
+                          : text::localized("You predicted {0}; your run measured {1}. Look at the moment that shows "
+                                            "why.",
+                                            "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Regardez le moment "
+                                            "qui montre pourquoi.",
+                                            "Вы предсказали {0}; ваш запуск измерил {1}. Посмотрите момент, который "
+                                            "объясняет почему.",
+                                            args);
 }
 
 std::optional<PredictionMeasurement> measurePrediction(std::string_view id, const trace::Trace& run,
@@ -77,7 +81,10 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
   }
   if (id == "extra-peak-bytes") {
     if (!second) return std::nullopt;
-    const auto prefetch = [](const trace::Trace& t) { return t.job.is_object() && t.job.value("prefetch", false); };
+    const auto prefetch = [](const trace::Trace& t) {
+      const auto config = t.config();
+      return config && config->prefetch;
+    };
     const trace::Trace* on = prefetch(run) ? &run : prefetch(*second) ? second : nullptr;
     const trace::Trace* off = on == &run ? second : &run;
     if (!on || prefetch(*off)) return std::nullopt;
@@ -88,7 +95,8 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
   }
   if (id == "stage0-activations-in-flight") {
     const auto* t = pick(run, second, [](const trace::Trace& x) {
-      return strategyOf(x) == "pipeline" && x.job.value("schedule", std::string()) == "1f1b";
+      const auto config = x.config();
+      return config && config->strategy == StrategyKind::Pipeline && config->schedule == Schedule::OneFOneB;
     });
     if (!t) return std::nullopt;
     const auto v = inFlight(*t);
@@ -96,13 +104,13 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     return PredictionMeasurement{*v, 0.0, "count"};
   }
   if (id == "ddp-bytes-needed") {
-    const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == "ddp"; });
-    if (!t || !t->job.contains("model") || !t->job["model"].contains("bytes")) return std::nullopt;
-    const double v = 4.0 * t->job["model"]["bytes"].get<double>();
+    const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == StrategyKind::Ddp; });
+    if (!t) return std::nullopt;
+    const double v = 4.0 * static_cast<double>(modelBytes(*t));
     return PredictionMeasurement{v, 0.1 * v, "bytes"};
   }
   if (id == "naive-bubble") {
-    const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == "pipeline"; });
+    const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == StrategyKind::Pipeline; });
     if (!t) return std::nullopt;
     const auto s = trace::summarize(*t);
     if (!s.bubble.present) return std::nullopt;
@@ -123,7 +131,7 @@ std::optional<double> parsePredictionValue(std::string_view kind, const std::str
   std::replace(s.begin(), s.end(), ',', '.');
   if (s.empty()) return std::nullopt;
   if (kind == "bytes") {
-    if (auto b = JobSpec::parseBytes(s)) return static_cast<double>(*b);
+    if (auto b = parseBytes(s)) return static_cast<double>(*b);
   }
   if (kind == "percent" && s.back() == '%') s.pop_back();
   if (kind == "milliseconds" && s.size() > 2 && s.ends_with("ms")) s.resize(s.size() - 2);

@@ -35,11 +35,11 @@ std::optional<std::string> hashTraceFile(const std::filesystem::path& file) {
 }
 
 nlohmann::json runConfig(const trace::Trace& trace) {
-  nlohmann::json c = nlohmann::json::object();
-  if (!trace.job.is_object()) return c;
-  for (const char* key : {"strategy", "sharding", "ranks", "layers", "hidden", "vocab", "batch", "steps", "seed", "lr",
-                          "prefetch", "memory_budget", "microbatches", "schedule", "virtual_stages", "device",
-                          "started_at", "shardlab_version"})
+  const auto config = trace.config();
+  if (!config) return nlohmann::json::object();
+  nlohmann::json c = config->toJson();
+  // When and by which version the run was made: the launcher's additions to the job record.
+  for (const char* key : {"started_at", "shardlab_version"})
     if (trace.job.contains(key)) c[key] = trace.job[key];
   return c;
 }

@@ -20,8 +20,9 @@ std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t hash = 1469598103934
 std::string formatTraceHash(std::uint64_t hash);
 // The hash of a file's bytes; nullopt when it cannot be read.
 std::optional<std::string> hashTraceFile(const std::filesystem::path& file);
-// The job settings of a trace worth showing an instructor (the job record without
-// the command line, times and model details).
+// The job settings of a trace worth showing an instructor: its JobConfig (every option,
+// as JobConfig::toJson writes it), when it started and the ShardLab version, without
+// the command line and model details.
 nlohmann::json runConfig(const trace::Trace& trace);
 // RunRecord for a trace file already read into `trace`; nullopt when the file cannot be read.
 std::optional<RunRecord> describeRun(const std::filesystem::path& file, const trace::Trace& trace);

@@ -9,13 +9,6 @@
 using namespace shardlab::quiz;
 using namespace shardlab::quiz::test;
 
-namespace {
-const QuestionBank& bank() {
-  static const auto b = QuestionBank::loadDirectory(assetsDir() / "quiz");
-  return b;
-}
-} // namespace
-
 TEST(Attempt, SameSeedSameOrder) {
   const auto a = Attempt::create(bank().questions(), 42);
   const auto b = Attempt::create(bank().questions(), 42);

@@ -10,11 +10,6 @@ using namespace shardlab::quiz::test;
 
 namespace {
 
-const QuestionBank& bank() {
-  static const auto b = QuestionBank::loadDirectory(assetsDir() / "quiz");
-  return b;
-}
-
 // A small XML reader, enough to check the export: balanced tags, attributes,
 // CDATA, comments and the prolog. Records each element with its path.
 struct Element {

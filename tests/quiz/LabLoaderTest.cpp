@@ -6,9 +6,8 @@ using namespace shardlab::quiz::test;
 
 namespace {
 struct Fixture {
-  QuestionBank bank = QuestionBank::loadDirectory(assetsDir() / "quiz");
-  LessonLibrary lessons = LessonLibrary::loadDirectory(assetsDir() / "lessons", &bank);
-  LabLoader loader{bank, lessons};
+  LessonLibrary lessons = LessonLibrary::loadDirectory(assetsDir() / "lessons", &bank());
+  LabLoader loader{bank(), lessons};
 };
 Fixture& fx() {
   static Fixture f;
@@ -24,8 +23,8 @@ TEST(LabLoader, ExampleLabsAreValid) {
     EXPECT_EQ(lab->steps.size(), 4u);
   }
   const auto lab = fx().loader.loadOrThrow(assetsDir() / "labs" / "fsdp-intro.json");
-  EXPECT_EQ(lab.steps[0].runs.at(0).intOr("ranks", 0), 2);            // the lab's override
-  EXPECT_EQ(lab.steps[0].runs.at(0).stringOr("strategy", ""), "ddp"); // the lesson's setting
+  EXPECT_EQ(lab.steps[0].runs.at(0).config().ranks, 2);                           // the lab's override
+  EXPECT_EQ(lab.steps[0].runs.at(0).config().strategy, shardlab::StrategyKind::Ddp); // the lesson's setting
   EXPECT_EQ(lab.steps[2].runs.size(), 2u);                            // a comparison keeps both runs
   EXPECT_EQ(lab.steps[2].questionIds, fx().lessons.find("fsdp-prefetch")->questionIds);
   EXPECT_EQ(lab.steps[0].notes.size(), 2u);
@@ -39,24 +38,28 @@ TEST(LabLoader, CollectsEveryError) {
   EXPECT_DIAGNOSTIC(d, file, "missing-language", "/title/en");
   EXPECT_DIAGNOSTIC(d, file, "unknown-key", "/colour");
   EXPECT_DIAGNOSTIC(d, file, "unknown-lesson", "/steps/0/lesson");
-  EXPECT_DIAGNOSTIC(d, file, "bad-value", "/steps/1/spec/strategy");
-  EXPECT_DIAGNOSTIC(d, file, "bad-value", "/steps/1/spec/ranks");
-  EXPECT_DIAGNOSTIC(d, file, "bad-value", "/steps/1/spec/memory_budget");
+  EXPECT_DIAGNOSTIC(d, file, "choice", "/steps/1/spec/strategy");
+  EXPECT_DIAGNOSTIC(d, file, "bad-size", "/steps/1/spec/memory_budget");
   EXPECT_DIAGNOSTIC(d, file, "unknown-question", "/steps/1/questions/0");
   EXPECT_DIAGNOSTIC(d, file, "bad-id", "/steps/1/observations/0");
-  EXPECT_DIAGNOSTIC(d, file, "inconsistent-settings", "/steps/2/spec/batch");
-  EXPECT_DIAGNOSTIC(d, file, "inconsistent-settings", "/steps/3/spec/microbatches");
-  EXPECT_DIAGNOSTIC(d, file, "inconsistent-settings", "/steps/3/spec/prefetch");
+  EXPECT_DIAGNOSTIC(d, file, "batch-divisible-by-ranks", "/steps/2/spec/batch");
+  EXPECT_DIAGNOSTIC(d, file, "microbatches-divide-batch", "/steps/3/spec/microbatches");
+  EXPECT_DIAGNOSTIC(d, file, "naive-one-microbatch", "/steps/3/spec/microbatches");
+  // A range is checked once the spec reads: step 4 alone sets ranks to 0.
+  EXPECT_DIAGNOSTIC(d, file, "range", "/steps/4/spec/ranks");
   EXPECT_GE(d.size(), 12u) << d.toString();
-  // Both runs of the pipeline comparison break the prefetch rule: reported once.
-  // Only the naive run breaks the micro-batch rule: reported naming that run.
-  int prefetch = 0, naive = 0;
+  // Both runs of the pipeline comparison break the micro-batches-divide-the-batch
+  // rule: reported once. Only the naive run breaks the naive schedule's rule:
+  // reported naming that run. prefetch is a valid key for a pipeline job.
+  int divide = 0, naive = 0, prefetch = 0;
   for (const auto& x : d.all()) {
-    prefetch += x.where == "/steps/3/spec/prefetch" ? 1 : 0;
+    divide += x.rule == "microbatches-divide-batch" ? 1 : 0;
     naive += x.message.find("in the run \"naive, 1 micro-batch\"") != std::string::npos ? 1 : 0;
+    prefetch += x.where == "/steps/3/spec/prefetch" ? 1 : 0;
   }
-  EXPECT_EQ(prefetch, 1) << d.toString();
+  EXPECT_EQ(divide, 1) << d.toString();
   EXPECT_EQ(naive, 1) << d.toString();
+  EXPECT_EQ(prefetch, 0) << d.toString();
 }
 
 TEST(LabLoader, RejectsPathsOutsideTheLabsFolder) {
@@ -91,7 +94,7 @@ TEST(LabLoader, MalformedJsonIsReportedWithLine) {
 }
 
 TEST(LabLoader, ChecksObservationTemplatesWhenKnown) {
-  const LabLoader strict(fx().bank, fx().lessons, std::set<std::string>{"persistent-bytes-per-rank"});
+  const LabLoader strict(bank(), fx().lessons, std::set<std::string>{"persistent-bytes-per-rank"});
   const auto file = assetsDir() / "labs" / "fsdp-intro.json";
   Diagnostics d;
   EXPECT_FALSE(strict.load(file, d));

@@ -68,10 +68,9 @@ TEST(ObservationRegistry, HasAtLeastTenDistinctWellFormedIds) {
 }
 
 TEST(ObservationRegistry, ExampleLabsValidateAgainstTheTemplates) {
-  const auto bank = QuestionBank::loadDirectory(assetsDir() / "quiz");
-  const auto lessons = LessonLibrary::loadDirectory(assetsDir() / "lessons", &bank);
+  const auto lessons = LessonLibrary::loadDirectory(assetsDir() / "lessons", &bank());
   const auto ids = observationTemplateIds();
-  const LabLoader loader(bank, lessons, std::set<std::string>(ids.begin(), ids.end()));
+  const LabLoader loader(bank(), lessons, std::set<std::string>(ids.begin(), ids.end()));
   for (const char* lab : {"fsdp-intro.json", "model-parallel-intro.json"}) {
     Diagnostics d;
     EXPECT_TRUE(loader.load(assetsDir() / "labs" / lab, d).has_value()) << d.toString();

@@ -7,8 +7,7 @@ using namespace shardlab::quiz::test;
 
 namespace {
 Attempt fsdpAttempt(std::uint64_t seed) {
-  static const auto bank = QuestionBank::loadDirectory(assetsDir() / "quiz");
-  return Attempt::create(bank.ofQuiz("fsdp"), seed);
+  return Attempt::create(bank().ofQuiz("fsdp"), seed);
 }
 } // namespace
 

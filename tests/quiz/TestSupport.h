@@ -1,8 +1,9 @@
-// Shared helpers of the quiz tests: where the assets and test data are, a
-// temporary folder, and a search through diagnostics.
+// Shared helpers of the quiz tests: where the assets and test data are, the shipped
+// question bank, a temporary folder, and a search through diagnostics.
 #pragma once
 
 #include "quiz/bank/Diagnostics.h"
+#include "quiz/bank/QuestionBank.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,12 @@ namespace shardlab::quiz::test {
 
 inline std::filesystem::path assetsDir() { return SHARDLAB_TEST_ASSETS_DIR; }
 inline std::filesystem::path dataDir() { return SHARDLAB_TEST_DATA_DIR; }
+
+// The shipped question bank (assets/quiz), loaded once per test process.
+inline const QuestionBank& bank() {
+  static const auto b = QuestionBank::loadDirectory(assetsDir() / "quiz");
+  return b;
+}
 
 class TempDir {
 public:
