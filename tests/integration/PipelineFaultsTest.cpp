@@ -1,7 +1,7 @@
 // Bad pipeline and tensor-parallel jobs are refused before launch (exit 2, naming
 // the option and the rule); a stage that dies mid-run does not leave its
 // neighbours blocked in a receive forever.
-#include "pipeline_support.h"
+#include "PipelineSupport.h"
 
 #include <filesystem>
 

@@ -1,7 +1,7 @@
 // Pipeline parallelism as real Open MPI jobs: every schedule computes the same
 // mathematics as one rank, sends exactly the messages its diagram says, holds the
 // activations its diagram says, and fits a model one rank cannot hold.
-#include "pipeline_support.h"
+#include "PipelineSupport.h"
 
 #include <map>
 #include <set>

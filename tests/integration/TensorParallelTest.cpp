@@ -1,7 +1,7 @@
 // Tensor parallelism (Megatron MLP split) as real Open MPI jobs: the same
 // mathematics as one rank, two all-reduces per block per step, and 1/N of every
 // block's weights per rank.
-#include "pipeline_support.h"
+#include "PipelineSupport.h"
 
 #include <map>
 
@@ -10,7 +10,7 @@ using namespace shardlab::testing;
 
 namespace {
 
-// The tiny model of pipeline_support.h: layers 4, hidden 32, vocab 32, batch 24.
+// The tiny model of PipelineSupport.h: layers 4, hidden 32, vocab 32, batch 24.
 constexpr int kLayers = 4, kHidden = 32, kVocab = 32, kBatch = 24;
 
 trace::Trace runTp(int ranks, int steps, const std::string& dir) {
