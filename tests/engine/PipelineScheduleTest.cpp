@@ -42,8 +42,9 @@ std::vector<JobConfig> validJobs(Schedule schedule) {
 }
 
 std::string describe(const JobConfig& job, int rank) {
-  return std::string(name(job.schedule)) + " p=" + std::to_string(job.ranks) + " m=" + std::to_string(job.microbatches) +
-         " V=" + std::to_string(job.virtualStages) + " rank=" + std::to_string(rank);
+  return std::string(name(job.schedule)) + " p=" + std::to_string(job.ranks) +
+         " m=" + std::to_string(job.microbatches) + " V=" + std::to_string(job.virtualStages) +
+         " rank=" + std::to_string(rank);
 }
 
 PipeSchedule scheduleOf(const JobConfig& job, int rank) {
@@ -280,7 +281,8 @@ TEST(StagePlan, CoversEveryUnitOnceInOrderWithOneChunkPerStage) {
       ASSERT_EQ(plan.chunkCount(), job.pipelineChunks());
       EXPECT_EQ(plan.firstUnit.front(), 0);
       EXPECT_EQ(plan.firstUnit.back(), job.unitCount());
-      for (int c = 0; c < plan.chunkCount(); ++c) EXPECT_LE(plan.firstOf(c), plan.lastOf(c)) << "chunk " << c << " empty";
+      for (int c = 0; c < plan.chunkCount(); ++c)
+        EXPECT_LE(plan.firstOf(c), plan.lastOf(c)) << "chunk " << c << " empty";
       for (int u = 0; u < job.unitCount(); ++u) {
         const int c = plan.chunkOfUnit(u);
         EXPECT_LE(plan.firstOf(c), u);

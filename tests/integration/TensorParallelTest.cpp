@@ -41,7 +41,7 @@ TEST_P(tp_equivalence, SameParametersAsOneRankDdpAfterTenSteps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(degrees, tp_equivalence, ::testing::Values(2, 4),
-                         [](const auto& info) { return "n" + std::to_string(info.param); });
+                         [](const auto& test) { return "n" + std::to_string(test.param); });
 
 TEST(tp_collectives, TwoAllReducesPerBlockPerStepOfTheBlocksActivation) {
   const int ranks = 2, steps = 3;
