@@ -25,10 +25,9 @@ public:
 
   void setup() override {
     const int U = ctx_.shape.unitCount();
-    const auto N = static_cast<std::size_t>(ctx_.size);
     for (int u = 0; u < U; ++u) {
       const std::size_t n = ctx_.shape.unitSize(u);
-      const std::size_t shard = (n + N - 1) / N; // padded size is shard * N
+      const std::size_t shard = ctx_.shape.shardSize(u, ctx_.size); // padded size is shard * size
       shardSize_.push_back(shard);
       shards_.push_back(ctx_.memory.allocate(Category::ParamShard, u, shard));
       std::vector<float> init(shard, 0.0f);

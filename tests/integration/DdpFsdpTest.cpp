@@ -69,9 +69,9 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple("fsdp", "full", 3), std::make_tuple("fsdp", "full", 4),
                       std::make_tuple("fsdp", "grad-op", 2), std::make_tuple("fsdp", "grad-op", 3),
                       std::make_tuple("fsdp", "grad-op", 4)),
-    [](const auto& info) {
-      return std::get<0>(info.param) + (std::get<1>(info.param) == "full" ? "" : "_gradop") + "_" +
-             std::to_string(std::get<2>(info.param)) + "ranks";
+    [](const auto& test) {
+      return std::get<0>(test.param) + (std::get<1>(test.param) == "full" ? "" : "_gradop") + "_" +
+             std::to_string(std::get<2>(test.param)) + "ranks";
     });
 
 TEST(MemoryBudget, ModelThatDoesNotFitUnderDdpFitsUnderFsdp) {

@@ -34,7 +34,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, RankFault,
                          ::testing::Values(std::make_pair("kill", "killed by signal 9"),
                                            std::make_pair("segv", "killed by signal 11"),
                                            std::make_pair("exit", "exited with status 7")),
-                         [](const auto& info) { return info.param.first; });
+                         [](const auto& test) { return test.param.first; });
 
 TEST(OutOfMemory, NamesTheRankWhatItNeededAndWhatItHeld) {
   const auto dir = freshDir("oom");

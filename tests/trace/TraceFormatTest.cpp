@@ -204,8 +204,12 @@ TEST(ChromeTrace, ExportIsValidJsonWithOneProcessPerRankAndStreams) {
     if (e["ph"] == "X") {
       ++complete;
       EXPECT_EQ(e["pid"], 1);
-      if (e["cat"] == "op") EXPECT_EQ(e["tid"], 1);
-      if (e["cat"] == "coll") EXPECT_EQ(e["tid"], 2);
+      if (e["cat"] == "op") {
+        EXPECT_EQ(e["tid"], 1);
+      }
+      if (e["cat"] == "coll") {
+        EXPECT_EQ(e["tid"], 2);
+      }
     }
     if (e["ph"] == "C") ++counters;
     if (e["ph"] == "M" && e["name"] == "thread_name") ++threadNames;

@@ -1,7 +1,7 @@
 // Bad pipeline and tensor-parallel jobs are refused before launch (exit 2, naming
 // the option and the rule); a stage that dies mid-run does not leave its
 // neighbours blocked in a receive forever.
-#include "pipeline_support.h"
+#include "PipelineSupport.h"
 
 #include <filesystem>
 
@@ -67,7 +67,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadJob{"tp_degree_not_dividing_hidden",
                {"--strategy", "tp", "--ranks", "3", "--hidden", "32"},
                "--ranks: the tensor-parallel degree (3) must divide hidden (32) and 4 x hidden (128)"}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& test) { return test.param.name; });
 
 TEST(pipeline_fault, KilledStageStopsTheJobNamesItAndKeepsAReadableTrace) {
   const auto dir = freshDir("pp-fault");

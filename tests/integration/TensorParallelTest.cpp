@@ -1,7 +1,7 @@
 // Tensor parallelism (Megatron MLP split) as real Open MPI jobs: the same
 // mathematics as one rank, two all-reduces per block per step, and 1/N of every
 // block's weights per rank.
-#include "pipeline_support.h"
+#include "PipelineSupport.h"
 
 #include <map>
 
@@ -10,7 +10,7 @@ using namespace shardlab::testing;
 
 namespace {
 
-// The tiny model of pipeline_support.h: layers 4, hidden 32, vocab 32, batch 24.
+// The tiny model of PipelineSupport.h: layers 4, hidden 32, vocab 32, batch 24.
 constexpr int kLayers = 4, kHidden = 32, kVocab = 32, kBatch = 24;
 
 trace::Trace runTp(int ranks, int steps, const std::string& dir) {
@@ -41,7 +41,7 @@ TEST_P(tp_equivalence, SameParametersAsOneRankDdpAfterTenSteps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(degrees, tp_equivalence, ::testing::Values(2, 4),
-                         [](const auto& info) { return "n" + std::to_string(info.param); });
+                         [](const auto& test) { return "n" + std::to_string(test.param); });
 
 TEST(tp_collectives, TwoAllReducesPerBlockPerStepOfTheBlocksActivation) {
   const int ranks = 2, steps = 3;

@@ -1,7 +1,7 @@
 // Pipeline parallelism as real Open MPI jobs: every schedule computes the same
 // mathematics as one rank, sends exactly the messages its diagram says, holds the
 // activations its diagram says, and fits a model one rank cannot hold.
-#include "pipeline_support.h"
+#include "PipelineSupport.h"
 
 #include <map>
 #include <set>
@@ -15,7 +15,7 @@ namespace {
 struct Layout {
   std::string schedule;
   int ranks = 2, micro = 1, virtualStages = 1;
-  std::string stages; // "" : balanced
+  std::string stages = ""; // "": balanced (initialised so that layouts may leave it out)
   std::string name() const {
     std::string n = schedule + "_p" + std::to_string(ranks) + "_m" + std::to_string(micro);
     if (virtualStages > 1) n += "_v" + std::to_string(virtualStages);
@@ -61,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(schedules, pipeline_equivalence,
                                            Layout{"1f1b", 3, 2}, Layout{"1f1b", 4, 6},
                                            Layout{"interleaved", 2, 4, 2}, Layout{"interleaved", 2, 2, 3},
                                            Layout{"gpipe", 3, 4, 1, "1,4,1"}),
-                         [](const auto& info) { return info.param.name(); });
+                         [](const auto& test) { return test.param.name(); });
 
 // --- Messages: what each rank sends and receives in one step. ---
 
@@ -115,7 +115,7 @@ TEST_P(pipeline_messages, EachBoundaryCarriesOneActivationAndOneGradientPerMicro
 INSTANTIATE_TEST_SUITE_P(schedules, pipeline_messages,
                          ::testing::Values(Layout{"gpipe", 3, 4}, Layout{"1f1b", 4, 2}, Layout{"naive", 2, 1},
                                            Layout{"interleaved", 2, 2, 2}),
-                         [](const auto& info) { return info.param.name(); });
+                         [](const auto& test) { return test.param.name(); });
 
 // --- Memory. ---
 

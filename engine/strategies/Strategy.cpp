@@ -1,5 +1,6 @@
-#include "comm/MpiCheck.h"
 #include "strategies/Strategy.h"
+
+#include "comm/MpiCheck.h"
 
 #include <stdexcept>
 

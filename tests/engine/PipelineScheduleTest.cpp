@@ -1,0 +1,376 @@
+// The pipeline schedules and the stage plan as pure functions, over every valid job
+// of a table (p ranks, m micro-batches, V chunks per rank). The integration tests run
+// a few of these jobs for real; these check every rank of every job of the table.
+#include "strategies/PipelineSchedules.h"
+#include "strategies/StagePlan.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace shardlab;
+
+namespace {
+
+// Every pipeline job of the table p in {1..4}, m in {1, 2, 4, 8}, V in {2, 3} (V only
+// when interleaved) that the job's own rules accept for `schedule`.
+std::vector<JobConfig> validJobs(Schedule schedule) {
+  std::vector<JobConfig> jobs;
+  for (int p : {1, 2, 3, 4})
+    for (int m : {1, 2, 4, 8})
+      for (int V : {1, 2, 3}) {
+        JobConfig job;
+        job.strategy = StrategyKind::Pipeline;
+        job.schedule = schedule;
+        job.ranks = p;
+        job.microbatches = m;
+        job.virtualStages = V;
+        job.layers = 10; // 12 units: enough for 4 ranks x 3 chunks
+        job.batch = 48;
+        if (job.validate().empty()) jobs.push_back(job);
+      }
+  return jobs;
+}
+
+std::string describe(const JobConfig& job, int rank) {
+  return std::string(name(job.schedule)) + " p=" + std::to_string(job.ranks) +
+         " m=" + std::to_string(job.microbatches) + " V=" + std::to_string(job.virtualStages) +
+         " rank=" + std::to_string(rank);
+}
+
+PipeSchedule scheduleOf(const JobConfig& job, int rank) {
+  return scheduleFor(job.schedule, job.ranks, rank, job.microbatches, job.virtualStages);
+}
+
+// Calls check(job, rank, schedule) for every rank of every valid job of `schedule`,
+// and fails when the table has no valid job at all.
+void forEveryRank(Schedule schedule, const std::function<void(const JobConfig&, int, const PipeSchedule&)>& check) {
+  const auto jobs = validJobs(schedule);
+  ASSERT_FALSE(jobs.empty()) << std::string(name(schedule));
+  for (const JobConfig& job : jobs)
+    for (int rank = 0; rank < job.ranks; ++rank) {
+      SCOPED_TRACE(describe(job, rank));
+      check(job, rank, scheduleOf(job, rank));
+    }
+}
+
+const std::vector<Schedule> kSchedules{Schedule::Naive, Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved};
+
+int leadingForwards(const PipeSchedule& s) {
+  const auto firstBackward =
+      std::find_if(s.begin(), s.end(), [](const PipeOp& op) { return op.kind == PipeOp::Backward; });
+  return static_cast<int>(firstBackward - s.begin());
+}
+
+// The most (chunk, micro-batch) activations the rank holds at once: forwards run whose
+// backward has not run yet.
+int mostInFlight(const PipeSchedule& s) {
+  int inFlight = 0, most = 0;
+  for (const PipeOp& op : s) {
+    inFlight += op.kind == PipeOp::Forward ? 1 : -1;
+    most = std::max(most, inFlight);
+  }
+  return most;
+}
+
+std::vector<PipeOp> opsOfKind(const PipeSchedule& s, PipeOp::Kind kind) {
+  std::vector<PipeOp> ops;
+  std::copy_if(s.begin(), s.end(), std::back_inserter(ops), [&](const PipeOp& op) { return op.kind == kind; });
+  return ops;
+}
+
+// Megatron-LM's warm-up for interleaved 1F1B (get_forward_backward_func, schedules.py).
+int megatronWarmup(int p, int rank, int m, int V) { return std::min((p - rank - 1) * 2 + (V - 1) * p, m * V); }
+
+} // namespace
+
+TEST(PipelineSchedule, EveryForwardHasExactlyOneBackwardAfterItAndEachOpRunsOnce) {
+  for (Schedule schedule : kSchedules)
+    forEveryRank(schedule, [](const JobConfig& job, int, const PipeSchedule& s) {
+      const int V = job.schedule == Schedule::Interleaved ? job.virtualStages : 1;
+      const int m = job.microbatches;
+      ASSERT_EQ(s.size(), static_cast<std::size_t>(2 * m * V));
+      std::map<std::tuple<int, int, int>, int> position; // (kind, chunk, micro) -> index
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        const PipeOp& op = s[i];
+        EXPECT_GE(op.chunk, 0);
+        EXPECT_LT(op.chunk, V);
+        EXPECT_GE(op.micro, 0);
+        EXPECT_LT(op.micro, m);
+        EXPECT_TRUE(position.emplace(std::tuple{op.kind, op.chunk, op.micro}, static_cast<int>(i)).second)
+            << "op " << i << " runs twice";
+      }
+      for (int c = 0; c < V; ++c)
+        for (int i = 0; i < m; ++i) {
+          const auto f = position.find({PipeOp::Forward, c, i}), b = position.find({PipeOp::Backward, c, i});
+          ASSERT_NE(f, position.end()) << "no forward of chunk " << c << " micro " << i;
+          ASSERT_NE(b, position.end()) << "no backward of chunk " << c << " micro " << i;
+          EXPECT_LT(f->second, b->second) << "backward before forward: chunk " << c << " micro " << i;
+        }
+    });
+}
+
+TEST(PipelineSchedule, NaiveIsOneForwardThenOneBackward) {
+  const PipeSchedule s = naiveSchedule();
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].kind, PipeOp::Forward);
+  EXPECT_EQ(s[1].kind, PipeOp::Backward);
+  EXPECT_EQ(s[0].micro, 0);
+  EXPECT_EQ(s[1].micro, 0);
+}
+
+TEST(PipelineSchedule, GpipeRunsAllForwardsInOrderThenAllBackwardsNewestFirst) {
+  forEveryRank(Schedule::GPipe, [](const JobConfig& job, int, const PipeSchedule& s) {
+    const int m = job.microbatches;
+    ASSERT_EQ(s.size(), static_cast<std::size_t>(2 * m));
+    EXPECT_EQ(leadingForwards(s), m);
+    EXPECT_EQ(mostInFlight(s), m) << "GPipe holds every micro-batch";
+    for (int i = 0; i < m; ++i) {
+      EXPECT_EQ(s[static_cast<std::size_t>(i)].micro, i);
+      EXPECT_EQ(s[static_cast<std::size_t>(m + i)].kind, PipeOp::Backward);
+      EXPECT_EQ(s[static_cast<std::size_t>(m + i)].micro, m - 1 - i);
+    }
+  });
+}
+
+TEST(PipelineSchedule, OneFOneBWarmsUpWithPMinusRMinusOneForwardsAndHoldsAtMostPMinusR) {
+  forEveryRank(Schedule::OneFOneB, [](const JobConfig& job, int rank, const PipeSchedule& s) {
+    const int p = job.ranks, m = job.microbatches;
+    const int warmup = std::min(p - rank - 1, m);
+    // The warm-up forwards, then the steady state's first forward before its first backward.
+    EXPECT_EQ(leadingForwards(s), std::min(warmup + 1, m));
+    EXPECT_EQ(mostInFlight(s), std::min(p - rank, m));
+    // Steady state: one forward, one backward, in turn.
+    for (int i = 0; i < m - warmup; ++i) {
+      EXPECT_EQ(s[static_cast<std::size_t>(warmup + 2 * i)].kind, PipeOp::Forward) << "steady op " << 2 * i;
+      EXPECT_EQ(s[static_cast<std::size_t>(warmup + 2 * i + 1)].kind, PipeOp::Backward) << "steady op " << 2 * i + 1;
+    }
+    // Forwards and backwards both take the micro-batches oldest first.
+    const auto forwards = opsOfKind(s, PipeOp::Forward), backwards = opsOfKind(s, PipeOp::Backward);
+    for (int i = 0; i < m; ++i) {
+      EXPECT_EQ(forwards[static_cast<std::size_t>(i)].micro, i);
+      EXPECT_EQ(backwards[static_cast<std::size_t>(i)].micro, i);
+    }
+  });
+}
+
+TEST(PipelineSchedule, InterleavedSwitchesChunkEveryPMicroBatchesInMegatronsOrder) {
+  forEveryRank(Schedule::Interleaved, [](const JobConfig& job, int, const PipeSchedule& s) {
+    const int p = job.ranks, m = job.microbatches, V = job.virtualStages;
+    const auto forwards = opsOfKind(s, PipeOp::Forward), backwards = opsOfKind(s, PipeOp::Backward);
+    ASSERT_EQ(forwards.size(), static_cast<std::size_t>(m * V));
+    ASSERT_EQ(backwards.size(), static_cast<std::size_t>(m * V));
+    // Groups of p micro-batches go through chunks 0, 1, ..., V-1 forwards and
+    // V-1, ..., 0 backwards before the next group.
+    for (int k = 0; k < m * V; ++k) {
+      const int group = k / p;
+      const int micro = (k / (p * V)) * p + k % p;
+      EXPECT_EQ(forwards[static_cast<std::size_t>(k)].chunk, group % V) << "forward " << k;
+      EXPECT_EQ(forwards[static_cast<std::size_t>(k)].micro, micro) << "forward " << k;
+      EXPECT_EQ(backwards[static_cast<std::size_t>(k)].chunk, V - 1 - group % V) << "backward " << k;
+      EXPECT_EQ(backwards[static_cast<std::size_t>(k)].micro, micro) << "backward " << k;
+    }
+  });
+}
+
+TEST(PipelineSchedule, InterleavedWarmsUpAsMegatronAndHoldsOneMoreThanItsWarmup) {
+  forEveryRank(Schedule::Interleaved, [](const JobConfig& job, int rank, const PipeSchedule& s) {
+    const int p = job.ranks, m = job.microbatches, V = job.virtualStages;
+    const int warmup = megatronWarmup(p, rank, m, V);
+    EXPECT_EQ(leadingForwards(s), std::min(warmup + 1, m * V));
+    EXPECT_EQ(mostInFlight(s), std::min(warmup + 1, m * V));
+    // As in Megatron, rank 0 holds the most: the last rank's warm-up covers only its other chunks.
+    if (rank == p - 1 && p > 1) {
+      EXPECT_LT(mostInFlight(s), mostInFlight(scheduleOf(job, 0)));
+    }
+  });
+}
+
+// All ranks' schedules run together as Pipeline.cpp runs them: a forward of (model
+// chunk g, micro) needs g - 1's forward of that micro-batch, a backward needs g + 1's
+// backward and its own forward; sends go through the communication stream and never
+// block. Local chunk c of rank r is model chunk c * p + r (StagePlan::modelChunk). A
+// schedule whose order needed something not yet sent would stop every rank.
+TEST(PipelineSchedule, AllRanksTogetherFinishWithoutWaitingForever) {
+  for (Schedule schedule : kSchedules)
+    for (const JobConfig& job : validJobs(schedule)) {
+      SCOPED_TRACE(describe(job, -1));
+      const StagePlan plan = planStages(job.shape(), job);
+      const int p = job.ranks, C = plan.chunkCount();
+      std::vector<PipeSchedule> schedules;
+      for (int r = 0; r < p; ++r) schedules.push_back(scheduleOf(job, r));
+      std::set<std::tuple<int, int, int>> done; // (kind, model chunk, micro)
+      auto ready = [&](int rank, const PipeOp& op) {
+        const int g = plan.modelChunk(rank, op.chunk);
+        if (op.kind == PipeOp::Forward) return g == 0 || done.count({PipeOp::Forward, g - 1, op.micro}) == 1;
+        return done.count({PipeOp::Forward, g, op.micro}) == 1 &&
+               (g == C - 1 || done.count({PipeOp::Backward, g + 1, op.micro}) == 1);
+      };
+      std::vector<std::size_t> next(static_cast<std::size_t>(p), 0);
+      for (bool progress = true; progress;) {
+        progress = false;
+        for (int r = 0; r < p; ++r) {
+          auto& i = next[static_cast<std::size_t>(r)];
+          const PipeSchedule& s = schedules[static_cast<std::size_t>(r)];
+          while (i < s.size() && ready(r, s[i])) {
+            done.insert({s[i].kind, plan.modelChunk(r, s[i].chunk), s[i].micro});
+            ++i;
+            progress = true;
+          }
+        }
+      }
+      for (int r = 0; r < p; ++r)
+        EXPECT_EQ(next[static_cast<std::size_t>(r)], schedules[static_cast<std::size_t>(r)].size())
+            << "rank " << r << " waits forever";
+    }
+}
+
+TEST(PipelineSchedule, ScheduleForGivesEachSchedulesFunction) {
+  auto same = [](const PipeSchedule& a, const PipeSchedule& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const PipeOp& x, const PipeOp& y) {
+      return x.kind == y.kind && x.chunk == y.chunk && x.micro == y.micro;
+    });
+  };
+  EXPECT_TRUE(same(scheduleFor(Schedule::Naive, 4, 1, 1, 1), naiveSchedule()));
+  EXPECT_TRUE(same(scheduleFor(Schedule::GPipe, 4, 1, 8, 1), gpipeSchedule(8)));
+  EXPECT_TRUE(same(scheduleFor(Schedule::OneFOneB, 4, 1, 8, 1), oneFOneBSchedule(4, 1, 8)));
+  EXPECT_TRUE(same(scheduleFor(Schedule::Interleaved, 4, 1, 8, 2), interleavedSchedule(4, 1, 8, 2)));
+  EXPECT_FALSE(same(gpipeSchedule(8), oneFOneBSchedule(4, 1, 8))) << "the comparison tells schedules apart";
+}
+
+namespace {
+
+// The smallest possible cost of the heaviest chunk over every way of cutting units
+// [from, U) into `chunks` non-empty contiguous chunks: brute force, for small models.
+double bestHeaviest(const std::vector<double>& cost, std::size_t from, int chunks) {
+  if (chunks == 1) {
+    double sum = 0;
+    for (std::size_t u = from; u < cost.size(); ++u) sum += cost[u];
+    return sum;
+  }
+  double best = std::numeric_limits<double>::infinity(), first = 0;
+  for (std::size_t end = from + 1; end + static_cast<std::size_t>(chunks - 1) <= cost.size(); ++end) {
+    first += cost[end - 1];
+    best = std::min(best, std::max(first, bestHeaviest(cost, end, chunks - 1)));
+  }
+  return best;
+}
+
+double chunkCost(const ModelShape& shape, const StagePlan& plan, int chunk) {
+  double sum = 0;
+  for (int u = plan.firstOf(chunk); u <= plan.lastOf(chunk); ++u) sum += unitCost(shape, u);
+  return sum;
+}
+
+} // namespace
+
+TEST(StagePlan, CoversEveryUnitOnceInOrderWithOneChunkPerStage) {
+  for (Schedule schedule : kSchedules)
+    for (const JobConfig& job : validJobs(schedule)) {
+      SCOPED_TRACE(describe(job, -1));
+      const StagePlan plan = planStages(job.shape(), job);
+      ASSERT_EQ(plan.chunkCount(), job.pipelineChunks());
+      EXPECT_EQ(plan.firstUnit.front(), 0);
+      EXPECT_EQ(plan.firstUnit.back(), job.unitCount());
+      for (int c = 0; c < plan.chunkCount(); ++c)
+        EXPECT_LE(plan.firstOf(c), plan.lastOf(c)) << "chunk " << c << " empty";
+      for (int u = 0; u < job.unitCount(); ++u) {
+        const int c = plan.chunkOfUnit(u);
+        EXPECT_LE(plan.firstOf(c), u);
+        EXPECT_GE(plan.lastOf(c), u);
+      }
+      EXPECT_THROW(plan.chunkOfUnit(job.unitCount()), std::out_of_range);
+    }
+}
+
+TEST(StagePlan, BalancedChunksMinimiseTheHeaviestChunk) {
+  // Small to large vocabularies: from blocks that dominate to an output layer that does.
+  for (int vocab : {8, 64, 512})
+    for (int chunks : {1, 2, 3, 4, 6}) {
+      JobConfig job;
+      job.strategy = StrategyKind::Pipeline;
+      job.layers = 4;
+      job.vocab = vocab;
+      job.ranks = chunks;
+      SCOPED_TRACE("vocab " + std::to_string(vocab) + ", " + std::to_string(chunks) + " chunks");
+      const ModelShape shape = job.shape();
+      const StagePlan plan = planStages(shape, job);
+      std::vector<double> cost;
+      for (int u = 0; u < shape.unitCount(); ++u) cost.push_back(unitCost(shape, u));
+      double heaviest = 0;
+      for (int c = 0; c < plan.chunkCount(); ++c) heaviest = std::max(heaviest, chunkCost(shape, plan, c));
+      EXPECT_DOUBLE_EQ(heaviest, bestHeaviest(cost, 0, chunks));
+    }
+}
+
+TEST(StagePlan, TheEmbeddingWeighsItsParametersAndTheOtherUnitsTwice) {
+  const ModelShape shape{64, 32, 2};
+  EXPECT_DOUBLE_EQ(unitCost(shape, 0), static_cast<double>(shape.unitSize(0)));
+  EXPECT_DOUBLE_EQ(unitCost(shape, 1), 2.0 * static_cast<double>(shape.unitSize(1)));
+  EXPECT_DOUBLE_EQ(unitCost(shape, 3), 2.0 * static_cast<double>(shape.unitSize(3)));
+}
+
+TEST(StagePlan, GivenStagesAreTakenAsUnitCounts) {
+  JobConfig job;
+  job.strategy = StrategyKind::Pipeline;
+  job.layers = 4;
+  job.ranks = 3;
+  job.stages = {1, 4, 1};
+  ASSERT_TRUE(job.validate().empty());
+  EXPECT_EQ(planStages(job.shape(), job).firstUnit, (std::vector<int>{0, 1, 5, 6}));
+
+  job.schedule = Schedule::Interleaved;
+  job.ranks = 2;
+  job.virtualStages = 2;
+  job.microbatches = 2;
+  job.stages = {2, 1, 1, 2};
+  ASSERT_TRUE(job.validate().empty());
+  EXPECT_EQ(planStages(job.shape(), job).firstUnit, (std::vector<int>{0, 2, 3, 4, 6}));
+}
+
+TEST(StagePlan, InterleavedChunkCOfRankRIsModelChunkCTimesPPlusR) {
+  for (const JobConfig& job : validJobs(Schedule::Interleaved)) {
+    SCOPED_TRACE(describe(job, -1));
+    const StagePlan plan = planStages(job.shape(), job);
+    const int p = job.ranks, V = job.virtualStages;
+    ASSERT_EQ(plan.virtualStages, V);
+    std::set<int> seen;
+    for (int r = 0; r < p; ++r)
+      for (int c = 0; c < V; ++c) {
+        const int g = plan.modelChunk(r, c);
+        EXPECT_EQ(g, c * p + r);
+        EXPECT_EQ(plan.rankOf(g), r);
+        seen.insert(g);
+        for (int u = plan.firstOf(g); u <= plan.lastOf(g); ++u) EXPECT_EQ(plan.rankOfUnit(u), r) << "unit " << u;
+      }
+    EXPECT_EQ(seen.size(), static_cast<std::size_t>(p * V)) << "every model chunk on exactly one rank";
+  }
+}
+
+TEST(StagePlan, VirtualStagesCountOnlyWhenInterleaved) {
+  JobConfig job;
+  job.strategy = StrategyKind::Pipeline;
+  job.ranks = 2;
+  job.virtualStages = 3; // refused by validate(); the plan ignores it all the same
+  job.schedule = Schedule::OneFOneB;
+  const StagePlan plan = planStages(job.shape(), job);
+  EXPECT_EQ(plan.virtualStages, 1);
+  EXPECT_EQ(plan.chunkCount(), 2);
+}
+
+TEST(StagePlan, MoreChunksThanUnitsIsRefused) {
+  JobConfig job;
+  job.strategy = StrategyKind::Pipeline;
+  job.layers = 2; // 4 units
+  job.ranks = 5;
+  EXPECT_THROW(planStages(job.shape(), job), std::invalid_argument);
+}
