@@ -6,8 +6,9 @@
 //   shardlab --headless              run the default FSDP job via shardlab-run, print its summary
 //   shardlab --version
 #include "models/AppSettings.h"
+#include "job/ExitCodes.h"
 #include "models/JobRunner.h"
-#include "models/JobSpec.h"
+#include "views/ExperimentPanel.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
 #include "views/QuizPanel.h"
@@ -17,14 +18,12 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
-#include <QTabWidget>
 #include <QTimer>
 
 #include <algorithm>
@@ -37,18 +36,19 @@ void say(const QString& s) { std::fprintf(stderr, "%s\n", qPrintable(s)); }
 
 int runHeadless(const QString& why) {
   say(QCoreApplication::translate("main", "shardlab: %1; running the default FSDP job headless with shardlab-run.").arg(why));
-  JobSpec spec; // the default: FSDP on 2 CPU ranks
+  // Without options shardlab-run runs the default JobConfig: the default FSDP job.
   const QString launcher = JobRunner::findLauncher();
   QProcess p;
   p.setProcessChannelMode(QProcess::ForwardedChannels);
-  std::fprintf(stderr, "$ %s %s\n", qPrintable(launcher), qPrintable(spec.arguments().join(QLatin1Char(' '))));
-  p.start(launcher, spec.arguments());
+  std::fprintf(stderr, "$ %s\n", qPrintable(launcher));
+  p.start(launcher, QStringList());
   if (!p.waitForStarted(10000)) {
     say(QCoreApplication::translate("main", "shardlab: cannot start %1: %2").arg(launcher, p.errorString()));
-    return 4;
+    return shardlab::code(shardlab::LauncherExit::MissingTool);
   }
   p.waitForFinished(-1);
-  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 3;
+  // The launcher's own status; a crashed launcher counts as a failed run.
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : shardlab::code(shardlab::LauncherExit::RankFailed);
 }
 
 // Streams the trace's lines into a shown MainWindow at `rate` events/s in batches
@@ -224,12 +224,10 @@ int main(int argc, char** argv) {
     return benchmark(path);
   }
   const QString platform = QGuiApplication::platformName();
-  const bool cliAction = cli.isSet(shot) || cli.isSet(lesson) || cli.isSet(open);
   if (cli.isSet(headless)) return runHeadless(QCoreApplication::translate("main", "--headless was given"));
   if (!cli.isSet(shot) && (noDisplay || platform == QLatin1String("offscreen") || platform == QLatin1String("minimal")))
     return runHeadless(noDisplay ? QCoreApplication::translate("main", "no display (DISPLAY and WAYLAND_DISPLAY are unset)")
                                  : QCoreApplication::translate("main", "the Qt platform is '%1', which shows no window").arg(platform));
-  (void)cliAction;
 
   MainWindow w;
   if (AppSettings::presentation()) w.setPresentationLayout(true);
@@ -242,13 +240,11 @@ int main(int argc, char** argv) {
   // --tab quiz: the Quiz dock on the first question about the run, answered, with its evidence shown.
   const bool quizTab = cli.value(tab) == QLatin1String("quiz");
   auto showQuiz = [&] {
-    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("quiz"));
-    auto* quiz = w.findChild<QuizPanel*>();
-    if (!dock || !quiz) return;
-    dock->show();
-    dock->setMinimumWidth(460);
+    auto* quiz = w.quizPanel();
+    quiz->parentWidget()->show();
+    quiz->parentWidget()->setMinimumWidth(460);
     // Room for the question and its evidence: the experiment form is not what this view is about.
-    if (auto* experiment = w.findChild<QDockWidget*>(QStringLiteral("experiment"))) experiment->hide();
+    w.experimentPanel()->parentWidget()->hide();
     quiz->showQuestion(std::max(0, quiz->firstObservation()));
     quiz->answer(std::max(0, quiz->correctShown()));
     quiz->showMe();
@@ -256,9 +252,7 @@ int main(int argc, char** argv) {
   auto selectTab = [&] {
     if (!cli.isSet(tab)) return;
     if (quizTab) return showQuiz();
-    auto* tabs = w.findChild<QTabWidget*>();
-    const QStringList names{QStringLiteral("ranks"), QStringLiteral("pipeline"), QStringLiteral("plots"), QStringLiteral("summary")};
-    if (tabs && names.contains(cli.value(tab))) tabs->setCurrentIndex(static_cast<int>(names.indexOf(cli.value(tab))));
+    if (!w.showView(cli.value(tab))) say(QCoreApplication::translate("main", "shardlab: no view '%1'").arg(cli.value(tab)));
   };
   auto screenshot = [&]() -> int {
     w.playback().pause();

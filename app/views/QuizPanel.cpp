@@ -104,7 +104,7 @@ QuizPanel::QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* p
   connect(predictionInput_, &QLineEdit::returnPressed, this, [this] { savePrediction(predictionInput_->text()); });
   connect(predictionSkip_, &QPushButton::clicked, this, [this] {
     setAwaitingPrediction(false);
-    emit predictionDone();
+    Q_EMIT predictionDone();
   });
   tabs_ = new QTabWidget(this);
   outer->addWidget(tabs_, 1);
@@ -269,7 +269,7 @@ bool QuizPanel::savePrediction(const QString& text) {
   comparePrediction(); // the run may already be there
   if (awaitingPrediction_) {
     setAwaitingPrediction(false);
-    emit predictionDone();
+    Q_EMIT predictionDone();
   }
   return true;
 }

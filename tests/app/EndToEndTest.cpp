@@ -20,8 +20,8 @@ TEST(EndToEnd, RealFsdpJobThroughTheLauncher) {
   TraceModel model;
   JobRunner runner(model);
   QSignalSpy finished(&runner, &JobRunner::finished);
-  JobSpec spec; // the fsdp-shard-gather-free lesson on 2 ranks
-  spec.strategy = QStringLiteral("fsdp");
+  shardlab::JobConfig spec; // the fsdp-shard-gather-free lesson on 2 ranks
+  spec.strategy = shardlab::StrategyKind::Fsdp;
   spec.ranks = 2;
   spec.steps = 2;
   ASSERT_TRUE(runner.start(spec));

@@ -152,11 +152,12 @@ TEST(OpenTrace, TheFormAndTheLogDescribeTheRunOnScreen) {
   ASSERT_EQ(p.exitCode(), 0);
   MainWindow w;
   ASSERT_TRUE(w.openTrace(file).isEmpty());
-  const auto spec = w.findChild<ExperimentPanel*>()->spec();
-  EXPECT_EQ(spec.strategy, QStringLiteral("ddp"));
+  const auto* form = w.findChild<ExperimentPanel*>();
+  const auto spec = form->config();
+  EXPECT_EQ(spec.strategy, shardlab::StrategyKind::Ddp);
   EXPECT_EQ(spec.ranks, 2);
   EXPECT_EQ(spec.layers, 3);
-  EXPECT_TRUE(spec.validate().isEmpty()) << "a recorded run's settings are valid settings";
+  EXPECT_TRUE(form->issues().empty()) << "a recorded run's settings are valid settings: " << form->issuesText().toStdString();
   bool commandShown = false;
   for (auto* edit : w.findChild<LogPane*>()->findChildren<QLineEdit*>())
     if (edit->text().contains(QStringLiteral("mpirun -np 2"))) commandShown = true;
