@@ -25,6 +25,9 @@ TEST(EndToEnd, RealFsdpJobThroughTheLauncher) {
   spec.ranks = 2;
   spec.steps = 2;
   ASSERT_TRUE(runner.start(spec));
+  // The job goes to the launcher as a spec file, and the log shows that command line.
+  EXPECT_TRUE(runner.commandLine().contains(QStringLiteral(" --spec "))) << runner.commandLine().toStdString();
+  EXPECT_TRUE(runner.commandLine().contains(QStringLiteral(" --events -"))) << runner.commandLine().toStdString();
   ASSERT_TRUE(finished.wait(240000)) << runner.standardError().toStdString();
   ASSERT_EQ(runner.outcome(), JobRunner::Outcome::Finished)
       << runner.explanation().toStdString() << "\n" << runner.standardError().toStdString();
