@@ -7,6 +7,7 @@
 #include "views/CompareWindow.h"
 #include "views/ExperimentPanel.h"
 #include "views/LogPane.h"
+#include "views/Palette.h"
 #include "views/PipelineView.h"
 #include "views/PlaybackBar.h"
 #include "views/PlotsView.h"
@@ -405,8 +406,8 @@ void MainWindow::refreshViews() {
 void MainWindow::showMessage(const QString& text, bool problem) {
   message_ = text;
   message_label_->setText(text);
-  message_label_->setStyleSheet(problem ? QStringLiteral("QLabel { background: #D55E00; color: white; padding: 6px; border-radius: 4px; }")
-                                        : QStringLiteral("QLabel { background: #009E73; color: white; padding: 6px; border-radius: 4px; }"));
+  message_label_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; padding: 6px; border-radius: 4px; }")
+                                    .arg((problem ? Palette::problem() : Palette::ok()).name()));
   message_label_->setVisible(!text.isEmpty());
 }
 

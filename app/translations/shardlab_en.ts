@@ -939,6 +939,89 @@
     </message>
 </context>
 <context>
+    <name>QuizPanel</name>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RankView</name>
     <message>
         <source>No run yet. Pick a lesson or run an experiment.</source>
@@ -975,6 +1058,25 @@
     <message>
         <source> of %1</source>
         <translation></translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>asked about an earlier run; run it again to review it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -947,6 +947,89 @@
     </message>
 </context>
 <context>
+    <name>QuizPanel</name>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation>Pas une valeur de ce type (%1).</translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation>Enregistré : %1. Elle sera comparée à la mesure de l&apos;exécution dès que l&apos;exécution sera là.</translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation>D&apos;abord, prédisez : %1 L&apos;exécution démarre quand vous enregistrez votre prédiction (ou lancez sans prédire).</translation>
+    </message>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation>À t = %1 ms :</translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation>Pas encore de questions : lancez une leçon ou ouvrez une trace.</translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation>Sur votre exécution</translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation>Question de la leçon</translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation>Juste.</translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation>Pas tout à fait. La réponse : %1</translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation>Cette exécution ne montre pas ce moment.</translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation>Cette exécution ne le montre pas ; lancement de la leçon %1…</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Questions</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Révision</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Enregistrer</translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation>Lancer sans prédire</translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation>Prédisez avant de lancer :</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Vérifier</translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation>Montrez-moi</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Précédente</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Suivante ▶</translation>
+    </message>
+</context>
+<context>
     <name>RankView</name>
     <message>
         <source>No run yet. Pick a lesson or run an experiment.</source>
@@ -983,6 +1066,25 @@
     <message>
         <source> of %1</source>
         <translation> de %1</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>asked about an earlier run; run it again to review it.</source>
+        <translation>posée sur une exécution précédente ; relancez-la pour la revoir.</translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation>Votre réponse :</translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation>Bonne réponse :</translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation>Aucune erreur à revoir.</translation>
     </message>
 </context>
 <context>

@@ -949,6 +949,89 @@
     </message>
 </context>
 <context>
+    <name>QuizPanel</name>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation>Это не значение нужного вида (%1).</translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation>Сохранено: %1. Прогноз сравнивается с измерением, как только есть запуск.</translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation>Сначала сделайте прогноз: %1 Запуск начнётся, когда вы сохраните прогноз (или запустите без него).</translation>
+    </message>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation>При t = %1 мс:</translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation>Вопросов пока нет: запустите урок или откройте трассу.</translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation>О вашем запуске</translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation>Вопрос урока</translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation>Верно.</translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation>Не совсем. Ответ: %1</translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation>Этот запуск не показывает этот момент.</translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation>Этот запуск этого не показывает; запускаю урок %1…</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Вопросы</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Повторение</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Сохранить</translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation>Запустить без прогноза</translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation>Предскажите до запуска:</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Проверить</translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation>Показать</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Назад</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Далее ▶</translation>
+    </message>
+</context>
+<context>
     <name>RankView</name>
     <message>
         <source>No run yet. Pick a lesson or run an experiment.</source>
@@ -985,6 +1068,25 @@
     <message>
         <source> of %1</source>
         <translation> из %1</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>asked about an earlier run; run it again to review it.</source>
+        <translation>вопрос о прежнем запуске; запустите его снова, чтобы повторить.</translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation>Ваш ответ:</translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation>Правильный ответ:</translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation>Ошибок для повторения нет.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "views/ExperimentPanel.h"
 
 #include "models/JobText.h"
+#include "views/Palette.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -98,7 +99,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   issues_ = new QLabel(this);
   issues_->setWordWrap(true);
   issues_->setObjectName(QStringLiteral("issues"));
-  issues_->setStyleSheet(QStringLiteral("color: #D55E00;"));
+  issues_->setStyleSheet(QStringLiteral("color: %1;").arg(Palette::problem().name()));
   l->addWidget(issues_);
   auto* row = new QHBoxLayout;
   run_ = new QPushButton(tr("Run"), this);
