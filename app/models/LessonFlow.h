@@ -41,13 +41,14 @@ public Q_SLOTS:
   void stop();
 
 Q_SIGNALS:
-  // A job of the first run is about to start (the window shows it, the runner clears the model).
+  // A job is about to start into the first model (the window shows it; the runner clears the model).
   void jobStarting(const shardlab::JobConfig& job);
-  // The first run ended; `ok` counts an out-of-memory failure a lesson expects as ok.
+  // The job in the first model ended.
   void runFinished(JobRunner::Outcome outcome, const QString& explanation);
   // The comparison run ended (comparison lessons).
   void comparisonFinished(JobRunner::Outcome outcome, const QString& explanation);
-  // Every job of the lesson ended; ok unless one failed in a way the lesson did not expect.
+  // Every job of the lesson ended; ok unless one failed in a way the lesson did not expect
+  // (an out-of-memory failure is what an out-of-memory lesson shows).
   void lessonFinished(bool ok);
 
 private:

@@ -673,9 +673,9 @@
     </message>
     <message numerus="yes">
         <source>This lab has %n error(s); see the log.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>This lab has %n error; see the log.</numerusform>
+            <numerusform>This lab has %n errors; see the log.</numerusform>
         </translation>
     </message>
     <message>
@@ -684,9 +684,9 @@
     </message>
     <message numerus="yes">
         <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Lab &quot;%1&quot;: %n step. Run its first lesson from the start page.</numerusform>
+            <numerusform>Lab &quot;%1&quot;: %n steps. Run its first lesson from the start page.</numerusform>
         </translation>
     </message>
 </context>
@@ -1305,10 +1305,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>shardlab: benchmark needs a trace with events: %1</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>ShardLab: watch real distributed training jobs.</source>
         <translation></translation>
     </message>
@@ -1326,10 +1322,6 @@
     </message>
     <message>
         <source>Playhead position for the screenshot, 0..1.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Render a large trace offscreen and print frames per second.</source>
         <translation></translation>
     </message>
     <message>
@@ -1354,14 +1346,6 @@
     </message>
     <message>
         <source>Presentation mode (large text) for this run.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Trace for --benchmark.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
         <translation></translation>
     </message>
     <message>

@@ -1313,10 +1313,6 @@
         <translation>shardlab : impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <source>shardlab: benchmark needs a trace with events: %1</source>
-        <translation>shardlab : le benchmark demande une trace contenant des événements : %1</translation>
-    </message>
-    <message>
         <source>ShardLab: watch real distributed training jobs.</source>
         <translation>ShardLab : observez de vrais jobs d&apos;entraînement distribué.</translation>
     </message>
@@ -1335,10 +1331,6 @@
     <message>
         <source>Playhead position for the screenshot, 0..1.</source>
         <translation>Position de la tête de lecture pour la capture, 0..1.</translation>
-    </message>
-    <message>
-        <source>Render a large trace offscreen and print frames per second.</source>
-        <translation>Rendre une grande trace hors écran et afficher les images par seconde.</translation>
     </message>
     <message>
         <source>Run the default FSDP job without a window.</source>
@@ -1363,14 +1355,6 @@
     <message>
         <source>Presentation mode (large text) for this run.</source>
         <translation>Mode présentation (grand texte) pour cette exécution.</translation>
-    </message>
-    <message>
-        <source>Trace for --benchmark.</source>
-        <translation>Trace pour --benchmark.</translation>
-    </message>
-    <message>
-        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
-        <translation>shardlab --benchmark TRACE : donnez une trace enregistrée par shardlab-run --trace.</translation>
     </message>
     <message>
         <source>--headless was given</source>

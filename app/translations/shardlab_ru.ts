@@ -1320,10 +1320,6 @@
         <translation>shardlab: не удалось запустить %1: %2</translation>
     </message>
     <message>
-        <source>shardlab: benchmark needs a trace with events: %1</source>
-        <translation>shardlab: для замера нужна трасса с событиями: %1</translation>
-    </message>
-    <message>
         <source>ShardLab: watch real distributed training jobs.</source>
         <translation>ShardLab: наблюдайте за реальными задачами распределённого обучения.</translation>
     </message>
@@ -1342,10 +1338,6 @@
     <message>
         <source>Playhead position for the screenshot, 0..1.</source>
         <translation>Положение курсора воспроизведения для снимка, 0..1.</translation>
-    </message>
-    <message>
-        <source>Render a large trace offscreen and print frames per second.</source>
-        <translation>Отрисовать большую трассу вне экрана и вывести число кадров в секунду.</translation>
     </message>
     <message>
         <source>Run the default FSDP job without a window.</source>
@@ -1370,14 +1362,6 @@
     <message>
         <source>Presentation mode (large text) for this run.</source>
         <translation>Режим презентации (крупный текст) для этого запуска.</translation>
-    </message>
-    <message>
-        <source>Trace for --benchmark.</source>
-        <translation>Трасса для --benchmark.</translation>
-    </message>
-    <message>
-        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
-        <translation>shardlab --benchmark TRACE: укажите трассу, записанную shardlab-run --trace.</translation>
     </message>
     <message>
         <source>--headless was given</source>
