@@ -1,13 +1,13 @@
 #include "MainWindow.h"
 
-#include <QJsonDocument>
-
 #include "models/AppSettings.h"
+#include "models/JobText.h"
 #include "views/CaptionBar.h"
 #include "trace/ChromeTrace.h"
 #include "views/CompareWindow.h"
 #include "views/ExperimentPanel.h"
 #include "views/LogPane.h"
+#include "views/Palette.h"
 #include "views/PipelineView.h"
 #include "views/PlaybackBar.h"
 #include "views/PlotsView.h"
@@ -38,7 +38,7 @@
 #include <functional>
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), catalog_(LessonCatalog::load()), playback_(model_), runner_(model_), compareRunner_(compare_) {
+    : QMainWindow(parent), catalog_(LessonCatalog::load()), playback_(model_), flow_(model_, compare_) {
   setWindowTitle(tr("ShardLab"));
   setMinimumSize(960, 600);
   stack_ = new QStackedWidget(this);
@@ -46,7 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
   start_ = new StartPage(catalog_, stack_);
   stack_->addWidget(start_);
 
-  auto* work = new QWidget(stack_);
+  auto* work = workspace_ = new QWidget(stack_);
   auto* wl = new QVBoxLayout(work);
   wl->setContentsMargins(4, 4, 4, 4);
   auto* header = new QHBoxLayout;
@@ -104,18 +104,14 @@ MainWindow::MainWindow(QWidget* parent)
   logDock->setWidget(log_);
   addDockWidget(Qt::BottomDockWidgetArea, logDock);
   // The quiz dock: guide and observation questions of the current lesson and run (QuizPanel).
-  auto* quizDock = new QDockWidget(tr("Quiz"), this);
-  quizDock->setObjectName(QStringLiteral("quiz"));
-  auto* quizPanel = new QuizPanel(model_, playback_, quizDock);
-  quizDock->setWidget(quizPanel);
-  connect(quizPanel, &QuizPanel::lessonRunRequested, this, [this](const QString& id) { runLesson(id); });
-  connect(quizPanel, &QuizPanel::predictionDone, this, [this] {
-    if (!waitingForPrediction_) return;
-    waitingForPrediction_ = false;
-    if (!queue_.isEmpty()) runSpec(queue_.takeFirst());
-  });
-  addDockWidget(Qt::RightDockWidgetArea, quizDock);
-  quizDock->hide();
+  quizDock_ = new QDockWidget(tr("Quiz"), this);
+  quizDock_->setObjectName(QStringLiteral("quiz"));
+  quiz_ = new QuizPanel(model_, playback_, quizDock_);
+  quizDock_->setWidget(quiz_);
+  connect(quiz_, &QuizPanel::lessonRunRequested, this, [this](const QString& id) { runLesson(id); });
+  connect(quiz_, &QuizPanel::predictionDone, &flow_, &LessonFlow::predictionDone);
+  addDockWidget(Qt::RightDockWidgetArea, quizDock_);
+  quizDock_->hide();
 
   // Data flow: runner -> model -> (coalesced) views; playback -> views.
   viewTimer_.setSingleShot(true);
@@ -144,7 +140,7 @@ MainWindow::MainWindow(QWidget* parent)
     if (tabs_->currentWidget() == plots_) plots_->rebuild();
     if (tabs_->currentWidget() == summary_) summary_->rebuild();
   });
-  for (auto* r : {&runner_, &compareRunner_}) {
+  for (auto* r : {&flow_.runner(), &flow_.comparisonRunner()}) {
     connect(r, &JobRunner::logText, log_, &LogPane::append);
     connect(r, &JobRunner::started, this, [this](const QString& cmd) {
       log_->setCommandLine(cmd);
@@ -152,12 +148,15 @@ MainWindow::MainWindow(QWidget* parent)
       experiment_->setRunning(true);
     });
   }
-  connect(&runner_, &JobRunner::progress, this, [this](int done, int planned) {
+  connect(&flow_.runner(), &JobRunner::progress, this, [this](int done, int planned) {
     progress_->setRange(0, std::max(1, planned));
     progress_->setValue(std::min(done, std::max(1, planned)));
   });
-  connect(&runner_, &JobRunner::finished, this, &MainWindow::onJobFinished);
-  connect(&compareRunner_, &JobRunner::finished, this, &MainWindow::onJobFinished);
+  connect(&flow_, &LessonFlow::jobStarting, this, &MainWindow::onJobStarting);
+  connect(&flow_, &LessonFlow::runFinished, this, &MainWindow::onRunFinished);
+  connect(&flow_, &LessonFlow::comparisonFinished, this,
+          [this](JobRunner::Outcome, const QString& text) { onComparisonFinished(text); });
+  connect(&flow_, &LessonFlow::lessonFinished, this, [this](bool ok) { Q_EMIT lessonFinished(ok, message_); });
   connect(&playback_, &PlaybackController::timeChanged, rankView_, &RankView::setTime);
   connect(&playback_, &PlaybackController::timeChanged, timeline_, &TimelineView::setTime);
   connect(&playback_, &PlaybackController::timeChanged, pipeline_, &PipelineView::setTime);
@@ -172,22 +171,13 @@ MainWindow::MainWindow(QWidget* parent)
     showWorkspace();
     experiment_->parentWidget()->show();
   });
-  connect(start_, &StartPage::openTraceChosen, this, [this] {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("ShardLab traces (*.trace *.txt);;All files (*)"));
-    if (!f.isEmpty()) openTrace(f);
-  });
-  connect(experiment_, &ExperimentPanel::runRequested, this, [this](const JobSpec& s) {
-    queue_.clear();
-    lessonRunning_ = false;
+  connect(start_, &StartPage::openTraceChosen, this, &MainWindow::chooseTraceToOpen);
+  connect(experiment_, &ExperimentPanel::runRequested, this, [this](const shardlab::JobConfig& config) {
     compare_.clear();
     plots_->setComparison(nullptr, {}, {});
-    runSpec(s);
+    flow_.runJob(config);
   });
-  connect(experiment_, &ExperimentPanel::stopRequested, this, [this] {
-    queue_.clear();
-    runner_.stop();
-    compareRunner_.stop();
-  });
+  connect(experiment_, &ExperimentPanel::stopRequested, &flow_, &LessonFlow::stop);
   buildMenus();
   onModelReset();
   resize(1280, 800);
@@ -198,10 +188,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus() {
   auto* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Start page"), this, &MainWindow::showStartPage);
-  file->addAction(tr("&Open trace…"), QKeySequence::Open, this, [this] {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("ShardLab traces (*.trace *.txt);;All files (*)"));
-    if (!f.isEmpty()) openTrace(f);
-  });
+  file->addAction(tr("&Open trace…"), QKeySequence::Open, this, &MainWindow::chooseTraceToOpen);
   file->addAction(tr("&Compare with trace…"), this, [this] {
     const QString f = QFileDialog::getOpenFileName(this, tr("Compare with trace"));
     if (f.isEmpty()) return;
@@ -315,6 +302,11 @@ void MainWindow::buildMenus() {
   });
 }
 
+void MainWindow::chooseTraceToOpen() {
+  const QString f = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("ShardLab traces (*.trace *.txt);;All files (*)"));
+  if (!f.isEmpty()) openTrace(f);
+}
+
 void MainWindow::changeEvent(QEvent* e) {
   if (e->type() == QEvent::LanguageChange) retranslate();
   QMainWindow::changeEvent(e);
@@ -351,30 +343,41 @@ void MainWindow::retranslate() {
       if (a->menu()) a->menu()->deleteLater(); // may be the menu whose action is running now
     buildMenus();
   }
-  for (auto* dock : findChildren<QDockWidget*>()) {
-    if (dock->objectName() == QLatin1String("experiment")) dock->setWindowTitle(tr("Experiment"));
-    if (dock->objectName() == QLatin1String("log")) dock->setWindowTitle(tr("Log"));
-    if (dock->objectName() == QLatin1String("quiz")) dock->setWindowTitle(tr("Quiz"));
-  }
+  if (experiment_) experiment_->parentWidget()->setWindowTitle(tr("Experiment"));
+  if (log_) log_->parentWidget()->setWindowTitle(tr("Log"));
+  if (quizDock_) quizDock_->setWindowTitle(tr("Quiz"));
   if (runLabel_) runLabel_->setText(model_.runLabel());
   if (summary_) summary_->rebuild();
   if (plots_) plots_->rebuild();
-  if (tabs_ && tabs_->count() == 4) {
-    tabs_->setTabText(0, tr("Ranks"));
-    tabs_->setTabText(1, tr("Pipeline"));
-    tabs_->setTabText(2, tr("Plots"));
-    tabs_->setTabText(3, tr("Summary"));
+  if (tabs_) {
+    tabs_->setTabText(tabs_->indexOf(rankView_), tr("Ranks"));
+    tabs_->setTabText(tabs_->indexOf(pipeline_), tr("Pipeline"));
+    tabs_->setTabText(tabs_->indexOf(plots_), tr("Plots"));
+    tabs_->setTabText(tabs_->indexOf(summary_), tr("Summary"));
   }
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-  runner_.stop();
-  compareRunner_.stop();
+  flow_.stop();
   e->accept();
 }
 
-void MainWindow::showWorkspace() { stack_->setCurrentIndex(1); }
-void MainWindow::showStartPage() { stack_->setCurrentIndex(0); }
+void MainWindow::showWorkspace() { stack_->setCurrentWidget(workspace_); }
+void MainWindow::showStartPage() { stack_->setCurrentWidget(start_); }
+
+bool MainWindow::showView(const QString& name) {
+  const std::pair<QString, QWidget*> views[] = {{QStringLiteral("ranks"), rankView_},
+                                                {QStringLiteral("pipeline"), pipeline_},
+                                                {QStringLiteral("plots"), plots_},
+                                                {QStringLiteral("summary"), summary_}};
+  for (const auto& [viewName, view] : views)
+    if (viewName == name) {
+      showWorkspace();
+      tabs_->setCurrentWidget(view);
+      return true;
+    }
+  return false;
+}
 
 void MainWindow::onModelReset() {
   playback_.modelReset();
@@ -403,8 +406,8 @@ void MainWindow::refreshViews() {
 void MainWindow::showMessage(const QString& text, bool problem) {
   message_ = text;
   message_label_->setText(text);
-  message_label_->setStyleSheet(problem ? QStringLiteral("QLabel { background: #D55E00; color: white; padding: 6px; border-radius: 4px; }")
-                                        : QStringLiteral("QLabel { background: #009E73; color: white; padding: 6px; border-radius: 4px; }"));
+  message_label_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; padding: 6px; border-radius: 4px; }")
+                                    .arg((problem ? Palette::problem() : Palette::ok()).name()));
   message_label_->setVisible(!text.isEmpty());
 }
 
@@ -421,14 +424,13 @@ QString MainWindow::openTrace(const QString& path) {
   const QString err = model_.loadFile(path);
   playback_.fitDuration();
   // The form and the log describe the run on screen, not the last one typed in.
-  const auto& job = model_.trace().job;
-  if (job.is_object()) {
-    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(job.dump()));
-    experiment_->setSpec(JobSpec::fromJson(doc.object()));
+  if (const auto config = model_.config()) {
+    experiment_->setConfig(*config);
+    const auto& job = model_.trace().job;
     if (job.contains("command") && job["command"].is_string())
       log_->setCommandLine(QString::fromStdString(job["command"].get<std::string>()));
   }
-  if (auto* quiz = findChild<QuizPanel*>()) quiz->refreshObservations(path);
+  quiz_->refreshObservations(path);
   showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
   return err;
@@ -440,70 +442,49 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
     showMessage(tr("There is no lesson '%1'.").arg(id), true);
     return false;
   }
-  queue_ = l->specs;
-  labels_ = l->specLabels();
-  lessonRunning_ = true;
-  lessonOk_ = true;
   compare_.clear();
   plots_->setComparison(nullptr, {}, {});
   setWindowTitle(tr("ShardLab — %1").arg(l->title()));
-  if (auto* quiz = findChild<QuizPanel*>()) {
-    quiz->setLesson(id);
-    if (askPrediction && quiz->hasPrediction()) {
-      // Predict, then run, then compare: the lesson's order.
-      showWorkspace();
-      if (auto* dock = findChild<QDockWidget*>(QStringLiteral("quiz"))) dock->show();
-      waitingForPrediction_ = true;
-      quiz->setAwaitingPrediction(true);
-      showMessage(quiz->awaitingMessage(), false);
-      return true;
-    }
+  quiz_->setLesson(id);
+  // Predict, then run, then compare: the lesson's order.
+  const bool predictFirst = askPrediction && quiz_->hasPrediction();
+  if (predictFirst) {
+    showWorkspace();
+    quizDock_->show();
+    quiz_->setAwaitingPrediction(true);
+    showMessage(quiz_->awaitingMessage(), false);
   }
-  waitingForPrediction_ = false;
-  runSpec(queue_.takeFirst());
+  flow_.startLesson(l->specs, l->specLabels(), predictFirst);
   return true;
 }
 
-void MainWindow::runSpec(const JobSpec& spec) {
+void MainWindow::onJobStarting(const shardlab::JobConfig& job) {
   showWorkspace();
-  experiment_->setSpec(spec);
-  showMessage(tr("Running: %1").arg(spec.describe()), false);
+  experiment_->setConfig(job);
+  showMessage(tr("Running: %1").arg(describeJob(job)), false);
   log_->clear();
   playback_.setLive(true);
   playback_.setFollowLive(true);
-  runner_.start(spec);
 }
 
-void MainWindow::onJobFinished(JobRunner::Outcome outcome, const QString& text) {
-  experiment_->setRunning(runner_.isRunning() || compareRunner_.isRunning());
-  const bool ok = outcome == JobRunner::Outcome::Finished;
-  const bool expectedFailure = outcome == JobRunner::Outcome::RankFailed && model_.summary().outOfMemory.has_value();
-  if (sender() == &runner_) {
-    playback_.setLive(false);
-    playback_.setFollowLive(false);
-    playback_.fitDuration();
-    refreshViews();
-    if (auto* quiz = findChild<QuizPanel*>()) quiz->refreshObservations();
-    showMessage(text, !ok);
-    log_->append(text + QLatin1Char('\n'));
-    if (!ok && !expectedFailure) lessonOk_ = false;
-    // A comparison lesson: run the second spec into the comparison model.
-    if (lessonRunning_ && !queue_.isEmpty() && (ok || expectedFailure)) {
-      compareRunner_.start(queue_.takeFirst());
-      return;
-    }
-  } else {
-    log_->append(text + QLatin1Char('\n'));
-    const bool ok2 = ok || (outcome == JobRunner::Outcome::RankFailed && compare_.summary().outOfMemory.has_value());
-    if (!ok2) lessonOk_ = false;
-    plots_->setComparison(&compare_, labels_.value(0, tr("run A")), labels_.value(1, tr("run B")));
-    if (auto* quiz = findChild<QuizPanel*>()) quiz->refreshObservations(QString(), &compare_.trace());
-    showMessage(tr("%1 — compare both runs in Plots → Compare runs.").arg(message_), !lessonOk_);
-  }
-  if (lessonRunning_ && !runner_.isRunning() && !compareRunner_.isRunning()) {
-    lessonRunning_ = false;
-    Q_EMIT lessonFinished(lessonOk_, message_);
-  }
+void MainWindow::onRunFinished(JobRunner::Outcome outcome, const QString& text) {
+  experiment_->setRunning(flow_.isRunning());
+  playback_.setLive(false);
+  playback_.setFollowLive(false);
+  playback_.fitDuration();
+  refreshViews();
+  quiz_->refreshObservations();
+  showMessage(text, outcome != JobRunner::Outcome::Finished);
+  log_->append(text + QLatin1Char('\n'));
+}
+
+void MainWindow::onComparisonFinished(const QString& text) {
+  experiment_->setRunning(flow_.isRunning());
+  log_->append(text + QLatin1Char('\n'));
+  const QStringList labels = flow_.runLabels();
+  plots_->setComparison(&compare_, labels.value(0, tr("run A")), labels.value(1, tr("run B")));
+  quiz_->refreshObservations(QString(), &compare_.trace());
+  showMessage(tr("%1 — compare both runs in Plots → Compare runs.").arg(message_), !flow_.lessonOk());
 }
 
 bool MainWindow::exportChromeTrace(const QString& path) {
@@ -517,13 +498,12 @@ bool MainWindow::exportChromeTrace(const QString& path) {
 }
 
 bool MainWindow::exportPng(const QString& path) {
-  QWidget* w = stack_->currentIndex() == 1 ? tabs_->currentWidget() : static_cast<QWidget*>(start_);
+  QWidget* w = stack_->currentWidget() == workspace_ ? tabs_->currentWidget() : static_cast<QWidget*>(start_);
   return w->grab().save(path, "PNG");
 }
 
 bool MainWindow::openLabFile(const QString& path) {
   const auto result = openLab(path);
-  auto* quiz = findChild<QuizPanel*>();
   if (!result.lab) {
     // Every error, each with its file and place, as LabLoader reports them.
     showMessage(tr("This lab has %n error(s); see the log.", nullptr, static_cast<int>(result.errors.size())), true);
@@ -538,10 +518,8 @@ bool MainWindow::openLabFile(const QString& path) {
     }
     return false;
   }
-  if (quiz) {
-    quiz->setLab(*result.lab);
-    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("quiz"))) dock->show();
-  }
+  quiz_->setLab(*result.lab);
+  quizDock_->show();
   showMessage(tr("Lab \"%1\": %n step(s). Run its first lesson from the start page.", nullptr,
                  static_cast<int>(result.lab->steps.size()))
                   .arg(QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString()))),

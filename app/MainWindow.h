@@ -1,10 +1,12 @@
-// MainWindow: wires the models (TraceModel, PlaybackController), the job (JobRunner)
-// and the views (RankView, TimelineView, PipelineView, PlotsView, SummaryView,
-// CaptionBar) together; owns the menus, docks and the start page.
+// MainWindow: the layout and the menus. It wires the models (TraceModel,
+// PlaybackController), the lesson's jobs (LessonFlow) and the views (RankView,
+// TimelineView, PipelineView, PlotsView, SummaryView, CaptionBar, QuizPanel)
+// together, and owns the docks and the start page.
 #pragma once
 
 #include "models/JobRunner.h"
 #include "models/LessonCatalog.h"
+#include "models/LessonFlow.h"
 #include "models/PlaybackController.h"
 #include "models/TraceModel.h"
 
@@ -19,6 +21,8 @@ class PlaybackBar;
 class PlotsView;
 class QLabel;
 class QProgressBar;
+class QDockWidget;
+class QuizPanel;
 class QStackedWidget;
 class QTabWidget;
 class RankView;
@@ -35,12 +39,13 @@ public:
   TraceModel& model() { return model_; }
   TraceModel& comparisonModel() { return compare_; }
   PlaybackController& playback() { return playback_; }
-  JobRunner& runner() { return runner_; }
+  JobRunner& runner() { return flow_.runner(); }
   RankView* rankView() const { return rankView_; }
   TimelineView* timelineView() const { return timeline_; }
   CaptionBar* captionBar() const { return caption_; }
   LogPane* logPane() const { return log_; }
   ExperimentPanel* experimentPanel() const { return experiment_; }
+  QuizPanel* quizPanel() const { return quiz_; }
   const LessonCatalog& catalog() const { return catalog_; }
   QString lastMessage() const { return message_; }
   StartPage* startPage() const { return start_; }
@@ -54,14 +59,15 @@ public:
   // Runs a lesson's job(s); lessonFinished() tells when all ended. With
   // askPrediction, a lesson that has a prediction waits for the learner's first.
   bool runLesson(const QString& id, bool askPrediction = false);
-  bool waitingForPrediction() const { return waitingForPrediction_; }
-  void runSpec(const JobSpec& spec);
+  bool waitingForPrediction() const { return flow_.waitingForPrediction(); }
   bool exportChromeTrace(const QString& path);
   // File → Open lab: validates with quiz::LabLoader; every error goes to the log (and a dialog when shown).
   bool openLabFile(const QString& path);
   bool exportPng(const QString& path); // the current view
   void showWorkspace();
   void showStartPage();
+  // Shows the view named ranks, pipeline, plots or summary; false for another name.
+  bool showView(const QString& name);
   // Pushes pending model changes into the views now (tests, screenshots).
   void refreshViews();
 
@@ -74,21 +80,24 @@ protected:
 
 private:
   void buildMenus();
-  void onJobFinished(JobRunner::Outcome outcome, const QString& text);
+  void onJobStarting(const shardlab::JobConfig& job);
+  void onRunFinished(JobRunner::Outcome outcome, const QString& text);
+  void onComparisonFinished(const QString& text);
+  // File → Open trace and the start page's button: one dialog.
+  void chooseTraceToOpen();
   void onModelReset();
   void showMessage(const QString& text, bool problem);
   void retranslate();
 
   LessonCatalog catalog_;
-  bool waitingForPrediction_ = false;
   TraceModel model_;
   TraceModel compare_;
   PlaybackController playback_;
-  JobRunner runner_;
-  JobRunner compareRunner_;
+  LessonFlow flow_;
   QTimer viewTimer_, slowTimer_;
   QStackedWidget* stack_ = nullptr;
   StartPage* start_ = nullptr;
+  QWidget* workspace_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   RankView* rankView_ = nullptr;
   TimelineView* timeline_ = nullptr;
@@ -102,9 +111,7 @@ private:
   QLabel* runLabel_ = nullptr;
   QLabel* message_label_ = nullptr;
   QProgressBar* progress_ = nullptr;
+  QuizPanel* quiz_ = nullptr;
+  QDockWidget* quizDock_ = nullptr;
   QString message_;
-  QList<JobSpec> queue_;
-  QStringList labels_;
-  bool lessonRunning_ = false;
-  bool lessonOk_ = true;
 };

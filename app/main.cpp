@@ -2,34 +2,23 @@
 //   shardlab                         the GUI (headless job when there is no display)
 //   shardlab --lesson ID --screenshot FILE [--at F]
 //   shardlab --open TRACE [--screenshot FILE] [--at F]
-//   shardlab --benchmark [TRACE]     frames per second of rank view + timeline, offscreen
 //   shardlab --headless              run the default FSDP job via shardlab-run, print its summary
 //   shardlab --version
 #include "models/AppSettings.h"
+#include "job/ExitCodes.h"
 #include "models/JobRunner.h"
-#include "models/JobSpec.h"
+#include "views/ExperimentPanel.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
 #include "views/QuizPanel.h"
-#include "views/RankView.h"
-#include "views/TimelineView.h"
-#include "models/TraceModel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDockWidget>
-#include <QElapsedTimer>
-#include <QEventLoop>
-#include <QFile>
-#include <QImage>
-#include <QPainter>
 #include <QProcess>
-#include <QTabWidget>
 #include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
-#include <vector>
 
 namespace {
 
@@ -37,142 +26,19 @@ void say(const QString& s) { std::fprintf(stderr, "%s\n", qPrintable(s)); }
 
 int runHeadless(const QString& why) {
   say(QCoreApplication::translate("main", "shardlab: %1; running the default FSDP job headless with shardlab-run.").arg(why));
-  JobSpec spec; // the default: FSDP on 2 CPU ranks
+  // Without options shardlab-run runs the default JobConfig: the default FSDP job.
   const QString launcher = JobRunner::findLauncher();
   QProcess p;
   p.setProcessChannelMode(QProcess::ForwardedChannels);
-  std::fprintf(stderr, "$ %s %s\n", qPrintable(launcher), qPrintable(spec.arguments().join(QLatin1Char(' '))));
-  p.start(launcher, spec.arguments());
+  std::fprintf(stderr, "$ %s\n", qPrintable(launcher));
+  p.start(launcher, QStringList());
   if (!p.waitForStarted(10000)) {
     say(QCoreApplication::translate("main", "shardlab: cannot start %1: %2").arg(launcher, p.errorString()));
-    return 4;
+    return shardlab::code(shardlab::LauncherExit::MissingTool);
   }
   p.waitForFinished(-1);
-  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 3;
-}
-
-// Streams the trace's lines into a shown MainWindow at `rate` events/s in batches
-// every 30 ms (as JobRunner hands them over) for `seconds`, while a 4 ms timer
-// measures how late the event loop serves it: the worst lateness is the UI stall.
-struct StreamResult {
-  int lines = 0;
-  double maxStallMs = 0, p99StallMs = 0, seconds = 0;
-};
-
-StreamResult streamBenchmark(const QList<QByteArray>& lines, int rate, double seconds) {
-  MainWindow w;
-  w.resize(1600, 1000);
-  w.show();
-  w.showWorkspace();
-  w.playback().setLive(true);
-  w.playback().setFollowLive(true);
-  QCoreApplication::processEvents();
-  StreamResult r;
-  QElapsedTimer clock;
-  clock.start();
-  qint64 lastTick = 0;
-  std::vector<double> lateness;
-  QTimer probe;
-  probe.setTimerType(Qt::PreciseTimer);
-  probe.setInterval(4);
-  QObject::connect(&probe, &QTimer::timeout, [&] {
-    const qint64 now = clock.nsecsElapsed();
-    if (lastTick > 0) lateness.push_back(std::max(0.0, static_cast<double>(now - lastTick) / 1e6 - 4.0));
-    lastTick = now;
-  });
-  QTimer feed;
-  feed.setTimerType(Qt::PreciseTimer);
-  feed.setInterval(30);
-  int next = 0;
-  QEventLoop loop;
-  QObject::connect(&feed, &QTimer::timeout, [&] {
-    const double elapsed = static_cast<double>(clock.nsecsElapsed()) / 1e9;
-    const int due = std::min(static_cast<int>(lines.size()), static_cast<int>(elapsed * rate));
-    if (due > next) {
-      w.model().appendLines(lines.mid(next, due - next));
-      next = due;
-    }
-    if (elapsed >= seconds || next >= lines.size()) loop.quit();
-  });
-  probe.start();
-  feed.start();
-  loop.exec();
-  r.seconds = static_cast<double>(clock.nsecsElapsed()) / 1e9;
-  r.lines = next;
-  std::sort(lateness.begin(), lateness.end());
-  if (!lateness.empty()) {
-    r.maxStallMs = lateness.back();
-    r.p99StallMs = lateness[static_cast<std::size_t>(static_cast<double>(lateness.size() - 1) * 0.99)];
-  }
-  return r;
-}
-
-int benchmark(const QString& tracePath) {
-  TraceModel model;
-  QElapsedTimer clock;
-  clock.start();
-  const QString err = model.loadFile(tracePath);
-  const double loadMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  if (model.eventCount() == 0) {
-    say(QCoreApplication::translate("main", "shardlab: benchmark needs a trace with events: %1").arg(err));
-    return 1;
-  }
-  clock.restart();
-  (void)model.summary();
-  const double summaryMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  RankView ranks(model);
-  TimelineView timeline(model);
-  ranks.resize(1920, 700);
-  timeline.resize(1920, 380);
-  ranks.modelReset();
-  timeline.modelReset();
-  QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
-  auto frame = [&](qint64 t) {
-    ranks.setTime(t);
-    timeline.setTime(t);
-    QPainter p(&image);
-    ranks.render(&p);
-    p.translate(0, 700);
-    timeline.render(&p);
-  };
-  const qint64 t0 = model.startTime(), span = std::max<qint64>(1, model.endTime() - model.startTime());
-  // Playback: consecutive frames moving forward (what play does).
-  const int frames = 120;
-  clock.restart();
-  for (int f = 0; f < frames; ++f) frame(t0 + span * f / frames);
-  const double s = static_cast<double>(clock.nsecsElapsed()) / 1e9;
-  // Scrubbing: jumps to far-apart times, backwards and forwards (a dragged slider, Home/End).
-  const int jumps = 40;
-  double worstScrubMs = 0, totalScrubMs = 0;
-  for (int k = 0; k < jumps; ++k) {
-    const qint64 t = t0 + span * ((k * 7919) % jumps) / jumps;
-    clock.restart();
-    frame(t);
-    const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-    worstScrubMs = std::max(worstScrubMs, ms);
-    totalScrubMs += ms;
-  }
-  std::printf("trace: %s\nevents: %d, ranks: %d\ntrace load: %.1f ms, summary: %.1f ms\n"
-              "render (rank view + timeline, 1920x1080, offscreen): %.1f frames/s (%.2f ms/frame)\n"
-              "scrub (jump to a far time and draw both views): mean %.2f ms, worst %.2f ms\n",
-              qPrintable(tracePath), model.eventCount(), model.rankCount(), loadMs, summaryMs, frames / s, s * 1000 / frames,
-              totalScrubMs / jumps, worstScrubMs);
-  std::fflush(stdout);
-  // Live streaming into the whole window at 50,000 events/s.
-  QFile f(tracePath);
-  if (f.open(QIODevice::ReadOnly)) {
-    QList<QByteArray> lines;
-    while (!f.atEnd()) {
-      QByteArray line = f.readLine();
-      if (line.endsWith('\n')) line.chop(1);
-      if (!line.isEmpty()) lines << line;
-    }
-    const auto r = streamBenchmark(lines, 50000, 6.0);
-    std::printf("streaming %d lines in %.1f s (50,000 events/s, 30 ms batches) into the shown window: "
-                "UI stall max %.1f ms, p99 %.1f ms\n",
-                r.lines, r.seconds, r.maxStallMs, r.p99StallMs);
-  }
-  return 0;
+  // The launcher's own status; a crashed launcher counts as a failed run.
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : shardlab::code(shardlab::LauncherExit::RankFailed);
 }
 
 } // namespace
@@ -196,15 +62,13 @@ int main(int argc, char** argv) {
   QCommandLineOption open(QStringLiteral("open"), QCoreApplication::translate("main", "Open a trace file."), QStringLiteral("TRACE"));
   QCommandLineOption shot(QStringLiteral("screenshot"), QCoreApplication::translate("main", "Save a PNG of the main window and exit."), QStringLiteral("FILE"));
   QCommandLineOption at(QStringLiteral("at"), QCoreApplication::translate("main", "Playhead position for the screenshot, 0..1."), QStringLiteral("FRACTION"), QStringLiteral("0.35"));
-  QCommandLineOption bench(QStringLiteral("benchmark"), QCoreApplication::translate("main", "Render a large trace offscreen and print frames per second."));
   QCommandLineOption headless(QStringLiteral("headless"), QCoreApplication::translate("main", "Run the default FSDP job without a window."));
   QCommandLineOption tab(QStringLiteral("tab"), QCoreApplication::translate("main", "View to show: ranks, pipeline, plots, summary."), QStringLiteral("NAME"));
   QCommandLineOption lang(QStringLiteral("lang"), QCoreApplication::translate("main", "Interface language for this run: en, fr, ru."), QStringLiteral("CODE"));
   QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
   QCommandLineOption theme(QStringLiteral("theme"), QCoreApplication::translate("main", "Theme for this run: light, dark."), QStringLiteral("NAME"));
   QCommandLineOption present(QStringLiteral("presentation"), QCoreApplication::translate("main", "Presentation mode (large text) for this run."));
-  cli.addOptions({lesson, open, shot, at, bench, headless, tab, lang, size, theme, present});
-  cli.addPositionalArgument(QStringLiteral("trace"), QCoreApplication::translate("main", "Trace for --benchmark."));
+  cli.addOptions({lesson, open, shot, at, headless, tab, lang, size, theme, present});
   cli.process(app);
   if (cli.isSet(lang)) {
     AppSettings::setLanguageOverride(cli.value(lang));
@@ -215,21 +79,11 @@ int main(int argc, char** argv) {
     AppSettings::applyAppearance(app);
   }
 
-  if (cli.isSet(bench)) {
-    QString path = cli.positionalArguments().value(0, cli.value(open));
-    if (path.isEmpty()) {
-      say(QCoreApplication::translate("main", "shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace."));
-      return 2;
-    }
-    return benchmark(path);
-  }
   const QString platform = QGuiApplication::platformName();
-  const bool cliAction = cli.isSet(shot) || cli.isSet(lesson) || cli.isSet(open);
   if (cli.isSet(headless)) return runHeadless(QCoreApplication::translate("main", "--headless was given"));
   if (!cli.isSet(shot) && (noDisplay || platform == QLatin1String("offscreen") || platform == QLatin1String("minimal")))
     return runHeadless(noDisplay ? QCoreApplication::translate("main", "no display (DISPLAY and WAYLAND_DISPLAY are unset)")
                                  : QCoreApplication::translate("main", "the Qt platform is '%1', which shows no window").arg(platform));
-  (void)cliAction;
 
   MainWindow w;
   if (AppSettings::presentation()) w.setPresentationLayout(true);
@@ -242,13 +96,11 @@ int main(int argc, char** argv) {
   // --tab quiz: the Quiz dock on the first question about the run, answered, with its evidence shown.
   const bool quizTab = cli.value(tab) == QLatin1String("quiz");
   auto showQuiz = [&] {
-    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("quiz"));
-    auto* quiz = w.findChild<QuizPanel*>();
-    if (!dock || !quiz) return;
-    dock->show();
-    dock->setMinimumWidth(460);
+    auto* quiz = w.quizPanel();
+    quiz->parentWidget()->show();
+    quiz->parentWidget()->setMinimumWidth(460);
     // Room for the question and its evidence: the experiment form is not what this view is about.
-    if (auto* experiment = w.findChild<QDockWidget*>(QStringLiteral("experiment"))) experiment->hide();
+    w.experimentPanel()->parentWidget()->hide();
     quiz->showQuestion(std::max(0, quiz->firstObservation()));
     quiz->answer(std::max(0, quiz->correctShown()));
     quiz->showMe();
@@ -256,9 +108,7 @@ int main(int argc, char** argv) {
   auto selectTab = [&] {
     if (!cli.isSet(tab)) return;
     if (quizTab) return showQuiz();
-    auto* tabs = w.findChild<QTabWidget*>();
-    const QStringList names{QStringLiteral("ranks"), QStringLiteral("pipeline"), QStringLiteral("plots"), QStringLiteral("summary")};
-    if (tabs && names.contains(cli.value(tab))) tabs->setCurrentIndex(static_cast<int>(names.indexOf(cli.value(tab))));
+    if (!w.showView(cli.value(tab))) say(QCoreApplication::translate("main", "shardlab: no view '%1'").arg(cli.value(tab)));
   };
   auto screenshot = [&]() -> int {
     w.playback().pause();

@@ -1,19 +1,15 @@
 #include "models/JobRunner.h"
 
+#include "models/JobText.h"
 #include "models/TraceModel.h"
+
+#include "job/ExitCodes.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStandardPaths>
-
-#ifndef SHARDLAB_BUILD_BIN
-#define SHARDLAB_BUILD_BIN ""
-#endif
-#ifndef SHARDLAB_SOURCE_DIR
-#define SHARDLAB_SOURCE_DIR ""
-#endif
 
 JobRunner::JobRunner(TraceModel& model, QObject* parent) : QObject(parent), model_(model) {
   batchTimer_.setInterval(30);
@@ -47,15 +43,9 @@ JobRunner::~JobRunner() {
 QString JobRunner::findLauncher() {
   const QString env = qEnvironmentVariable("SHARDLAB_RUN");
   if (!env.isEmpty()) return env;
-  QStringList candidates{QCoreApplication::applicationDirPath() + QStringLiteral("/shardlab-run"),
-                         QStringLiteral(SHARDLAB_BUILD_BIN "/shardlab-run")};
-  // The lead's build tree next to ours (build/bin) when the app is built apart.
-  const QString src = QStringLiteral(SHARDLAB_SOURCE_DIR);
-  if (!src.isEmpty())
-    for (const auto& d : {QStringLiteral("build"), QStringLiteral("build-cpu"), QStringLiteral("build-ci"), QStringLiteral("build-engine")})
-      candidates << src + QLatin1Char('/') + d + QStringLiteral("/bin/shardlab-run");
-  for (const auto& c : candidates)
-    if (QFileInfo(c).isExecutable()) return QFileInfo(c).absoluteFilePath();
+  // The build puts every program in one bin folder, and an install in one bin too.
+  const QFileInfo besideApp(QCoreApplication::applicationDirPath() + QStringLiteral("/shardlab-run"));
+  if (besideApp.isExecutable()) return besideApp.absoluteFilePath();
   const QString onPath = QStandardPaths::findExecutable(QStringLiteral("shardlab-run"));
   return onPath.isEmpty() ? QStringLiteral("shardlab-run") : onPath;
 }
@@ -67,7 +57,7 @@ static QString quoted(const QString& a) {
   return QLatin1Char('\'') + q + QLatin1Char('\'');
 }
 
-bool JobRunner::start(const JobSpec& spec, const QString& traceFile) {
+bool JobRunner::start(const shardlab::JobConfig& config, const QString& traceFile) {
   if (isRunning()) stop();
   model_.clear();
   partial_.clear();
@@ -76,16 +66,22 @@ bool JobRunner::start(const JobSpec& spec, const QString& traceFile) {
   linesReceived_ = 0;
   stopping_ = false;
   done_ = false;
-  const auto issues = spec.validate();
-  if (!issues.isEmpty()) {
+  const auto issues = config.validate();
+  if (!issues.empty()) {
     QStringList lines;
-    for (const auto& i : issues) lines << i.text();
+    for (const auto& i : issues) lines << issueText(i);
     finish(Outcome::InvalidOptions, tr("The options break a rule, so nothing was run:\n%1").arg(lines.join(QLatin1Char('\n'))));
     return false;
   }
+  specFile_ = std::make_unique<QTemporaryFile>(QDir::tempPath() + QStringLiteral("/shardlab-job-XXXXXX.json"));
+  const QByteArray spec = QByteArray::fromStdString(config.toJson().dump(2) + "\n");
+  if (!specFile_->open() || specFile_->write(spec) != spec.size() || !specFile_->flush()) {
+    finish(Outcome::NotStarted, tr("The job's spec file could not be written (%1).").arg(specFile_->errorString()));
+    return false;
+  }
+  specFile_->close();
   const QString program = launcher();
-  QStringList args{QStringLiteral("--events"), QStringLiteral("-")};
-  args << spec.arguments();
+  QStringList args{QStringLiteral("--spec"), specFile_->fileName(), QStringLiteral("--events"), QStringLiteral("-")};
   if (!traceFile.isEmpty()) args << QStringLiteral("--trace") << traceFile;
   QStringList parts{quoted(program)};
   for (const auto& a : args) parts << quoted(a);
@@ -157,10 +153,11 @@ void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
     finish(Outcome::Crashed, tr("shardlab-run crashed. What it wrote before is shown.\n%1").arg(err));
     return;
   }
+  using shardlab::LauncherExit;
   switch (code) {
-  case 0: finish(Outcome::Finished, tr("The job finished.")); break;
-  case 2: finish(Outcome::InvalidOptions, tr("The launcher refused the options:\n%1").arg(err)); break;
-  case 3: {
+  case shardlab::code(LauncherExit::Done): finish(Outcome::Finished, tr("The job finished.")); break;
+  case shardlab::code(LauncherExit::InvalidJob): finish(Outcome::InvalidOptions, tr("The launcher refused the options:\n%1").arg(err)); break;
+  case shardlab::code(LauncherExit::RankFailed): {
     const auto& s = model_.summary();
     if (s.outOfMemory) {
       const auto& o = *s.outOfMemory;
@@ -181,7 +178,10 @@ void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
     }
     break;
   }
-  case 4: finish(Outcome::Missing, tr("mpirun or the worker is missing:\n%1").arg(err)); break;
+  case shardlab::code(LauncherExit::Interrupted):
+    finish(Outcome::Stopped, tr("shardlab-run was interrupted. The events recorded until then are shown."));
+    break;
+  case shardlab::code(LauncherExit::MissingTool): finish(Outcome::Missing, tr("mpirun or the worker is missing:\n%1").arg(err)); break;
   default: finish(Outcome::Crashed, tr("shardlab-run exited with code %1.\n%2").arg(code).arg(err)); break;
   }
 }

@@ -1,15 +1,18 @@
-// JobRunner: runs one shardlab-run job in a QProcess (never blocking the UI thread).
-// Its stdout is the live trace (--events -); complete lines are queued and handed
+// JobRunner: runs one shardlab-run job in a QProcess (never blocking the UI thread):
+// `shardlab-run --spec FILE --events -`, FILE holding the JobConfig as JSON. Its stdout is the live trace (--events -); complete lines are queued and handed
 // to the TraceModel in batches by a timer, so a job writing 50,000 events/s cannot
 // stall the UI. Its stderr goes to the log. Stop terminates, then kills.
 #pragma once
 
-#include "models/JobSpec.h"
+#include "job/JobConfig.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QProcess>
+#include <QTemporaryFile>
 #include <QTimer>
+
+#include <memory>
 
 class TraceModel;
 
@@ -22,14 +25,14 @@ public:
   explicit JobRunner(TraceModel& model, QObject* parent = nullptr);
   ~JobRunner() override;
 
-  // Where shardlab-run is: $SHARDLAB_RUN, next to this program, the build tree, $PATH.
+  // Where shardlab-run is: $SHARDLAB_RUN, next to this program, $PATH.
   static QString findLauncher();
   void setLauncher(const QString& path) { launcher_ = path; }
   QString launcher() const { return launcher_.isEmpty() ? findLauncher() : launcher_; }
 
   // Starts the job; clears the model. Returns false (and emits finished) when the
-  // spec is invalid or the launcher is missing.
-  bool start(const JobSpec& spec, const QString& traceFile = {});
+  // job breaks a rule, its spec file cannot be written or the launcher is missing.
+  bool start(const shardlab::JobConfig& config, const QString& traceFile = {});
   bool isRunning() const { return process_.state() != QProcess::NotRunning; }
   // The command line as one copyable string (arguments quoted where needed).
   QString commandLine() const { return commandLine_; }
@@ -59,6 +62,8 @@ private:
 
   TraceModel& model_;
   QProcess process_;
+  // The job's spec file, kept until the next job so the logged command line works.
+  std::unique_ptr<QTemporaryFile> specFile_;
   QTimer batchTimer_;
   QTimer killTimer_;
   QByteArray partial_;

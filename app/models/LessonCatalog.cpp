@@ -1,15 +1,16 @@
 #include "models/LessonCatalog.h"
 
 #include "models/AppSettings.h"
+#include "models/JobText.h"
 
 #include "quiz/bank/AssetLocator.h"
 #include "quiz/bank/Diagnostics.h"
+#include "quiz/bank/KnownIds.h"
 #include "quiz/bank/LessonLibrary.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
-#include <QJsonDocument>
 #include <QLocale>
 
 #include <algorithm>
@@ -37,7 +38,7 @@ QStringList Lesson::specLabels(const QString& lang) const {
   QStringList out;
   for (int i = 0; i < specLabelTexts.size(); ++i) {
     const QString l = pick(specLabelTexts.at(i), lang);
-    out << (l.isEmpty() ? specs.value(i).strategy.toUpper() : l);
+    out << (l.isEmpty() ? strategyLabel(specs.value(i).strategy) : l);
   }
   return out;
 }
@@ -51,14 +52,8 @@ QString Lesson::guideMarkdown(const QString& lang) const {
 }
 
 QString Lesson::summary(const QString& lang) const {
-  if (specs.size() == 1) return specs.first().describe();
+  if (specs.size() == 1) return describeJob(specs.first());
   return specLabels(lang).join(QCoreApplication::translate("LessonCatalog", " vs "));
-}
-
-QStringList LessonCatalog::lessonIds() {
-  return {QStringLiteral("ddp-replicas"),    QStringLiteral("fsdp-shard-gather-free"), QStringLiteral("fsdp-prefetch"),
-          QStringLiteral("oom-ddp-vs-fsdp"), QStringLiteral("pipeline-bubble"),        QStringLiteral("gpipe-vs-1f1b"),
-          QStringLiteral("tensor-parallel")};
 }
 
 QString LessonCatalog::assetsDirectory(QString* why) {
@@ -95,9 +90,10 @@ LessonCatalog LessonCatalog::load(const QString& assetsDir) {
     l.id = QString::fromStdString(ql.id);
     l.titles = toMap(ql.title);
     for (const auto& run : ql.runs) {
-      const auto json = QJsonDocument::fromJson(QByteArray::fromStdString(run.spec.toJson().dump()));
-      l.specs << JobSpec::fromJson(json.object());
+      std::vector<shardlab::JobIssue> issues;
+      l.specs << shardlab::JobConfig::fromJson(run.spec.toJson(), issues);
       l.specLabelTexts << toMap(run.label);
+      for (const auto& i : issues) c.warnings_ << l.id + QStringLiteral(": ") + issueText(i);
     }
     for (const auto& [lang, path] : ql.guides) {
       const std::filesystem::path p = path.is_absolute() ? path : dir / path;
@@ -106,9 +102,10 @@ LessonCatalog LessonCatalog::load(const QString& assetsDir) {
     if (l.specs.isEmpty()) continue;
     c.lessons_ << l;
   }
-  const QStringList order = lessonIds();
+  // In teaching order: the order of the quiz's known lesson ids, unknown ones last.
+  const auto& order = shardlab::quiz::knownLessonIds();
   std::stable_sort(c.lessons_.begin(), c.lessons_.end(), [&](const Lesson& a, const Lesson& b) {
-    auto rank = [&](const Lesson& x) { const auto i = order.indexOf(x.id); return i < 0 ? order.size() : i; };
+    auto rank = [&](const Lesson& x) { return std::find(order.begin(), order.end(), x.id.toStdString()) - order.begin(); };
     return rank(a) < rank(b);
   });
   return c;

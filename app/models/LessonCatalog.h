@@ -5,7 +5,7 @@
 // install (share/shardlab/assets); when they are not, warnings() says what was tried.
 #pragma once
 
-#include "models/JobSpec.h"
+#include "job/JobConfig.h"
 
 #include <QList>
 #include <QMap>
@@ -15,7 +15,7 @@
 struct Lesson {
   QString id;
   QMap<QString, QString> titles;   // language -> title
-  QList<JobSpec> specs;            // one spec, or two for a comparison
+  QList<shardlab::JobConfig> specs; // one job, or two for a comparison
   QList<QMap<QString, QString>> specLabelTexts; // per run: language -> label
   QMap<QString, QString> guides;   // language -> absolute path of the Markdown guide page
 
@@ -39,8 +39,6 @@ public:
   // quiz::findAssetsDir(): $SHARDLAB_ASSETS, <app>/../share/shardlab/assets, the source tree's assets/.
   // Empty (with the reason in `why`) when none is found.
   static QString assetsDirectory(QString* why = nullptr);
-  // The fixed lesson ids, in teaching order (docs/quiz-format.md).
-  static QStringList lessonIds();
 
   const QList<Lesson>& lessons() const { return lessons_; }
   const Lesson* find(const QString& id) const;

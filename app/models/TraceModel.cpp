@@ -27,7 +27,7 @@ void TraceModel::clear() {
   stepsDone_ = 0;
   failures_.clear();
   parseError_.clear();
-  updateRankCount();
+  updateJob();
   ++generation_;
   Q_EMIT reset();
 }
@@ -123,7 +123,7 @@ void TraceModel::sortLaneTail(RankIndex& ri, int l, std::size_t oldSize) {
 
 void TraceModel::index(int from) {
   ++generation_;
-  updateRankCount();
+  updateJob();
   ensureRank(rankCount() - 1);
   std::vector<std::array<std::size_t, 3>> laneSizes(ranks_.size());
   for (std::size_t r = 0; r < ranks_.size(); ++r)
@@ -174,7 +174,7 @@ void TraceModel::index(int from) {
   laneSizes.resize(ranks_.size(), {0, 0, 0});
   for (std::size_t r = 0; r < ranks_.size(); ++r)
     for (int l = 0; l < 3; ++l) sortLaneTail(ranks_[r], l, laneSizes[r][static_cast<std::size_t>(l)]);
-  updateRankCount();
+  updateJob();
   mergeTail(eventStarts_, eventsBefore, std::less<qint64>());
   mergeTail(collStarts_, collBefore, std::less<qint64>());
   mergeTail(phaseStarts_, phaseBefore, std::less<qint64>());
@@ -194,20 +194,11 @@ const st::Summary& TraceModel::recentSummary(int maxAgeMs) const {
   return summary();
 }
 
-// Asked for all over every paint: the job record's JSON is looked up once per change.
-void TraceModel::updateRankCount() { rankCount_ = std::max(trace_->rankCount(), static_cast<int>(ranks_.size())); }
-
-int TraceModel::stepsPlanned() const {
-  const auto& job = trace_->job;
-  if (job.is_object() && job.contains("steps") && job["steps"].is_number_integer()) return job["steps"].get<int>();
-  return 0;
-}
-
-QString TraceModel::strategy() const {
-  const auto& job = trace_->job;
-  if (job.is_object() && job.contains("strategy") && job["strategy"].is_string())
-    return QString::fromStdString(job["strategy"].get<std::string>());
-  return {};
+// Asked for all over every paint: the job record is read once, when it appears (it
+// comes first in a trace and does not change), or dropped when the run is cleared.
+void TraceModel::updateJob() {
+  if (trace_->job.is_object() != config_.has_value()) config_ = trace_->config();
+  rankCount_ = std::max(trace_->rankCount(), static_cast<int>(ranks_.size()));
 }
 
 static QString metaString(const nlohmann::json& meta, const char* key) {
@@ -219,11 +210,8 @@ static QString metaString(const nlohmann::json& meta, const char* key) {
 bool TraceModel::rankIsCpu(int rank) const {
   const auto* info = trace_->rankInfo(rank);
   if (!info || !info->meta.is_object()) {
-    const auto dev = QString::fromStdString(trace_->job.is_object() && trace_->job.contains("device") &&
-                                                    trace_->job["device"].is_string()
-                                                ? trace_->job["device"].get<std::string>()
-                                                : std::string("cpu"));
-    return dev != QLatin1String("cuda");
+    using shardlab::DeviceKind;
+    return !config_ || (config_->device != DeviceKind::Cuda && config_->device != DeviceKind::CudaMpiStaged);
   }
   return metaString(info->meta, "device") != QLatin1String("cuda");
 }

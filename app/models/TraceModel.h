@@ -17,6 +17,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -55,9 +56,10 @@ public:
   int rankCount() const { return rankCount_; } // from the job record, or the highest rank seen
   qint64 startTime() const { return tMin_ == INT64_MAX ? 0 : tMin_; }
   qint64 endTime() const { return tMax_; }
-  int stepsPlanned() const;
+  // The job of the run, from the trace's job record (Trace::config()); none before it arrives.
+  const std::optional<shardlab::JobConfig>& config() const { return config_; }
+  int stepsPlanned() const { return config_ ? config_->steps : 0; }
   int stepsDone() const { return stepsDone_; }
-  QString strategy() const;
   QString unitName(int unit) const { return QString::fromStdString(trace_->unitName(unit)); }
   int unitCount() const { return static_cast<int>(trace_->units.size()); }
 
@@ -126,7 +128,8 @@ private:
   int stepsDone_ = 0;
   int rankCount_ = 0;
   quint64 generation_ = 0;
-  void updateRankCount();
+  void updateJob();
+  std::optional<shardlab::JobConfig> config_;
   std::vector<int> failures_;
   QString parseError_;
 };

@@ -5,1186 +5,1372 @@
     <name>Captions</name>
     <message>
         <source>%1 ns</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 µs</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 and %2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source> (micro-batch %1)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 computes %2 of %3%4 in step %5 — %6</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 sends %2 (%3×%4) to rank %5%6 — %7</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 receives %2 (%3×%4) from rank %5%6 — %7</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1: %2 of %3, %4 — %5</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 is idle, %2%3 — %4 of bubble</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 runs out of memory: %2 needs %3 more, it holds %4 and the budget is %5</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source> of %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 failed: %2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 finished step %2 (loss %3)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1 %2 %3 of %4 for %5; it now holds %6</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>allocates</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>frees</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>CompareWindow</name>
     <message>
         <source>ShardLab — compare two runs</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>ExperimentPanel</name>
     <message>
         <source>prefetch the next unit</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>none, or e.g. 3MiB</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Strategy</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Ranks</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Device</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Layers</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Hidden size</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Vocabulary</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Batch</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Steps</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Seed</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Learning rate</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>FSDP sharding</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Schedule</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Micro-batches</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Virtual stages</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Memory budget</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Run</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Run this job with shardlab-run</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Fix the options named below first</source>
-        <translation />
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>JobRule</name>
+    <message>
+        <source>must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a non-negative integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a list of unit counts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a size such as 3MiB or a number of bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a size (use bytes, KiB, MiB or GiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be one of %1 (got &apos;%2&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2 (got %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be at least %1 (got %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a positive number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must not be negative</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must be divisible by ranks (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the naive schedule runs the whole batch at once (use 1, or gpipe/1f1b)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must divide the global batch (%1 is not divisible by %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a pipeline of %1 stages needs at least as many units, the model has %2 (layers + 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the interleaved schedule cuts the model into ranks x virtual stages = %1 chunks of at least one unit, the model has %2 (layers + 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs at least 2 chunks per rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs at least 2 ranks (its chunks alternate between ranks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the interleaved schedule uses virtual stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs a multiple of the stage count (%1), got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected %1 unit counts, one per stage (per chunk when interleaved), got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unit counts must add up to the model&apos;s %1 units</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every stage needs at least one unit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>JobRunner</name>
     <message>
         <source>The job did not stop within 3 s; killing it.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The options break a rule, so nothing was run:
 %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>The launcher shardlab-run was not found (looked for %1). Build it with 'cmake --build build --target shardlab-run', or set SHARDLAB_RUN to its path.</source>
-        <translation />
+        <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
+        <translation></translation>
     </message>
     <message>
         <source>Stopping the job…
 </source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>shardlab-run could not be started (%1): %2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>You stopped the job. The events recorded until then are shown.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>shardlab-run crashed. What it wrote before is shown.
 %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The job finished.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The launcher refused the options:
 %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source> of %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rank %1: %2
 </source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>A rank failed; the trace up to the failure is shown.
 %1%2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>mpirun or the worker is missing:
 %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>shardlab-run exited with code %1.
 %2</source>
-        <translation />
+        <translation></translation>
+    </message>
+    <message>
+        <source>The job&apos;s spec file could not be written (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>JobSpec</name>
-    <message>
-        <source>must be one of ddp, fsdp, pipeline, tp</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be full or grad-op</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be between 1 and 64 (got %1)</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be between 1 and 256 (got %1)</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be between 1 and 8192 (got %1)</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be between 2 and 1000000 (got %1)</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be between 1 and 10000 (got %1)</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be greater than 0 and at most 10</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be at least 1 (got %1)</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be divisible by ranks: %1 is not a multiple of %2</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be naive, gpipe, 1f1b or interleaved</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be divisible by microbatches: %1 is not a multiple of %2</source>
-        <translation />
-    </message>
-    <message>
-        <source>only the interleaved schedule uses more than 1 virtual stage</source>
-        <translation />
-    </message>
-    <message>
-        <source>layers + 2 (the model's units) must be at least ranks × virtual stages (%1) so every stage holds a unit</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be divisible by ranks for tensor parallelism: %1 is not a multiple of %2</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be a size such as 3MiB, 512KiB or 1048576</source>
-        <translation />
-    </message>
-    <message>
-        <source>must be auto, cpu or cuda</source>
-        <translation />
-    </message>
+    <name>JobText</name>
     <message>
         <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
-        <translation />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> · %1, %2 micro-batches</source>
-        <translation />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> · no prefetch</source>
-        <translation />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> · budget %1</source>
-        <translation />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>LogPane</name>
     <message>
         <source>The command line of the job appears here</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Copy the command line to run the same job in a terminal</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>ShardLab</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%v / %m steps</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Ranks</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Pipeline</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Plots</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Summary</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Experiment</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Log</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Quiz</source>
-        <translation />
-    </message>
-    <message>
-        <source>Quizzes about this run will appear here.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open trace</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>ShardLab traces (*.trace *.txt);;All files (*)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Start page</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Open trace…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Compare with trace…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Compare with trace</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>this run</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export &amp;Chrome trace…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export Chrome trace</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>JSON (*.json)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export &amp;PNG of the view…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export PNG</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>PNG (*.png)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Playback</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Play / pause</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next event</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Previous event</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next collective</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Previous collective</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next phase</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Previous phase</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Start</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>End</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Faster</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Slower</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Light theme</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Dark theme</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Presentation mode (large)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Larger text</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Smaller text</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Language</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Keyboard shortcuts</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Keyboard shortcuts</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;About ShardLab</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>About ShardLab</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus).&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>This trace could not be read completely: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>There is no lesson '%1'.</source>
-        <translation />
+        <source>There is no lesson &apos;%1&apos;.</source>
+        <translation></translation>
     </message>
     <message>
         <source>ShardLab — %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Running: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>run A</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>run B</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 — compare both runs in Plots → Compare runs.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot write %1.</source>
-        <translation />
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open &amp;lab…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ShardLab labs (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>This lab has %n error(s); see the log.</source>
+        <translation>
+            <numerusform>This lab has %n error; see the log.</numerusform>
+            <numerusform>This lab has %n errors; see the log.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The lab %1 is not valid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <translation>
+            <numerusform>Lab &quot;%1&quot;: %n step. Run its first lesson from the start page.</numerusform>
+            <numerusform>Lab &quot;%1&quot;: %n steps. Run its first lesson from the start page.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>Palette</name>
     <message>
         <source>parameter shard</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>parameter replica</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>gathered parameters</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>gradients</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>gradient shard</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>optimizer state</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>activations</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>comm buffers</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>forward</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>backward</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>optimizer</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>all-gather</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>reduce-scatter</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>all-reduce</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>send</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>receive</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>broadcast</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>waiting for an activation</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>waiting for a gradient</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>waiting for a collective</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>PipelineView</name>
     <message>
         <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>no strategy yet</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stage 00</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stage %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>PlaybackBar</name>
     <message>
         <source>Start (Home)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Previous event (Left)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Play / pause (Space)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next event (Right)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next collective</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next collective (Ctrl+Right)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next phase</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>End (End)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Scrub over the recorded time</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Slower (−)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Slow-down: screen time per recorded time</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Faster (+)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Follow live</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>While a job runs, keep the playhead on the newest event</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 / %2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>×%1 slower</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>PlotsView</name>
     <message>
         <source>Rank:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Memory over time</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Loss per step</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Bytes per step</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Compare runs</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>time since start (ms)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>held (MiB), stacked by category</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>loss (this run)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>step</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>mean loss per token</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>step (rank 0)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>collective buffer bytes (KiB)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Run a comparison lesson or use File → Compare with trace…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1: peak memory per rank (MiB)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>rank</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>peak held (MiB)</source>
-        <translation />
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>QuizPanel</name>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>RankView</name>
     <message>
         <source>No run yet. Pick a lesson or run an experiment.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>idle: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>OUT OF MEMORY</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>FAILED</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>no work at this instant</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 held · peak %2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source> · budget %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Out of memory: %1 needed %2 more while holding %3; budget %4.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source> of %1</source>
-        <translation />
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>asked about an earlier run; run it again to review it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>StartPage</name>
     <message>
         <source>No lessons were found: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;h3&gt;On your own&lt;/h3&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Free experiment</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Choose the strategy, ranks, model size and schedule yourself.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open a trace</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Replay a trace recorded earlier by shardlab-run --trace.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Run this lesson</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Show the answer</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>SummaryView</name>
     <message>
         <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message numerus="yes">
         <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
-        <translation><numerusform>&lt;p&gt;%1 on %n rank · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform><numerusform>&lt;p&gt;%1 on %n ranks · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform></translation>
+        <translation>
+            <numerusform>&lt;p&gt;%1 on %n rank · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 on %n ranks · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform>
+        </translation>
     </message>
     <message>
         <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>rank</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>persistent</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>peak</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>compute</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>comm</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>exposed comm</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>idle</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>sent</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>collective</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>calls per rank</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>buffer bytes</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>on the wire</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>time</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;p&gt;Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>TimelineView</name>
     <message>
         <source>CPU rank 00</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The timeline fills in as the job runs.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>CPU rank %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>GPU rank %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>OOM</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>failed</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>TraceModel</name>
     <message>
         <source>Cannot open %1: the file does not exist or is not readable.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1, line %2: %3.%4</source>
-        <translation />
+        <translation></translation>
     </message>
     <message numerus="yes">
         <source> The %n event(s) before it are shown.</source>
-        <translation><numerusform> The event before it is shown.</numerusform><numerusform> The %n events before it are shown.</numerusform></translation>
+        <translation>
+            <numerusform> The event before it is shown.</numerusform>
+            <numerusform> The %n events before it are shown.</numerusform>
+        </translation>
     </message>
     <message>
         <source>stream line %1: %2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>CPU rank %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>GPU rank %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>GPU rank %1 · %2</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>No run</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation />
+        <translation></translation>
     </message>
     <message numerus="yes">
         <source>%n CPU rank(s)</source>
-        <translation><numerusform>%n CPU rank</numerusform><numerusform>%n CPU ranks</numerusform></translation>
+        <translation>
+            <numerusform>%n CPU rank</numerusform>
+            <numerusform>%n CPU ranks</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n rank(s), device not yet known</source>
-        <translation><numerusform>%n rank, device not yet known</numerusform><numerusform>%n ranks, device not yet known</numerusform></translation>
+        <translation>
+            <numerusform>%n rank, device not yet known</numerusform>
+            <numerusform>%n ranks, device not yet known</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n rank(s) not yet reported</source>
-        <translation><numerusform>%n rank not yet reported</numerusform><numerusform>%n ranks not yet reported</numerusform></translation>
+        <translation>
+            <numerusform>%n rank not yet reported</numerusform>
+            <numerusform>%n ranks not yet reported</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>shardlab: %1; running the default FSDP job headless with shardlab-run.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>shardlab: cannot start %1: %2</source>
-        <translation />
-    </message>
-    <message>
-        <source>shardlab: benchmark needs a trace with events: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>ShardLab: watch real distributed training jobs.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Run the lesson ID.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open a trace file.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Save a PNG of the main window and exit.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Playhead position for the screenshot, 0..1.</source>
-        <translation />
-    </message>
-    <message>
-        <source>Render a large trace offscreen and print frames per second.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Run the default FSDP job without a window.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>View to show: ranks, pipeline, plots, summary.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Interface language for this run: en, fr, ru.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Window size, e.g. 1600x1000.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Theme for this run: light, dark.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Presentation mode (large text) for this run.</source>
-        <translation />
-    </message>
-    <message>
-        <source>Trace for --benchmark.</source>
-        <translation />
-    </message>
-    <message>
-        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>--headless was given</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>no display (DISPLAY and WAYLAND_DISPLAY are unset)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>the Qt platform is '%1', which shows no window</source>
-        <translation />
+        <source>the Qt platform is &apos;%1&apos;, which shows no window</source>
+        <translation></translation>
     </message>
     <message>
         <source>shardlab: cannot write %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>shardlab: no lesson '%1'</source>
-        <translation />
+        <source>shardlab: no lesson &apos;%1&apos;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>shardlab: no view &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -33,7 +33,7 @@
     </message>
     <message>
         <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
-        <translation>Le rang %1 effectue l'all-gather de %2 : %3 shards de %4 venant des rangs %5 — %6</translation>
+        <translation>Le rang %1 effectue l&apos;all-gather de %2 : %3 shards de %4 venant des rangs %5 — %6</translation>
     </message>
     <message>
         <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
@@ -41,7 +41,7 @@
     </message>
     <message>
         <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
-        <translation>Le rang %1 effectue l'all-reduce de %2 de %3 avec les rangs %4 : chaque rang obtient la somme — %5</translation>
+        <translation>Le rang %1 effectue l&apos;all-reduce de %2 de %3 avec les rangs %4 : chaque rang obtient la somme — %5</translation>
     </message>
     <message>
         <source>Rank %1 sends %2 (%3×%4) to rank %5%6 — %7</source>
@@ -99,7 +99,7 @@
     <name>ExperimentPanel</name>
     <message>
         <source>prefetch the next unit</source>
-        <translation>prélecture (prefetch) de l'unité suivante</translation>
+        <translation>prélecture (prefetch) de l&apos;unité suivante</translation>
     </message>
     <message>
         <source>none, or e.g. 3MiB</source>
@@ -143,7 +143,7 @@
     </message>
     <message>
         <source>Learning rate</source>
-        <translation>Taux d'apprentissage</translation>
+        <translation>Taux d&apos;apprentissage</translation>
     </message>
     <message>
         <source>FSDP sharding</source>
@@ -179,24 +179,139 @@
     </message>
     <message>
         <source>Fix the options named below first</source>
-        <translation>Corrigez d'abord les options signalées ci-dessous</translation>
+        <translation>Corrigez d&apos;abord les options signalées ci-dessous</translation>
+    </message>
+</context>
+<context>
+    <name>JobRule</name>
+    <message>
+        <source>must be a JSON object</source>
+        <translation>doit être un objet JSON</translation>
+    </message>
+    <message>
+        <source>unknown key</source>
+        <translation>clé inconnue</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>doit être un entier</translation>
+    </message>
+    <message>
+        <source>must be a non-negative integer</source>
+        <translation>doit être un entier positif ou nul</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>doit être un nombre</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>doit être une chaîne de caractères</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>doit valoir true ou false</translation>
+    </message>
+    <message>
+        <source>must be a list of unit counts</source>
+        <translation>doit être une liste de nombres de blocs</translation>
+    </message>
+    <message>
+        <source>must be a size such as 3MiB or a number of bytes</source>
+        <translation>doit être une taille comme 3MiB ou un nombre d&apos;octets</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a size (use bytes, KiB, MiB or GiB)</source>
+        <translation>« %1 » n&apos;est pas une taille (utilisez des octets, KiB, MiB ou GiB)</translation>
+    </message>
+    <message>
+        <source>must be one of %1 (got &apos;%2&apos;)</source>
+        <translation>doit être l&apos;une des valeurs %1 (reçu « %2 »)</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2 (got %3)</source>
+        <translation>doit être compris entre %1 et %2 (reçu %3)</translation>
+    </message>
+    <message>
+        <source>must be at least %1 (got %2)</source>
+        <translation>doit valoir au moins %1 (reçu %2)</translation>
+    </message>
+    <message>
+        <source>must be a positive number</source>
+        <translation>doit être un nombre strictement positif</translation>
+    </message>
+    <message>
+        <source>must not be negative</source>
+        <translation>ne doit pas être négatif</translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must be divisible by ranks (%2)</source>
+        <translation>le lot global (%1) doit être divisible par le nombre de rangs (%2)</translation>
+    </message>
+    <message>
+        <source>the naive schedule runs the whole batch at once (use 1, or gpipe/1f1b)</source>
+        <translation>l&apos;ordonnancement naive traite tout le lot d&apos;un coup (mettez 1, ou choisissez gpipe/1f1b)</translation>
+    </message>
+    <message>
+        <source>must divide the global batch (%1 is not divisible by %2)</source>
+        <translation>doit diviser le lot global (%1 n&apos;est pas divisible par %2)</translation>
+    </message>
+    <message>
+        <source>a pipeline of %1 stages needs at least as many units, the model has %2 (layers + 2)</source>
+        <translation>un pipeline de %1 étages demande au moins autant de blocs, le modèle en a %2 (layers + 2)</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule cuts the model into ranks x virtual stages = %1 chunks of at least one unit, the model has %2 (layers + 2)</source>
+        <translation>l&apos;ordonnancement interleaved découpe le modèle en rangs × étages virtuels = %1 morceaux d&apos;au moins un bloc, le modèle en a %2 (layers + 2)</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs at least 2 chunks per rank</source>
+        <translation>l&apos;ordonnancement interleaved demande au moins 2 morceaux par rang</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs at least 2 ranks (its chunks alternate between ranks)</source>
+        <translation>l&apos;ordonnancement interleaved demande au moins 2 rangs (ses morceaux alternent entre les rangs)</translation>
+    </message>
+    <message>
+        <source>only the interleaved schedule uses virtual stages</source>
+        <translation>seul l&apos;ordonnancement interleaved utilise des étages virtuels</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs a multiple of the stage count (%1), got %2</source>
+        <translation>l&apos;ordonnancement interleaved demande un multiple du nombre d&apos;étages (%1), reçu %2</translation>
+    </message>
+    <message>
+        <source>expected %1 unit counts, one per stage (per chunk when interleaved), got %2</source>
+        <translation>%1 nombres de blocs attendus, un par étage (par morceau en interleaved), reçu %2</translation>
+    </message>
+    <message>
+        <source>unit counts must add up to the model&apos;s %1 units</source>
+        <translation>la somme des nombres de blocs doit égaler les %1 blocs du modèle</translation>
+    </message>
+    <message>
+        <source>every stage needs at least one unit</source>
+        <translation>chaque étage demande au moins un bloc</translation>
+    </message>
+    <message>
+        <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
+        <translation>le degré de parallélisme tensoriel (%1) doit diviser hidden (%2) et 4 × hidden (%3)</translation>
     </message>
 </context>
 <context>
     <name>JobRunner</name>
     <message>
         <source>The job did not stop within 3 s; killing it.</source>
-        <translation>Le job ne s'est pas arrêté en 3 s ; il est tué.</translation>
+        <translation>Le job ne s&apos;est pas arrêté en 3 s ; il est tué.</translation>
     </message>
     <message>
         <source>The options break a rule, so nothing was run:
 %1</source>
-        <translation>Les options enfreignent une règle, rien n'a été lancé :
+        <translation>Les options enfreignent une règle, rien n&apos;a été lancé :
 %1</translation>
     </message>
     <message>
-        <source>The launcher shardlab-run was not found (looked for %1). Build it with 'cmake --build build --target shardlab-run', or set SHARDLAB_RUN to its path.</source>
-        <translation>Le lanceur shardlab-run est introuvable (cherché : %1). Compilez-le avec 'cmake --build build --target shardlab-run' ou indiquez son chemin dans SHARDLAB_RUN.</translation>
+        <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
+        <translation>Le lanceur shardlab-run est introuvable (cherché : %1). Compilez-le avec &apos;cmake --build build --target shardlab-run&apos; ou indiquez son chemin dans SHARDLAB_RUN.</translation>
     </message>
     <message>
         <source>Stopping the job…
@@ -206,7 +321,7 @@
     </message>
     <message>
         <source>shardlab-run could not be started (%1): %2</source>
-        <translation>shardlab-run n'a pas pu être démarré (%1) : %2</translation>
+        <translation>shardlab-run n&apos;a pas pu être démarré (%1) : %2</translation>
     </message>
     <message>
         <source>You stopped the job. The events recorded until then are shown.</source>
@@ -215,7 +330,7 @@
     <message>
         <source>shardlab-run crashed. What it wrote before is shown.
 %1</source>
-        <translation>shardlab-run a planté. Ce qu'il a écrit avant est affiché.
+        <translation>shardlab-run a planté. Ce qu&apos;il a écrit avant est affiché.
 %1</translation>
     </message>
     <message>
@@ -230,7 +345,7 @@
     </message>
     <message>
         <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
-        <translation>Mémoire insuffisante sur le rang %1 : il lui fallait %2 de plus pour %3%4 en détenant %5, mais le budget est de %6. C'est la leçon : l'état du modèle ne tenait pas sur un rang.</translation>
+        <translation>Mémoire insuffisante sur le rang %1 : il lui fallait %2 de plus pour %3%4 en détenant %5, mais le budget est de %6. C&apos;est la leçon : l&apos;état du modèle ne tenait pas sur un rang.</translation>
     </message>
     <message>
         <source> of %1</source>
@@ -245,7 +360,7 @@
     <message>
         <source>A rank failed; the trace up to the failure is shown.
 %1%2</source>
-        <translation>Un rang a échoué ; la trace jusqu'à l'échec est affichée.
+        <translation>Un rang a échoué ; la trace jusqu&apos;à l&apos;échec est affichée.
 %1%2</translation>
     </message>
     <message>
@@ -257,80 +372,20 @@
     <message>
         <source>shardlab-run exited with code %1.
 %2</source>
-        <translation>shardlab-run s'est terminé avec le code %1.
+        <translation>shardlab-run s&apos;est terminé avec le code %1.
 %2</translation>
+    </message>
+    <message>
+        <source>The job&apos;s spec file could not be written (%1).</source>
+        <translation>Le fichier de spécification de la tâche n&apos;a pas pu être écrit (%1).</translation>
+    </message>
+    <message>
+        <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
+        <translation>shardlab-run a été interrompu. Les événements enregistrés jusque-là sont affichés.</translation>
     </message>
 </context>
 <context>
-    <name>JobSpec</name>
-    <message>
-        <source>must be one of ddp, fsdp, pipeline, tp</source>
-        <translation>doit être ddp, fsdp, pipeline ou tp</translation>
-    </message>
-    <message>
-        <source>must be full or grad-op</source>
-        <translation>doit être full ou grad-op</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 64 (got %1)</source>
-        <translation>doit être entre 1 et 64 (reçu %1)</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 256 (got %1)</source>
-        <translation>doit être entre 1 et 256 (reçu %1)</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 8192 (got %1)</source>
-        <translation>doit être entre 1 et 8192 (reçu %1)</translation>
-    </message>
-    <message>
-        <source>must be between 2 and 1000000 (got %1)</source>
-        <translation>doit être entre 2 et 1000000 (reçu %1)</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 10000 (got %1)</source>
-        <translation>doit être entre 1 et 10000 (reçu %1)</translation>
-    </message>
-    <message>
-        <source>must be greater than 0 and at most 10</source>
-        <translation>doit être supérieur à 0 et au plus 10</translation>
-    </message>
-    <message>
-        <source>must be at least 1 (got %1)</source>
-        <translation>doit valoir au moins 1 (reçu %1)</translation>
-    </message>
-    <message>
-        <source>must be divisible by ranks: %1 is not a multiple of %2</source>
-        <translation>doit être divisible par le nombre de rangs : %1 n'est pas un multiple de %2</translation>
-    </message>
-    <message>
-        <source>must be naive, gpipe, 1f1b or interleaved</source>
-        <translation>doit être naive, gpipe, 1f1b ou interleaved</translation>
-    </message>
-    <message>
-        <source>must be divisible by microbatches: %1 is not a multiple of %2</source>
-        <translation>doit être divisible par le nombre de micro-lots : %1 n'est pas un multiple de %2</translation>
-    </message>
-    <message>
-        <source>only the interleaved schedule uses more than 1 virtual stage</source>
-        <translation>seul l'ordonnancement interleaved utilise plus d'un étage virtuel</translation>
-    </message>
-    <message>
-        <source>layers + 2 (the model's units) must be at least ranks × virtual stages (%1) so every stage holds a unit</source>
-        <translation>couches + 2 (les unités du modèle) doit valoir au moins rangs × étages virtuels (%1) pour que chaque étage ait une unité</translation>
-    </message>
-    <message>
-        <source>must be divisible by ranks for tensor parallelism: %1 is not a multiple of %2</source>
-        <translation>doit être divisible par le nombre de rangs pour le parallélisme de tenseurs : %1 n'est pas un multiple de %2</translation>
-    </message>
-    <message>
-        <source>must be a size such as 3MiB, 512KiB or 1048576</source>
-        <translation>doit être une taille comme 3MiB, 512KiB ou 1048576</translation>
-    </message>
-    <message>
-        <source>must be auto, cpu or cuda</source>
-        <translation>doit être auto, cpu ou cuda</translation>
-    </message>
+    <name>JobText</name>
     <message>
         <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
         <translation>%1 · %2 rangs · %3 couches × %4 · lot %5 · %6 pas</translation>
@@ -409,10 +464,6 @@
         <translation>Quiz</translation>
     </message>
     <message>
-        <source>Quizzes about this run will appear here.</source>
-        <translation>Les quiz sur cette exécution apparaîtront ici.</translation>
-    </message>
-    <message>
         <source>Open trace</source>
         <translation>Ouvrir une trace</translation>
     </message>
@@ -426,7 +477,7 @@
     </message>
     <message>
         <source>&amp;Start page</source>
-        <translation>Page d'&amp;accueil</translation>
+        <translation>Page d&apos;&amp;accueil</translation>
     </message>
     <message>
         <source>&amp;Open trace…</source>
@@ -550,7 +601,7 @@
     </message>
     <message>
         <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
-        <translation>Langue changée. Le panneau d'expérience, la barre de lecture et le journal passent à la nouvelle langue après un redémarrage.</translation>
+        <translation>Langue changée. Le panneau d&apos;expérience, la barre de lecture et le journal passent à la nouvelle langue après un redémarrage.</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -574,11 +625,11 @@
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l'entraînement distribué en lançant de petits jobs réels sous Open MPI et en rejouant ce qu'ils ont enregistré.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petits jobs réels sous Open MPI et en rejouant ce qu&apos;ils ont enregistré.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l'a (cliquez sur une vue pour lui donner le focus).&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l&apos;a (cliquez sur une vue pour lui donner le focus).&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
@@ -586,11 +637,11 @@
     </message>
     <message>
         <source>This trace could not be read completely: %1</source>
-        <translation>Cette trace n'a pas pu être lue entièrement : %1</translation>
+        <translation>Cette trace n&apos;a pas pu être lue entièrement : %1</translation>
     </message>
     <message>
-        <source>There is no lesson '%1'.</source>
-        <translation>Il n'y a pas de leçon « %1 ».</translation>
+        <source>There is no lesson &apos;%1&apos;.</source>
+        <translation>Il n&apos;y a pas de leçon « %1 ».</translation>
     </message>
     <message>
         <source>ShardLab — %1</source>
@@ -614,7 +665,37 @@
     </message>
     <message>
         <source>Cannot write %1.</source>
-        <translation>Impossible d'écrire %1.</translation>
+        <translation>Impossible d&apos;écrire %1.</translation>
+    </message>
+    <message>
+        <source>Open &amp;lab…</source>
+        <translation>Ouvrir un &amp;TP…</translation>
+    </message>
+    <message>
+        <source>Open lab</source>
+        <translation>Ouvrir un TP</translation>
+    </message>
+    <message>
+        <source>ShardLab labs (*.json);;All files (*)</source>
+        <translation>TP ShardLab (*.json);;Tous les fichiers (*)</translation>
+    </message>
+    <message numerus="yes">
+        <source>This lab has %n error(s); see the log.</source>
+        <translation>
+            <numerusform>Ce TP a %n erreur ; voir le journal.</numerusform>
+            <numerusform>Ce TP a %n erreurs ; voir le journal.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The lab %1 is not valid.</source>
+        <translation>Le TP %1 n&apos;est pas valide.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <translation>
+            <numerusform>TP « %1 » : %n étape. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
+            <numerusform>TP « %1 » : %n étapes. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -641,7 +722,7 @@
     </message>
     <message>
         <source>optimizer state</source>
-        <translation>état de l'optimiseur</translation>
+        <translation>état de l&apos;optimiseur</translation>
     </message>
     <message>
         <source>activations</source>
@@ -689,15 +770,15 @@
     </message>
     <message>
         <source>waiting for an activation</source>
-        <translation>attente d'une activation</translation>
+        <translation>attente d&apos;une activation</translation>
     </message>
     <message>
         <source>waiting for a gradient</source>
-        <translation>attente d'un gradient</translation>
+        <translation>attente d&apos;un gradient</translation>
     </message>
     <message>
         <source>waiting for a collective</source>
-        <translation>attente d'une opération collective</translation>
+        <translation>attente d&apos;une opération collective</translation>
     </message>
 </context>
 <context>
@@ -712,7 +793,7 @@
     </message>
     <message>
         <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Pas %1 · ordonnancement %2 · %3 étages · %4 micro-lots · bulle mesurée %5 % (toute l'exécution) · théorie %6 %</translation>
+        <translation>Pas %1 · ordonnancement %2 · %3 étages · %4 micro-lots · bulle mesurée %5 % (toute l&apos;exécution) · théorie %6 %</translation>
     </message>
     <message>
         <source>Stage 00</source>
@@ -775,7 +856,7 @@
     </message>
     <message>
         <source>Slow-down: screen time per recorded time</source>
-        <translation>Ralenti : temps à l'écran par temps enregistré</translation>
+        <translation>Ralenti : temps à l&apos;écran par temps enregistré</translation>
     </message>
     <message>
         <source>Faster (+)</source>
@@ -787,7 +868,7 @@
     </message>
     <message>
         <source>While a job runs, keep the playhead on the newest event</source>
-        <translation>Pendant un job, garder la tête de lecture sur l'événement le plus récent</translation>
+        <translation>Pendant un job, garder la tête de lecture sur l&apos;événement le plus récent</translation>
     </message>
     <message>
         <source>%1 / %2</source>
@@ -866,10 +947,93 @@
     </message>
 </context>
 <context>
+    <name>QuizPanel</name>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation>Pas une valeur de ce type (%1).</translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation>Enregistré : %1. Elle sera comparée à la mesure de l&apos;exécution dès que l&apos;exécution sera là.</translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation>D&apos;abord, prédisez : %1 L&apos;exécution démarre quand vous enregistrez votre prédiction (ou lancez sans prédire).</translation>
+    </message>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation>À t = %1 ms :</translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation>Pas encore de questions : lancez une leçon ou ouvrez une trace.</translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation>Sur votre exécution</translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation>Question de la leçon</translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation>Juste.</translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation>Pas tout à fait. La réponse : %1</translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation>Cette exécution ne montre pas ce moment.</translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation>Cette exécution ne le montre pas ; lancement de la leçon %1…</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Questions</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Révision</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Enregistrer</translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation>Lancer sans prédire</translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation>Prédisez avant de lancer :</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Vérifier</translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation>Montrez-moi</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Précédente</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Suivante ▶</translation>
+    </message>
+</context>
+<context>
     <name>RankView</name>
     <message>
         <source>No run yet. Pick a lesson or run an experiment.</source>
-        <translation>Pas encore d'exécution. Choisissez une leçon ou lancez une expérience.</translation>
+        <translation>Pas encore d&apos;exécution. Choisissez une leçon ou lancez une expérience.</translation>
     </message>
     <message>
         <source>idle: %1</source>
@@ -905,6 +1069,25 @@
     </message>
 </context>
 <context>
+    <name>ReviewView</name>
+    <message>
+        <source>asked about an earlier run; run it again to review it.</source>
+        <translation>posée sur une exécution précédente ; relancez-la pour la revoir.</translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation>Votre réponse :</translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation>Bonne réponse :</translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation>Aucune erreur à revoir.</translation>
+    </message>
+</context>
+<context>
     <name>StartPage</name>
     <message>
         <source>No lessons were found: %1</source>
@@ -912,7 +1095,7 @@
     </message>
     <message>
         <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
-        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Lancez un petit job d'entraînement réel sur plusieurs rangs et regardez ce qui s'est réellement passé : chaque bloc, shard et nombre à l'écran vient de la trace enregistrée.&lt;/p&gt;</translation>
+        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Lancez un petit job d&apos;entraînement réel sur plusieurs rangs et regardez ce qui s&apos;est réellement passé : chaque bloc, shard et nombre à l&apos;écran vient de la trace enregistrée.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
@@ -928,7 +1111,7 @@
     </message>
     <message>
         <source>Choose the strategy, ranks, model size and schedule yourself.</source>
-        <translation>Choisissez vous-même la stratégie, les rangs, la taille du modèle et l'ordonnancement.</translation>
+        <translation>Choisissez vous-même la stratégie, les rangs, la taille du modèle et l&apos;ordonnancement.</translation>
     </message>
     <message>
         <source>Open a trace</source>
@@ -951,11 +1134,14 @@
     <name>SummaryView</name>
     <message>
         <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Pas encore d'exécution.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Pas encore d&apos;exécution.&lt;/p&gt;</translation>
     </message>
     <message numerus="yes">
         <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
-        <translation><numerusform>&lt;p&gt;%1 sur %n rang · %2 pas sur %3 · %4 paramètres dans %5 unités · durée %6&lt;/p&gt;</numerusform><numerusform>&lt;p&gt;%1 sur %n rangs · %2 pas sur %3 · %4 paramètres dans %5 unités · durée %6&lt;/p&gt;</numerusform></translation>
+        <translation>
+            <numerusform>&lt;p&gt;%1 sur %n rang · %2 pas sur %3 · %4 paramètres dans %5 unités · durée %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 sur %n rangs · %2 pas sur %3 · %4 paramètres dans %5 unités · durée %6&lt;/p&gt;</numerusform>
+        </translation>
     </message>
     <message>
         <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
@@ -1034,7 +1220,7 @@
     </message>
     <message>
         <source>The timeline fills in as the job runs.</source>
-        <translation>La chronologie se remplit pendant l'exécution du job.</translation>
+        <translation>La chronologie se remplit pendant l&apos;exécution du job.</translation>
     </message>
     <message>
         <source>CPU rank %1</source>
@@ -1057,7 +1243,7 @@
     <name>TraceModel</name>
     <message>
         <source>Cannot open %1: the file does not exist or is not readable.</source>
-        <translation>Impossible d'ouvrir %1 : le fichier n'existe pas ou n'est pas lisible.</translation>
+        <translation>Impossible d&apos;ouvrir %1 : le fichier n&apos;existe pas ou n&apos;est pas lisible.</translation>
     </message>
     <message>
         <source>%1, line %2: %3.%4</source>
@@ -1065,7 +1251,10 @@
     </message>
     <message numerus="yes">
         <source> The %n event(s) before it are shown.</source>
-        <translation><numerusform> L'événement qui le précède est affiché.</numerusform><numerusform> Les %n événements qui le précèdent sont affichés.</numerusform></translation>
+        <translation>
+            <numerusform> L&apos;événement qui le précède est affiché.</numerusform>
+            <numerusform> Les %n événements qui le précèdent sont affichés.</numerusform>
+        </translation>
     </message>
     <message>
         <source>stream line %1: %2</source>
@@ -1093,15 +1282,24 @@
     </message>
     <message numerus="yes">
         <source>%n CPU rank(s)</source>
-        <translation><numerusform>%n rang CPU</numerusform><numerusform>%n rangs CPU</numerusform></translation>
+        <translation>
+            <numerusform>%n rang CPU</numerusform>
+            <numerusform>%n rangs CPU</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n rank(s), device not yet known</source>
-        <translation><numerusform>%n rang, périphérique encore inconnu</numerusform><numerusform>%n rangs, périphérique encore inconnu</numerusform></translation>
+        <translation>
+            <numerusform>%n rang, périphérique encore inconnu</numerusform>
+            <numerusform>%n rangs, périphérique encore inconnu</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n rank(s) not yet reported</source>
-        <translation><numerusform>%n rang pas encore signalé</numerusform><numerusform>%n rangs pas encore signalés</numerusform></translation>
+        <translation>
+            <numerusform>%n rang pas encore signalé</numerusform>
+            <numerusform>%n rangs pas encore signalés</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1115,12 +1313,8 @@
         <translation>shardlab : impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <source>shardlab: benchmark needs a trace with events: %1</source>
-        <translation>shardlab : le benchmark demande une trace contenant des événements : %1</translation>
-    </message>
-    <message>
         <source>ShardLab: watch real distributed training jobs.</source>
-        <translation>ShardLab : observez de vrais jobs d'entraînement distribué.</translation>
+        <translation>ShardLab : observez de vrais jobs d&apos;entraînement distribué.</translation>
     </message>
     <message>
         <source>Run the lesson ID.</source>
@@ -1139,10 +1333,6 @@
         <translation>Position de la tête de lecture pour la capture, 0..1.</translation>
     </message>
     <message>
-        <source>Render a large trace offscreen and print frames per second.</source>
-        <translation>Rendre une grande trace hors écran et afficher les images par seconde.</translation>
-    </message>
-    <message>
         <source>Run the default FSDP job without a window.</source>
         <translation>Lancer le job FSDP par défaut sans fenêtre.</translation>
     </message>
@@ -1152,7 +1342,7 @@
     </message>
     <message>
         <source>Interface language for this run: en, fr, ru.</source>
-        <translation>Langue de l'interface pour cette exécution : en, fr, ru.</translation>
+        <translation>Langue de l&apos;interface pour cette exécution : en, fr, ru.</translation>
     </message>
     <message>
         <source>Window size, e.g. 1600x1000.</source>
@@ -1167,32 +1357,28 @@
         <translation>Mode présentation (grand texte) pour cette exécution.</translation>
     </message>
     <message>
-        <source>Trace for --benchmark.</source>
-        <translation>Trace pour --benchmark.</translation>
-    </message>
-    <message>
-        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
-        <translation>shardlab --benchmark TRACE : donnez une trace enregistrée par shardlab-run --trace.</translation>
-    </message>
-    <message>
         <source>--headless was given</source>
         <translation>--headless a été donné</translation>
     </message>
     <message>
         <source>no display (DISPLAY and WAYLAND_DISPLAY are unset)</source>
-        <translation>pas d'affichage (DISPLAY et WAYLAND_DISPLAY ne sont pas définies)</translation>
+        <translation>pas d&apos;affichage (DISPLAY et WAYLAND_DISPLAY ne sont pas définies)</translation>
     </message>
     <message>
-        <source>the Qt platform is '%1', which shows no window</source>
-        <translation>la plateforme Qt est « %1 », qui n'affiche aucune fenêtre</translation>
+        <source>the Qt platform is &apos;%1&apos;, which shows no window</source>
+        <translation>la plateforme Qt est « %1 », qui n&apos;affiche aucune fenêtre</translation>
     </message>
     <message>
         <source>shardlab: cannot write %1</source>
-        <translation>shardlab : impossible d'écrire %1</translation>
+        <translation>shardlab : impossible d&apos;écrire %1</translation>
     </message>
     <message>
-        <source>shardlab: no lesson '%1'</source>
+        <source>shardlab: no lesson &apos;%1&apos;</source>
         <translation>shardlab : pas de leçon « %1 »</translation>
+    </message>
+    <message>
+        <source>shardlab: no view &apos;%1&apos;</source>
+        <translation>shardlab : pas de vue « %1 »</translation>
     </message>
 </context>
 </TS>

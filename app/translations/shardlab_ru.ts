@@ -183,6 +183,121 @@
     </message>
 </context>
 <context>
+    <name>JobRule</name>
+    <message>
+        <source>must be a JSON object</source>
+        <translation>должно быть объектом JSON</translation>
+    </message>
+    <message>
+        <source>unknown key</source>
+        <translation>неизвестный ключ</translation>
+    </message>
+    <message>
+        <source>must be an integer</source>
+        <translation>должно быть целым числом</translation>
+    </message>
+    <message>
+        <source>must be a non-negative integer</source>
+        <translation>должно быть неотрицательным целым числом</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>должно быть числом</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <translation>должно быть строкой</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>должно быть true или false</translation>
+    </message>
+    <message>
+        <source>must be a list of unit counts</source>
+        <translation>должно быть списком чисел блоков</translation>
+    </message>
+    <message>
+        <source>must be a size such as 3MiB or a number of bytes</source>
+        <translation>должно быть размером вроде 3MiB или числом байтов</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a size (use bytes, KiB, MiB or GiB)</source>
+        <translation>«%1» — не размер (укажите байты, KiB, MiB или GiB)</translation>
+    </message>
+    <message>
+        <source>must be one of %1 (got &apos;%2&apos;)</source>
+        <translation>должно быть одним из значений %1 (получено «%2»)</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2 (got %3)</source>
+        <translation>должно быть от %1 до %2 (получено %3)</translation>
+    </message>
+    <message>
+        <source>must be at least %1 (got %2)</source>
+        <translation>должно быть не меньше %1 (получено %2)</translation>
+    </message>
+    <message>
+        <source>must be a positive number</source>
+        <translation>должно быть положительным числом</translation>
+    </message>
+    <message>
+        <source>must not be negative</source>
+        <translation>не может быть отрицательным</translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must be divisible by ranks (%2)</source>
+        <translation>глобальный батч (%1) должен делиться на число рангов (%2)</translation>
+    </message>
+    <message>
+        <source>the naive schedule runs the whole batch at once (use 1, or gpipe/1f1b)</source>
+        <translation>расписание naive обрабатывает весь батч сразу (укажите 1 или выберите gpipe/1f1b)</translation>
+    </message>
+    <message>
+        <source>must divide the global batch (%1 is not divisible by %2)</source>
+        <translation>должно делить глобальный батч (%1 не делится на %2)</translation>
+    </message>
+    <message>
+        <source>a pipeline of %1 stages needs at least as many units, the model has %2 (layers + 2)</source>
+        <translation>конвейеру нужно не меньше блоков, чем стадий (стадий: %1), а блоков в модели: %2 (layers + 2)</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule cuts the model into ranks x virtual stages = %1 chunks of at least one unit, the model has %2 (layers + 2)</source>
+        <translation>расписание interleaved режет модель на части (ранги × виртуальные стадии = %1), в каждой хотя бы один блок, а блоков в модели: %2 (layers + 2)</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs at least 2 chunks per rank</source>
+        <translation>расписанию interleaved нужно не меньше 2 частей на ранг</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs at least 2 ranks (its chunks alternate between ranks)</source>
+        <translation>расписанию interleaved нужно не меньше 2 рангов (его части чередуются между рангами)</translation>
+    </message>
+    <message>
+        <source>only the interleaved schedule uses virtual stages</source>
+        <translation>виртуальные стадии использует только расписание interleaved</translation>
+    </message>
+    <message>
+        <source>the interleaved schedule needs a multiple of the stage count (%1), got %2</source>
+        <translation>расписанию interleaved нужно число, кратное числу стадий (%1), получено %2</translation>
+    </message>
+    <message>
+        <source>expected %1 unit counts, one per stage (per chunk when interleaved), got %2</source>
+        <translation>ожидалось чисел блоков: %1, по одному на стадию (на часть при interleaved), получено: %2</translation>
+    </message>
+    <message>
+        <source>unit counts must add up to the model&apos;s %1 units</source>
+        <translation>сумма чисел блоков должна равняться числу блоков модели (%1)</translation>
+    </message>
+    <message>
+        <source>every stage needs at least one unit</source>
+        <translation>каждой стадии нужен хотя бы один блок</translation>
+    </message>
+    <message>
+        <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
+        <translation>степень тензорного параллелизма (%1) должна делить hidden (%2) и 4 × hidden (%3)</translation>
+    </message>
+</context>
+<context>
     <name>JobRunner</name>
     <message>
         <source>The job did not stop within 3 s; killing it.</source>
@@ -195,8 +310,8 @@
 %1</translation>
     </message>
     <message>
-        <source>The launcher shardlab-run was not found (looked for %1). Build it with 'cmake --build build --target shardlab-run', or set SHARDLAB_RUN to its path.</source>
-        <translation>Запускатель shardlab-run не найден (искали: %1). Соберите его командой 'cmake --build build --target shardlab-run' или укажите путь в SHARDLAB_RUN.</translation>
+        <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
+        <translation>Запускатель shardlab-run не найден (искали: %1). Соберите его командой &apos;cmake --build build --target shardlab-run&apos; или укажите путь в SHARDLAB_RUN.</translation>
     </message>
     <message>
         <source>Stopping the job…
@@ -260,77 +375,17 @@
         <translation>shardlab-run завершился с кодом %1.
 %2</translation>
     </message>
+    <message>
+        <source>The job&apos;s spec file could not be written (%1).</source>
+        <translation>Не удалось записать файл спецификации задачи (%1).</translation>
+    </message>
+    <message>
+        <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
+        <translation>shardlab-run был прерван. Показаны события, записанные до этого момента.</translation>
+    </message>
 </context>
 <context>
-    <name>JobSpec</name>
-    <message>
-        <source>must be one of ddp, fsdp, pipeline, tp</source>
-        <translation>должно быть ddp, fsdp, pipeline или tp</translation>
-    </message>
-    <message>
-        <source>must be full or grad-op</source>
-        <translation>должно быть full или grad-op</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 64 (got %1)</source>
-        <translation>должно быть от 1 до 64 (получено %1)</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 256 (got %1)</source>
-        <translation>должно быть от 1 до 256 (получено %1)</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 8192 (got %1)</source>
-        <translation>должно быть от 1 до 8192 (получено %1)</translation>
-    </message>
-    <message>
-        <source>must be between 2 and 1000000 (got %1)</source>
-        <translation>должно быть от 2 до 1000000 (получено %1)</translation>
-    </message>
-    <message>
-        <source>must be between 1 and 10000 (got %1)</source>
-        <translation>должно быть от 1 до 10000 (получено %1)</translation>
-    </message>
-    <message>
-        <source>must be greater than 0 and at most 10</source>
-        <translation>должно быть больше 0 и не больше 10</translation>
-    </message>
-    <message>
-        <source>must be at least 1 (got %1)</source>
-        <translation>должно быть не меньше 1 (получено %1)</translation>
-    </message>
-    <message>
-        <source>must be divisible by ranks: %1 is not a multiple of %2</source>
-        <translation>должно делиться на число рангов: %1 не кратно %2</translation>
-    </message>
-    <message>
-        <source>must be naive, gpipe, 1f1b or interleaved</source>
-        <translation>должно быть naive, gpipe, 1f1b или interleaved</translation>
-    </message>
-    <message>
-        <source>must be divisible by microbatches: %1 is not a multiple of %2</source>
-        <translation>должно делиться на число микробатчей: %1 не кратно %2</translation>
-    </message>
-    <message>
-        <source>only the interleaved schedule uses more than 1 virtual stage</source>
-        <translation>больше 1 виртуальной стадии использует только расписание interleaved</translation>
-    </message>
-    <message>
-        <source>layers + 2 (the model's units) must be at least ranks × virtual stages (%1) so every stage holds a unit</source>
-        <translation>слои + 2 (блоки модели) должны быть не меньше, чем ранги × виртуальные стадии (%1), чтобы у каждой стадии был блок</translation>
-    </message>
-    <message>
-        <source>must be divisible by ranks for tensor parallelism: %1 is not a multiple of %2</source>
-        <translation>для тензорного параллелизма должно делиться на число рангов: %1 не кратно %2</translation>
-    </message>
-    <message>
-        <source>must be a size such as 3MiB, 512KiB or 1048576</source>
-        <translation>должно быть размером вроде 3MiB, 512KiB или 1048576</translation>
-    </message>
-    <message>
-        <source>must be auto, cpu or cuda</source>
-        <translation>должно быть auto, cpu или cuda</translation>
-    </message>
+    <name>JobText</name>
     <message>
         <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
         <translation>%1 · рангов: %2 · слоёв: %3 × %4 · батч %5 · шагов: %6</translation>
@@ -407,10 +462,6 @@
     <message>
         <source>Quiz</source>
         <translation>Тест</translation>
-    </message>
-    <message>
-        <source>Quizzes about this run will appear here.</source>
-        <translation>Здесь появятся тесты по этому запуску.</translation>
     </message>
     <message>
         <source>Open trace</source>
@@ -589,7 +640,7 @@
         <translation>Трассу не удалось прочитать полностью: %1</translation>
     </message>
     <message>
-        <source>There is no lesson '%1'.</source>
+        <source>There is no lesson &apos;%1&apos;.</source>
         <translation>Урока «%1» нет.</translation>
     </message>
     <message>
@@ -615,6 +666,38 @@
     <message>
         <source>Cannot write %1.</source>
         <translation>Не удалось записать %1.</translation>
+    </message>
+    <message>
+        <source>Open &amp;lab…</source>
+        <translation>Открыть &amp;практикум…</translation>
+    </message>
+    <message>
+        <source>Open lab</source>
+        <translation>Открыть практикум</translation>
+    </message>
+    <message>
+        <source>ShardLab labs (*.json);;All files (*)</source>
+        <translation>Практикумы ShardLab (*.json);;Все файлы (*)</translation>
+    </message>
+    <message numerus="yes">
+        <source>This lab has %n error(s); see the log.</source>
+        <translation>
+            <numerusform>В практикуме %n ошибка; см. журнал.</numerusform>
+            <numerusform>В практикуме %n ошибки; см. журнал.</numerusform>
+            <numerusform>В практикуме %n ошибок; см. журнал.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The lab %1 is not valid.</source>
+        <translation>Практикум %1 некорректен.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <translation>
+            <numerusform>Практикум «%1»: %n шаг. Запустите его первый урок со стартовой страницы.</numerusform>
+            <numerusform>Практикум «%1»: %n шага. Запустите его первый урок со стартовой страницы.</numerusform>
+            <numerusform>Практикум «%1»: %n шагов. Запустите его первый урок со стартовой страницы.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -866,6 +949,89 @@
     </message>
 </context>
 <context>
+    <name>QuizPanel</name>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation>Это не значение нужного вида (%1).</translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation>Сохранено: %1. Прогноз сравнивается с измерением, как только есть запуск.</translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation>Сначала сделайте прогноз: %1 Запуск начнётся, когда вы сохраните прогноз (или запустите без него).</translation>
+    </message>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation>При t = %1 мс:</translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation>Вопросов пока нет: запустите урок или откройте трассу.</translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation>О вашем запуске</translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation>Вопрос урока</translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation>Верно.</translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation>Не совсем. Ответ: %1</translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation>Этот запуск не показывает этот момент.</translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation>Этот запуск этого не показывает; запускаю урок %1…</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Вопросы</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Повторение</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Сохранить</translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation>Запустить без прогноза</translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation>Предскажите до запуска:</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Проверить</translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation>Показать</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Назад</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Далее ▶</translation>
+    </message>
+</context>
+<context>
     <name>RankView</name>
     <message>
         <source>No run yet. Pick a lesson or run an experiment.</source>
@@ -902,6 +1068,25 @@
     <message>
         <source> of %1</source>
         <translation> из %1</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>asked about an earlier run; run it again to review it.</source>
+        <translation>вопрос о прежнем запуске; запустите его снова, чтобы повторить.</translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation>Ваш ответ:</translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation>Правильный ответ:</translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation>Ошибок для повторения нет.</translation>
     </message>
 </context>
 <context>
@@ -955,7 +1140,11 @@
     </message>
     <message numerus="yes">
         <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
-        <translation><numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform><numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform><numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform></translation>
+        <translation>
+            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform>
+        </translation>
     </message>
     <message>
         <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
@@ -1065,7 +1254,11 @@
     </message>
     <message numerus="yes">
         <source> The %n event(s) before it are shown.</source>
-        <translation><numerusform> Показано %n событие до неё.</numerusform><numerusform> Показаны %n события до неё.</numerusform><numerusform> Показаны %n событий до неё.</numerusform></translation>
+        <translation>
+            <numerusform> Показано %n событие до неё.</numerusform>
+            <numerusform> Показаны %n события до неё.</numerusform>
+            <numerusform> Показаны %n событий до неё.</numerusform>
+        </translation>
     </message>
     <message>
         <source>stream line %1: %2</source>
@@ -1093,15 +1286,27 @@
     </message>
     <message numerus="yes">
         <source>%n CPU rank(s)</source>
-        <translation><numerusform>%n CPU-ранг</numerusform><numerusform>%n CPU-ранга</numerusform><numerusform>%n CPU-рангов</numerusform></translation>
+        <translation>
+            <numerusform>%n CPU-ранг</numerusform>
+            <numerusform>%n CPU-ранга</numerusform>
+            <numerusform>%n CPU-рангов</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n rank(s), device not yet known</source>
-        <translation><numerusform>%n ранг, устройство пока неизвестно</numerusform><numerusform>%n ранга, устройство пока неизвестно</numerusform><numerusform>%n рангов, устройство пока неизвестно</numerusform></translation>
+        <translation>
+            <numerusform>%n ранг, устройство пока неизвестно</numerusform>
+            <numerusform>%n ранга, устройство пока неизвестно</numerusform>
+            <numerusform>%n рангов, устройство пока неизвестно</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n rank(s) not yet reported</source>
-        <translation><numerusform>%n ранг ещё не отчитался</numerusform><numerusform>%n ранга ещё не отчитались</numerusform><numerusform>%n рангов ещё не отчитались</numerusform></translation>
+        <translation>
+            <numerusform>%n ранг ещё не отчитался</numerusform>
+            <numerusform>%n ранга ещё не отчитались</numerusform>
+            <numerusform>%n рангов ещё не отчитались</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1113,10 +1318,6 @@
     <message>
         <source>shardlab: cannot start %1: %2</source>
         <translation>shardlab: не удалось запустить %1: %2</translation>
-    </message>
-    <message>
-        <source>shardlab: benchmark needs a trace with events: %1</source>
-        <translation>shardlab: для замера нужна трасса с событиями: %1</translation>
     </message>
     <message>
         <source>ShardLab: watch real distributed training jobs.</source>
@@ -1137,10 +1338,6 @@
     <message>
         <source>Playhead position for the screenshot, 0..1.</source>
         <translation>Положение курсора воспроизведения для снимка, 0..1.</translation>
-    </message>
-    <message>
-        <source>Render a large trace offscreen and print frames per second.</source>
-        <translation>Отрисовать большую трассу вне экрана и вывести число кадров в секунду.</translation>
     </message>
     <message>
         <source>Run the default FSDP job without a window.</source>
@@ -1167,14 +1364,6 @@
         <translation>Режим презентации (крупный текст) для этого запуска.</translation>
     </message>
     <message>
-        <source>Trace for --benchmark.</source>
-        <translation>Трасса для --benchmark.</translation>
-    </message>
-    <message>
-        <source>shardlab --benchmark TRACE: give a trace recorded by shardlab-run --trace.</source>
-        <translation>shardlab --benchmark TRACE: укажите трассу, записанную shardlab-run --trace.</translation>
-    </message>
-    <message>
         <source>--headless was given</source>
         <translation>указан --headless</translation>
     </message>
@@ -1183,7 +1372,7 @@
         <translation>нет дисплея (DISPLAY и WAYLAND_DISPLAY не заданы)</translation>
     </message>
     <message>
-        <source>the Qt platform is '%1', which shows no window</source>
+        <source>the Qt platform is &apos;%1&apos;, which shows no window</source>
         <translation>платформа Qt — «%1», она не показывает окон</translation>
     </message>
     <message>
@@ -1191,8 +1380,12 @@
         <translation>shardlab: не удалось записать %1</translation>
     </message>
     <message>
-        <source>shardlab: no lesson '%1'</source>
+        <source>shardlab: no lesson &apos;%1&apos;</source>
         <translation>shardlab: урока «%1» нет</translation>
+    </message>
+    <message>
+        <source>shardlab: no view &apos;%1&apos;</source>
+        <translation>shardlab: нет вида «%1»</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
 #include "views/CompareWindow.h"
 
+#include "models/JobText.h"
 #include "views/PlaybackBar.h"
 #include "views/RankView.h"
 #include "views/TimelineView.h"
@@ -12,8 +13,11 @@ CompareWindow::CompareWindow(const TraceModel& a, const TraceModel& b, QWidget* 
     : QWidget(parent, Qt::Window), a_(a), b_(b), playback_(a.endTime() - a.startTime() >= b.endTime() - b.startTime() ? a : b) {
   setWindowTitle(tr("ShardLab — compare two runs"));
   auto* g = new QGridLayout(this);
-  g->addWidget(new QLabel(a.runLabel() + QStringLiteral(" · ") + a.strategy().toUpper(), this), 0, 0);
-  g->addWidget(new QLabel(b.runLabel() + QStringLiteral(" · ") + b.strategy().toUpper(), this), 0, 1);
+  auto title = [](const TraceModel& m) {
+    return m.config() ? m.runLabel() + QStringLiteral(" · ") + strategyLabel(m.config()->strategy) : m.runLabel();
+  };
+  g->addWidget(new QLabel(title(a), this), 0, 0);
+  g->addWidget(new QLabel(title(b), this), 0, 1);
   rankA_ = new RankView(a, this);
   rankB_ = new RankView(b, this);
   timeA_ = new TimelineView(a, this);

@@ -1,5 +1,8 @@
 #include "views/ExperimentPanel.h"
 
+#include "models/JobText.h"
+#include "views/Palette.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -10,6 +13,28 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+namespace {
+
+QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+// The enum's names, as the engine spells them, in the engine's order.
+template <class E> QStringList names() {
+  QStringList out;
+  for (const auto& [value, name] : shardlab::EnumNames<E>::values) out << text(name);
+  return out;
+}
+
+// "3MiB" for 3145728: the largest binary unit that divides the size, as parseBytes reads it back.
+QString sizeText(std::int64_t bytes) {
+  for (const auto& [unit, size] : {std::pair{"GiB", 1LL << 30}, std::pair{"MiB", 1LL << 20}, std::pair{"KiB", 1LL << 10}})
+    if (bytes % size == 0) return QString::number(bytes / size) + QLatin1String(unit);
+  return QString::number(bytes);
+}
+
+std::string current(const QComboBox* c) { return c->currentText().toStdString(); }
+
+} // namespace
 
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   auto* l = new QVBoxLayout(this);
@@ -27,19 +52,22 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(s, &QSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
     return s;
   };
-  strategy_ = combo({QStringLiteral("ddp"), QStringLiteral("fsdp"), QStringLiteral("pipeline"), QStringLiteral("tp")});
-  sharding_ = combo({QStringLiteral("full"), QStringLiteral("grad-op")});
-  schedule_ = combo({QStringLiteral("naive"), QStringLiteral("gpipe"), QStringLiteral("1f1b"), QStringLiteral("interleaved")});
-  device_ = combo({QStringLiteral("cpu"), QStringLiteral("auto"), QStringLiteral("cuda")});
+  strategy_ = combo(names<shardlab::StrategyKind>());
+  sharding_ = combo(names<shardlab::Sharding>());
+  schedule_ = combo(names<shardlab::Schedule>());
+  device_ = combo(names<shardlab::DeviceKind>());
   ranks_ = spin(0, 1024);
   layers_ = spin(0, 100000);
   hidden_ = spin(0, 100000);
   vocab_ = spin(0, 10000000);
   batch_ = spin(0, 100000);
   steps_ = spin(0, 100000);
-  seed_ = spin(0, 1000000);
   micro_ = spin(0, 1024);
   virtual_ = spin(0, 64);
+  // A seed is any 64-bit unsigned integer: typed as text, read by JobConfig::fromJson.
+  seed_ = new QLineEdit(this);
+  seed_->setObjectName(QStringLiteral("seed"));
+  connect(seed_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
   lr_ = new QDoubleSpinBox(this);
   lr_->setDecimals(5);
   lr_->setRange(0.0, 100.0);
@@ -48,6 +76,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   prefetch_ = new QCheckBox(tr("prefetch the next unit"), this);
   connect(prefetch_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
   budget_ = new QLineEdit(this);
+  budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setPlaceholderText(tr("none, or e.g. 3MiB"));
   connect(budget_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
   form->addRow(tr("Strategy"), strategy_);
@@ -70,59 +99,71 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   issues_ = new QLabel(this);
   issues_->setWordWrap(true);
   issues_->setObjectName(QStringLiteral("issues"));
-  issues_->setStyleSheet(QStringLiteral("color: #D55E00;"));
+  issues_->setStyleSheet(QStringLiteral("color: %1;").arg(Palette::problem().name()));
   l->addWidget(issues_);
   auto* row = new QHBoxLayout;
   run_ = new QPushButton(tr("Run"), this);
   stop_ = new QPushButton(tr("Stop"), this);
   stop_->setEnabled(false);
-  connect(run_, &QPushButton::clicked, this, [this] { Q_EMIT runRequested(spec()); });
+  connect(run_, &QPushButton::clicked, this, [this] { Q_EMIT runRequested(config()); });
   connect(stop_, &QPushButton::clicked, this, &ExperimentPanel::stopRequested);
   row->addWidget(run_);
   row->addWidget(stop_);
   l->addLayout(row);
   l->addStretch();
-  setSpec(JobSpec{});
+  setConfig(shardlab::JobConfig{});
 }
 
-JobSpec ExperimentPanel::spec() const {
-  JobSpec s;
-  s.strategy = strategy_->currentText();
-  s.sharding = sharding_->currentText();
-  s.schedule = schedule_->currentText();
-  s.device = device_->currentText();
-  s.ranks = ranks_->value();
-  s.layers = layers_->value();
-  s.hidden = hidden_->value();
-  s.vocab = vocab_->value();
-  s.batch = batch_->value();
-  s.steps = steps_->value();
-  s.seed = seed_->value();
-  s.microbatches = micro_->value();
-  s.virtualStages = virtual_->value();
-  s.lr = lr_->value();
-  s.prefetch = prefetch_->isChecked();
-  s.memoryBudget = budget_->text().trimmed();
-  return s;
+nlohmann::json ExperimentPanel::formJson() const {
+  nlohmann::json j{{"strategy", current(strategy_)}, {"sharding", current(sharding_)}, {"schedule", current(schedule_)},
+                   {"device", current(device_)},     {"ranks", ranks_->value()},        {"layers", layers_->value()},
+                   {"hidden", hidden_->value()},     {"vocab", vocab_->value()},        {"batch", batch_->value()},
+                   {"steps", steps_->value()},       {"microbatches", micro_->value()}, {"virtual_stages", virtual_->value()},
+                   {"lr", lr_->value()},             {"prefetch", prefetch_->isChecked()}};
+  bool isNumber = false;
+  const QString seed = seed_->text().trimmed();
+  const qulonglong seedValue = seed.toULongLong(&isNumber);
+  j["seed"] = isNumber ? nlohmann::json(static_cast<std::uint64_t>(seedValue)) : nlohmann::json(seed.toStdString());
+  const QString budget = budget_->text().trimmed();
+  j["memory_budget"] = budget.isEmpty() ? nlohmann::json(0) : nlohmann::json(budget.toStdString());  // 0: none
+  return j;
 }
 
-void ExperimentPanel::setSpec(const JobSpec& s) {
-  strategy_->setCurrentText(s.strategy);
-  sharding_->setCurrentText(s.sharding);
-  schedule_->setCurrentText(s.schedule);
-  device_->setCurrentText(s.device);
-  ranks_->setValue(s.ranks);
-  layers_->setValue(s.layers);
-  hidden_->setValue(s.hidden);
-  vocab_->setValue(s.vocab);
-  batch_->setValue(s.batch);
-  steps_->setValue(s.steps);
-  seed_->setValue(s.seed);
-  micro_->setValue(s.microbatches);
-  virtual_->setValue(s.virtualStages);
-  lr_->setValue(s.lr);
-  prefetch_->setChecked(s.prefetch);
-  budget_->setText(s.memoryBudget);
+shardlab::JobConfig ExperimentPanel::read(std::vector<shardlab::JobIssue>& issues) const {
+  auto config = shardlab::JobConfig::fromJson(formJson(), issues, base_);
+  for (auto& i : config.validate()) issues.push_back(std::move(i));
+  return config;
+}
+
+shardlab::JobConfig ExperimentPanel::config() const {
+  std::vector<shardlab::JobIssue> ignored;
+  return read(ignored);
+}
+
+std::vector<shardlab::JobIssue> ExperimentPanel::issues() const {
+  std::vector<shardlab::JobIssue> out;
+  read(out);
+  return out;
+}
+
+void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
+  base_ = c;
+  strategy_->setCurrentText(text(shardlab::name(c.strategy)));
+  sharding_->setCurrentText(text(shardlab::name(c.sharding)));
+  schedule_->setCurrentText(text(shardlab::name(c.schedule)));
+  device_->setCurrentText(text(shardlab::name(c.device)));
+  ranks_->setValue(c.ranks);
+  layers_->setValue(c.layers);
+  hidden_->setValue(c.hidden);
+  vocab_->setValue(c.vocab);
+  batch_->setValue(c.batch);
+  steps_->setValue(c.steps);
+  seed_->setText(QString::number(c.seed));
+  micro_->setValue(c.microbatches);
+  virtual_->setValue(c.virtualStages);
+  lr_->setValue(c.lr);
+  prefetch_->setChecked(c.prefetch);
+  budget_->setText(c.memoryBudget > 0 ? sizeText(c.memoryBudget) : QString());
   revalidate();
 }
 
@@ -135,17 +176,18 @@ void ExperimentPanel::setRunning(bool running) {
 }
 
 void ExperimentPanel::revalidate() {
-  const auto s = spec();
-  const bool fsdp = s.strategy == QLatin1String("fsdp"), pipe = s.strategy == QLatin1String("pipeline");
+  using shardlab::StrategyKind;
+  std::vector<shardlab::JobIssue> issues;
+  const auto c = read(issues);
+  const bool fsdp = c.strategy == StrategyKind::Fsdp, pipe = c.strategy == StrategyKind::Pipeline;
   sharding_->setEnabled(fsdp);
   prefetch_->setEnabled(fsdp);
   schedule_->setEnabled(pipe);
   micro_->setEnabled(pipe);
-  virtual_->setEnabled(pipe && s.schedule == QLatin1String("interleaved"));
-  const auto issues = s.validate();
+  virtual_->setEnabled(pipe && c.schedule == shardlab::Schedule::Interleaved);
   QStringList lines;
-  for (const auto& i : issues) lines << QStringLiteral("• ") + i.text();
+  for (const auto& i : issues) lines << QStringLiteral("• ") + issueText(i);
   issues_->setText(lines.join(QLatin1Char('\n')));
-  run_->setEnabled(issues.isEmpty() && !running_);
-  run_->setToolTip(issues.isEmpty() ? tr("Run this job with shardlab-run") : tr("Fix the options named below first"));
+  run_->setEnabled(issues.empty() && !running_);
+  run_->setToolTip(issues.empty() ? tr("Run this job with shardlab-run") : tr("Fix the options named below first"));
 }

@@ -1,10 +1,13 @@
-// ExperimentPanel: the engine's options as a form. The rule a value breaks is named
-// under the form (and Run is disabled) before anything runs.
+// ExperimentPanel: the engine's job options (shardlab::JobConfig) as a form. The rules
+// a value breaks (JobConfig::fromJson and validate(), translated) are named under the
+// form, and Run is disabled, before anything runs.
 #pragma once
 
-#include "models/JobSpec.h"
+#include "job/JobConfig.h"
 
 #include <QWidget>
+
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -18,19 +21,29 @@ class ExperimentPanel : public QWidget {
   Q_OBJECT
 public:
   explicit ExperimentPanel(QWidget* parent = nullptr);
-  JobSpec spec() const;
-  void setSpec(const JobSpec& spec);
+  // The job the form shows; options the form has no widget for (weight decay,
+  // stages) keep the values of the last setConfig().
+  shardlab::JobConfig config() const;
+  void setConfig(const shardlab::JobConfig& config);
+  // The rules the form's values break; empty when the job can run.
+  std::vector<shardlab::JobIssue> issues() const;
   QString issuesText() const;
   void setRunning(bool running);
 
 Q_SIGNALS:
-  void runRequested(const JobSpec& spec);
+  void runRequested(const shardlab::JobConfig& config);
   void stopRequested();
 
 private:
+  // The form's values as a spec; the seed and the memory budget go as typed, so
+  // JobConfig::fromJson (parseBytes) names what is wrong with them.
+  nlohmann::json formJson() const;
+  shardlab::JobConfig read(std::vector<shardlab::JobIssue>& issues) const;
   void revalidate();
+  shardlab::JobConfig base_;
   QComboBox *strategy_, *sharding_, *schedule_, *device_;
-  QSpinBox *ranks_, *layers_, *hidden_, *vocab_, *batch_, *steps_, *seed_, *micro_, *virtual_;
+  QSpinBox *ranks_, *layers_, *hidden_, *vocab_, *batch_, *steps_, *micro_, *virtual_;
+  QLineEdit* seed_;
   QDoubleSpinBox* lr_;
   QCheckBox* prefetch_;
   QLineEdit* budget_;

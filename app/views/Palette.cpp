@@ -54,6 +54,10 @@ QColor Palette::rankShade(QColor base, int rank, int ranks) {
   return rank % 2 ? base.darker(step) : base.lighter(100 + 20 * rank / ranks);
 }
 
+QColor Palette::ok() { return kGreen; }
+QColor Palette::problem() { return kVermillion; }
+QColor Palette::accent() { return kBlue; }
+
 QColor Palette::idle(bool dark) { return dark ? QColor(0x80, 0x40, 0x40, 110) : QColor(0xD5, 0x5E, 0x00, 55); }
 
 QString Palette::categoryName(st::Category c) {

@@ -1,6 +1,7 @@
 #include "views/PipelineView.h"
 
 #include "models/Captions.h"
+#include "models/JobText.h"
 #include "views/Palette.h"
 
 #include <QPainter>
@@ -23,11 +24,12 @@ void PipelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   const QFontMetricsF fm(font());
   const bool dark = Palette::isDark(palette());
-  if (model_.strategy() != QLatin1String("pipeline")) {
+  const auto& config = model_.config();
+  if (!config || config->strategy != shardlab::StrategyKind::Pipeline) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
                tr("The pipeline diagram shows pipeline runs. This run uses %1.")
-                   .arg(model_.strategy().isEmpty() ? tr("no strategy yet") : model_.strategy().toUpper()));
+                   .arg(config ? strategyLabel(config->strategy) : tr("no strategy yet")));
     return;
   }
   // The step under the playhead: the step of the latest compute op started before it.

@@ -1,22 +1,15 @@
-// QuizPanel: the Quiz dock. Shows the current lesson's guide questions (choices
-// shuffled through quiz::Attempt) and the observation questions generated from the
-// current run's own trace, one at a time: pick a choice, Check, read the
-// explanation quoting the run's figures, and "Show me" moves the playhead to the
-// evidence moment (running the lesson first when its trace is not loaded).
-// Answers go to quiz::Progress (QStandardPaths::AppDataLocation/progress.json).
+// QuizPanel: the Quiz dock's widgets over a QuizController. Shows the lesson's
+// prediction, its guide questions and the observation questions of the run, one at
+// a time: pick a choice, Check, read the explanation quoting the run's figures, and
+// "Show me" moves the playhead to the evidence moment (running the lesson first when
+// its trace is not loaded). The quiz texts come in the app language; the panel's own
+// words are tr() strings.
 #pragma once
 
-#include "quiz/bank/Attempt.h"
-#include "quiz/bank/Lab.h"
-#include "quiz/bank/Lesson.h"
-#include "quiz/observations/Observation.h"
-#include "quiz/progress/Progress.h"
-#include "quiz/bank/QuestionBank.h"
+#include "models/QuizController.h"
 
 #include <QWidget>
 
-#include <memory>
-#include <optional>
 #include <vector>
 
 class PlaybackController;
@@ -34,11 +27,11 @@ class QuizPanel : public QWidget {
   Q_OBJECT
 public:
   QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* parent = nullptr);
-  ~QuizPanel() override;
 
+  QuizController& controller() { return controller_; }
   // The lesson whose guide questions to ask ("" for none).
   void setLesson(const QString& lessonId);
-  QString lesson() const { return lesson_; }
+  QString lesson() const { return controller_.lesson(); }
   // Regenerates the observation questions from the current trace (after a run or a
   // load), with the second run of a comparison lesson when given; then compares the
   // learner's prediction with the measurement.
@@ -50,21 +43,21 @@ public:
   QString predictionQuestion() const;
   bool savePrediction(const QString& text);
   QString predictionResult() const;
-  bool hasPrediction() const { return prediction_.has_value(); }
+  bool hasPrediction() const { return controller_.prediction().has_value(); }
   // Before a lesson's run: the learner predicts first, then predictionDone() starts the
   // run (a "Run without predicting" button skips). awaitingMessage() says so.
   void setAwaitingPrediction(bool on);
   QString awaitingMessage() const;
   ReviewView* review() const { return review_; }
   // Where answers are saved (default: AppDataLocation/progress.json).
-  void setProgressFile(const QString& path);
-  const shardlab::quiz::Progress& progress() const { return *progress_; }
+  void setProgressFile(const QString& path) { controller_.setProgressFile(path); }
+  const shardlab::quiz::Progress& progress() const { return controller_.progress(); }
 
-  int questionCount() const { return static_cast<int>(items_.size()); }
+  int questionCount() const { return static_cast<int>(controller_.items().size()); }
   int currentIndex() const { return current_; }
   void showQuestion(int index);
   // Index of the first observation question; -1 when there is none.
-  int firstObservation() const;
+  int firstObservation() const { return controller_.firstObservation(); }
   // Shown choice texts of the current question.
   QStringList shownChoices() const;
   QString questionText() const;
@@ -86,31 +79,15 @@ protected:
   void changeEvent(QEvent* e) override;
 
 private:
-  struct Item {
-    shardlab::quiz::AttemptItem item;
-    std::optional<shardlab::quiz::ObservedQuestion> observed;
-  };
-  void rebuild();
   void retranslate();
-  void comparePrediction();
+  void showPredictionCheck();
   void refreshReview();
-  QString tr3(const char* key) const;
-  QString lang() const;
+  void showEvidence(const shardlab::quiz::MomentLocation& moment);
+  // The quiz texts' language: the app's when it is fr or ru, else en.
+  static std::string lang();
 
-  TraceModel& model_;
-  PlaybackController& playback_;
-  std::unique_ptr<shardlab::quiz::QuestionBank> bank_;
-  std::unique_ptr<shardlab::quiz::Progress> progress_;
-  QString lesson_, traceHash_;
-  std::vector<shardlab::quiz::Question> guide_;
-  std::vector<shardlab::quiz::ObservedQuestion> observed_;
-  std::optional<shardlab::quiz::Prediction> prediction_;
-  std::optional<shardlab::quiz::Lab> lab_;
-  const shardlab::trace::Trace* second_ = nullptr;
-  std::vector<Item> items_;
+  QuizController controller_;
   int current_ = -1;
-  std::string pendingMoment_; // "Show me" asked for it while its lesson was not loaded
-  std::uint64_t seed_ = 1;
 
   QLabel* header_ = nullptr;
   QLabel* question_ = nullptr;
@@ -121,6 +98,7 @@ private:
   QButtonGroup* group_ = nullptr;
   QPushButton *check_ = nullptr, *showMe_ = nullptr, *prev_ = nullptr, *next_ = nullptr;
   QTabWidget* tabs_ = nullptr;
+  QWidget* questionsPage_ = nullptr;
   ReviewView* review_ = nullptr;
   QFrame* predictionBox_ = nullptr;
   QLabel *predictionText_ = nullptr, *predictionResult_ = nullptr;

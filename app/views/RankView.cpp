@@ -1,7 +1,6 @@
 #include "views/RankView.h"
 
 #include "models/Captions.h"
-#include "models/JobSpec.h"
 #include "views/Palette.h"
 
 #include <QPainter>
@@ -49,13 +48,7 @@ void RankView::modelReset() {
   state_.invalidate();
   labelsKey_.clear();
   ++layerEpoch_;
-  budget_ = 0;
-  const auto& job = model_.trace().job;
-  if (job.is_object() && job.contains("memory_budget")) {
-    const auto& b = job["memory_budget"];
-    if (b.is_number_integer()) budget_ = b.get<qint64>();
-    else if (b.is_string()) budget_ = std::max<qint64>(0, JobSpec::parseBytes(QString::fromStdString(b.get<std::string>())));
-  }
+  budget_ = model_.config() ? model_.config()->memoryBudget : 0;
   layoutCards();
   update();
 }

@@ -20,11 +20,14 @@ TEST(EndToEnd, RealFsdpJobThroughTheLauncher) {
   TraceModel model;
   JobRunner runner(model);
   QSignalSpy finished(&runner, &JobRunner::finished);
-  JobSpec spec; // the fsdp-shard-gather-free lesson on 2 ranks
-  spec.strategy = QStringLiteral("fsdp");
+  shardlab::JobConfig spec; // the fsdp-shard-gather-free lesson on 2 ranks
+  spec.strategy = shardlab::StrategyKind::Fsdp;
   spec.ranks = 2;
   spec.steps = 2;
   ASSERT_TRUE(runner.start(spec));
+  // The job goes to the launcher as a spec file, and the log shows that command line.
+  EXPECT_TRUE(runner.commandLine().contains(QStringLiteral(" --spec "))) << runner.commandLine().toStdString();
+  EXPECT_TRUE(runner.commandLine().contains(QStringLiteral(" --events -"))) << runner.commandLine().toStdString();
   ASSERT_TRUE(finished.wait(240000)) << runner.standardError().toStdString();
   ASSERT_EQ(runner.outcome(), JobRunner::Outcome::Finished)
       << runner.explanation().toStdString() << "\n" << runner.standardError().toStdString();

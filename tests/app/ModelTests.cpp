@@ -1,12 +1,15 @@
 // Models: TraceModel ingestion (file and batched live lines), MemoryStateModel
-// answers, PlaybackController state and stepping, JobSpec validation, captions, OOM.
+// answers, PlaybackController state and stepping, the job's rules as the app words
+// them (JobText), captions, OOM.
 #include "models/Captions.h"
-#include "models/JobSpec.h"
+#include "models/JobText.h"
 #include "models/LessonCatalog.h"
 #include "models/MemoryStateModel.h"
 #include "models/PlaybackController.h"
-#include "SampleTrace.h"
 #include "models/TraceModel.h"
+#include "SampleTrace.h"
+
+#include "quiz/bank/KnownIds.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -238,44 +241,45 @@ TEST(PlaybackController, PlaysForwardAndFollowsLive) {
   EXPECT_FALSE(p.isPlaying()); // a finished run stops at its end
 }
 
-TEST(JobSpec, ValidationNamesTheRule) {
-  JobSpec s;
-  EXPECT_TRUE(s.validate().isEmpty());
-  s.ranks = 0;
-  auto issues = s.validate();
-  ASSERT_FALSE(issues.isEmpty());
-  EXPECT_EQ(issues.first().field, QStringLiteral("ranks"));
-  EXPECT_TRUE(issues.first().rule.contains(QStringLiteral("between 1 and 64")));
-  s.ranks = 65;
-  EXPECT_EQ(s.validate().first().field, QStringLiteral("ranks"));
-  s.ranks = 3;
-  s.batch = 8;
-  issues = s.validate();
-  ASSERT_EQ(issues.size(), 1);
-  EXPECT_EQ(issues.first().field, QStringLiteral("batch"));
-  EXPECT_TRUE(issues.first().rule.contains(QStringLiteral("divisible by ranks")));
-  s = JobSpec{};
-  s.strategy = QStringLiteral("pipeline");
-  s.ranks = 4;
-  s.layers = 8;
-  s.batch = 8;
-  s.microbatches = 3;
-  issues = s.validate();
-  ASSERT_EQ(issues.size(), 1);
-  EXPECT_TRUE(issues.first().rule.contains(QStringLiteral("divisible by microbatches")));
-  s.microbatches = 4;
-  s.schedule = QStringLiteral("gpipe");
-  s.memoryBudget = QStringLiteral("lots");
-  EXPECT_EQ(s.validate().first().field, QStringLiteral("memory_budget"));
-  s.memoryBudget = QStringLiteral("3MiB");
-  EXPECT_TRUE(s.validate().isEmpty());
-  EXPECT_EQ(JobSpec::parseBytes(QStringLiteral("3MiB")), 3 * 1024 * 1024);
-  const auto args = s.arguments();
-  EXPECT_TRUE(args.contains(QStringLiteral("--memory-budget")));
-  EXPECT_EQ(args.at(args.indexOf(QStringLiteral("--schedule")) + 1), QStringLiteral("gpipe"));
-  // Round trip through the launcher's spec JSON.
-  const auto back = JobSpec::fromJson(s.toJson());
-  EXPECT_EQ(back.arguments(), args);
+TEST(JobText, NamesTheEngineRuleAndItsField) {
+  using shardlab::JobConfig;
+  JobConfig c;
+  EXPECT_TRUE(c.validate().empty());
+  c.ranks = 0;
+  auto issues = c.validate();
+  ASSERT_FALSE(issues.empty());
+  EXPECT_EQ(issueText(issues.front()), QStringLiteral("ranks: must be between 1 and 64 (got 0)"));
+  c.ranks = 65;
+  EXPECT_EQ(c.validate().front().field, "ranks");
+  c.ranks = 3;
+  c.batch = 8;
+  issues = c.validate();
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issueText(issues.front()), QStringLiteral("batch: the global batch (8) must be divisible by ranks (3)"));
+  c = JobConfig{};
+  c.strategy = shardlab::StrategyKind::Pipeline;
+  c.ranks = 4;
+  c.layers = 8;
+  c.batch = 8;
+  c.microbatches = 3;
+  issues = c.validate();
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issueText(issues.front()), QStringLiteral("microbatches: must divide the global batch (8 is not divisible by 3)"));
+  c.microbatches = 4;
+  c.schedule = shardlab::Schedule::GPipe;
+  // A size the engine cannot read is named with the text as typed; units are case-sensitive.
+  for (const char* text : {"lots", "3mib"}) {
+    std::vector<shardlab::JobIssue> read;
+    JobConfig::fromJson({{"memory_budget", text}}, read, c);
+    ASSERT_EQ(read.size(), 1u) << text;
+    EXPECT_EQ(issueText(read.front()), QStringLiteral("memory_budget: '%1' is not a size (use bytes, KiB, MiB or GiB)").arg(QLatin1String(text)));
+  }
+  std::vector<shardlab::JobIssue> read;
+  c = JobConfig::fromJson({{"memory_budget", "3MiB"}}, read, c);
+  EXPECT_TRUE(read.empty());
+  EXPECT_EQ(c.memoryBudget, 3 * 1024 * 1024);
+  EXPECT_TRUE(c.validate().empty());
+  EXPECT_EQ(describeJob(c), QStringLiteral("PIPELINE · 4 ranks · 8 layers × 64 · batch 8 · 20 steps · gpipe, 4 micro-batches · budget 3.00 MiB"));
 }
 
 TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
@@ -285,15 +289,16 @@ TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
   EXPECT_TRUE(c.warnings().isEmpty()) << c.warnings().join(QLatin1Char('\n')).toStdString();
   ASSERT_EQ(c.lessons().size(), 7);
   int i = 0;
-  for (const auto& id : LessonCatalog::lessonIds()) {
+  for (const auto& known : shardlab::quiz::knownLessonIds()) {
+    const QString id = QString::fromStdString(known);
     const Lesson* l = c.find(id);
-    ASSERT_NE(l, nullptr) << id.toStdString();
+    ASSERT_NE(l, nullptr) << known;
     EXPECT_EQ(c.lessons().at(i++).id, id) << "teaching order";
     ASSERT_FALSE(l->specs.isEmpty());
-    for (const auto& s : l->specs) EXPECT_TRUE(s.validate().isEmpty()) << id.toStdString();
+    for (const auto& s : l->specs) EXPECT_TRUE(s.validate().empty()) << known;
     for (const char* lang : {"en", "fr", "ru"}) {
-      EXPECT_FALSE(l->title(QLatin1String(lang)).isEmpty()) << id.toStdString() << " " << lang;
-      EXPECT_TRUE(l->guideMarkdown(QLatin1String(lang)).startsWith(QLatin1String("# "))) << id.toStdString() << " " << lang;
+      EXPECT_FALSE(l->title(QLatin1String(lang)).isEmpty()) << known << " " << lang;
+      EXPECT_TRUE(l->guideMarkdown(QLatin1String(lang)).startsWith(QLatin1String("# "))) << known << " " << lang;
     }
   }
   // Keys a lesson leaves out take the engine's defaults (vocab 64, batch 64, lr 3e-3), as with shardlab-run --spec.
@@ -309,7 +314,7 @@ TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
   EXPECT_FALSE(pf->specs.at(1).prefetch);
   EXPECT_EQ(pf->specLabels(QStringLiteral("fr")).value(1), QStringLiteral("prélecture désactivée"));
   const Lesson* oom = c.find(QStringLiteral("oom-ddp-vs-fsdp"));
-  EXPECT_EQ(JobSpec::parseBytes(oom->specs.at(0).memoryBudget), 1572864);
+  EXPECT_EQ(oom->specs.at(0).memoryBudget, 1572864);
   EXPECT_EQ(oom->title(QStringLiteral("ru")), QStringLiteral("Нехватка памяти: DDP против FSDP"));
   // No assets folder: no lessons, no invented fallback.
   EXPECT_TRUE(LessonCatalog::load(QDir::tempPath() + QStringLiteral("/no-such-shardlab-assets")).lessons().isEmpty());

@@ -12,7 +12,9 @@
 #include "models/TraceModel.h"
 
 #include <QImage>
+#include <QLineEdit>
 #include <QPainter>
+#include <QPushButton>
 
 #include <gtest/gtest.h>
 
@@ -190,13 +192,35 @@ TEST(Views, PaintWithoutCrashingEmptyAndFull) {
 
 TEST(ExperimentPanel, NamesTheRuleAndDisablesRun) {
   ExperimentPanel p;
-  JobSpec s;
-  s.ranks = 3;
-  s.batch = 8;
-  p.setSpec(s);
-  EXPECT_TRUE(p.issuesText().contains(QStringLiteral("batch: must be divisible by ranks"))) << p.issuesText().toStdString();
-  s.batch = 9;
-  p.setSpec(s);
+  shardlab::JobConfig c;
+  c.ranks = 3;
+  c.batch = 8;
+  p.setConfig(c);
+  EXPECT_TRUE(p.issuesText().contains(QStringLiteral("batch: the global batch (8) must be divisible by ranks (3)")))
+      << p.issuesText().toStdString();
+  auto* run = p.findChild<QPushButton*>();
+  ASSERT_NE(run, nullptr);
+  EXPECT_FALSE(run->isEnabled());
+  c.batch = 9;
+  p.setConfig(c);
   EXPECT_TRUE(p.issuesText().isEmpty());
-  EXPECT_EQ(p.spec().batch, 9);
+  EXPECT_TRUE(run->isEnabled());
+  EXPECT_EQ(p.config().batch, 9);
+  // The memory budget is read by the engine's parseBytes: units are case-sensitive.
+  auto* budget = p.findChild<QLineEdit*>(QStringLiteral("memoryBudget"));
+  ASSERT_NE(budget, nullptr);
+  budget->setText(QStringLiteral("3mib"));
+  EXPECT_TRUE(p.issuesText().contains(QStringLiteral("memory_budget: '3mib' is not a size"))) << p.issuesText().toStdString();
+  EXPECT_FALSE(run->isEnabled());
+  budget->setText(QStringLiteral("3MiB"));
+  EXPECT_TRUE(p.issuesText().isEmpty());
+  EXPECT_EQ(p.config().memoryBudget, 3 * 1024 * 1024);
+  // A seed is any 64-bit unsigned integer.
+  auto* seed = p.findChild<QLineEdit*>(QStringLiteral("seed"));
+  ASSERT_NE(seed, nullptr);
+  seed->setText(QStringLiteral("18446744073709551615"));
+  EXPECT_TRUE(p.issuesText().isEmpty());
+  EXPECT_EQ(p.config().seed, 18446744073709551615ULL);
+  seed->setText(QStringLiteral("-1"));
+  EXPECT_TRUE(p.issuesText().contains(QStringLiteral("seed: must be a non-negative integer"))) << p.issuesText().toStdString();
 }

@@ -66,6 +66,25 @@ TEST(Translations, FrenchWindow) {
   EXPECT_EQ(w.menuBar()->actions().value(0)->text(), QStringLiteral("&Fichier"));
 }
 
+TEST(Translations, TheFormNamesTheEngineRuleInTheUiLanguage) {
+  shardlab::JobConfig broken;
+  broken.ranks = 3;
+  broken.batch = 8;
+  const std::pair<const char*, QString> expected[] = {
+      {"fr", QStringLiteral("• batch: le lot global (8) doit être divisible par le nombre de rangs (3)")},
+      {"ru", QStringLiteral("• batch: глобальный батч (8) должен делиться на число рангов (3)")}};
+  for (const auto& [code, text] : expected) {
+    Language language(code);
+    ASSERT_TRUE(language.ok) << code;
+    ExperimentPanel form;
+    form.resize(420, 640);
+    form.setConfig(broken);
+    EXPECT_EQ(form.issuesText(), text) << code;
+    const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+    if (!out.isEmpty()) form.grab().save(out + QStringLiteral("/form-broken-rule-%1.png").arg(QLatin1String(code)));
+  }
+}
+
 TEST(Translations, SwitchLiveToRussianAndBack) {
   MainWindow w;
   EXPECT_EQ(tabText(w, 2), QStringLiteral("Plots"));
@@ -152,11 +171,12 @@ TEST(OpenTrace, TheFormAndTheLogDescribeTheRunOnScreen) {
   ASSERT_EQ(p.exitCode(), 0);
   MainWindow w;
   ASSERT_TRUE(w.openTrace(file).isEmpty());
-  const auto spec = w.findChild<ExperimentPanel*>()->spec();
-  EXPECT_EQ(spec.strategy, QStringLiteral("ddp"));
+  const auto* form = w.findChild<ExperimentPanel*>();
+  const auto spec = form->config();
+  EXPECT_EQ(spec.strategy, shardlab::StrategyKind::Ddp);
   EXPECT_EQ(spec.ranks, 2);
   EXPECT_EQ(spec.layers, 3);
-  EXPECT_TRUE(spec.validate().isEmpty()) << "a recorded run's settings are valid settings";
+  EXPECT_TRUE(form->issues().empty()) << "a recorded run's settings are valid settings: " << form->issuesText().toStdString();
   bool commandShown = false;
   for (auto* edit : w.findChild<LogPane*>()->findChildren<QLineEdit*>())
     if (edit->text().contains(QStringLiteral("mpirun -np 2"))) commandShown = true;

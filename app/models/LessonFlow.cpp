@@ -1,0 +1,78 @@
+#include "models/LessonFlow.h"
+
+#include "models/TraceModel.h"
+
+namespace {
+// A run that ran out of its memory budget is what an out-of-memory lesson shows: it
+// counts as the lesson going as planned.
+bool wentAsPlanned(JobRunner::Outcome outcome, const TraceModel& model) {
+  return outcome == JobRunner::Outcome::Finished ||
+         (outcome == JobRunner::Outcome::RankFailed && model.summary().outOfMemory.has_value());
+}
+} // namespace
+
+LessonFlow::LessonFlow(TraceModel& model, TraceModel& comparison, QObject* parent)
+    : QObject(parent), model_(model), comparison_(comparison), runner_(model), comparisonRunner_(comparison) {
+  connect(&runner_, &JobRunner::finished, this, &LessonFlow::onRunFinished);
+  connect(&comparisonRunner_, &JobRunner::finished, this, &LessonFlow::onComparisonFinished);
+}
+
+void LessonFlow::startLesson(const QList<shardlab::JobConfig>& jobs, const QStringList& runLabels, bool waitForPrediction) {
+  queue_ = jobs;
+  labels_ = runLabels;
+  lessonRunning_ = true;
+  lessonOk_ = true;
+  waitingForPrediction_ = waitForPrediction;
+  if (!waitingForPrediction_) runNext();
+}
+
+void LessonFlow::runJob(const shardlab::JobConfig& job) {
+  queue_ = {job};
+  labels_.clear();
+  lessonRunning_ = false;
+  waitingForPrediction_ = false;
+  runNext();
+}
+
+void LessonFlow::predictionDone() {
+  if (!waitingForPrediction_) return;
+  waitingForPrediction_ = false;
+  runNext();
+}
+
+void LessonFlow::stop() {
+  queue_.clear();
+  runner_.stop();
+  comparisonRunner_.stop();
+}
+
+void LessonFlow::runNext() {
+  if (queue_.isEmpty()) return;
+  const auto job = queue_.takeFirst();
+  Q_EMIT jobStarting(job);
+  runner_.start(job);
+}
+
+void LessonFlow::onRunFinished(JobRunner::Outcome outcome, const QString& explanation) {
+  const bool asPlanned = wentAsPlanned(outcome, model_);
+  if (!asPlanned) lessonOk_ = false;
+  Q_EMIT runFinished(outcome, explanation);
+  // A comparison lesson: the second job runs into the comparison model.
+  if (lessonRunning_ && asPlanned && !queue_.isEmpty()) {
+    comparisonRunner_.start(queue_.takeFirst());
+    return;
+  }
+  finishLessonWhenIdle();
+}
+
+void LessonFlow::onComparisonFinished(JobRunner::Outcome outcome, const QString& explanation) {
+  if (!wentAsPlanned(outcome, comparison_)) lessonOk_ = false;
+  Q_EMIT comparisonFinished(outcome, explanation);
+  finishLessonWhenIdle();
+}
+
+void LessonFlow::finishLessonWhenIdle() {
+  if (!lessonRunning_ || isRunning()) return;
+  lessonRunning_ = false;
+  Q_EMIT lessonFinished(lessonOk_);
+}

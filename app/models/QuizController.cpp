@@ -1,0 +1,187 @@
+#include "models/QuizController.h"
+
+#include "models/LessonCatalog.h"
+#include "models/PlaybackController.h"
+#include "models/TraceModel.h"
+
+#include "quiz/bank/LessonLibrary.h"
+#include "quiz/observations/PredictionCheck.h"
+#include "quiz/observations/TraceHash.h"
+
+#include <QDir>
+#include <QStandardPaths>
+
+#include <algorithm>
+#include <utility>
+
+namespace sq = shardlab::quiz;
+
+QuizController::QuizController(TraceModel& model, PlaybackController& playback, QObject* parent)
+    : QObject(parent), model_(model), playback_(playback) {
+  try {
+    const auto dir = LessonCatalog::assetsDirectory();
+    if (!dir.isEmpty()) bank_ = std::make_unique<sq::QuestionBank>(sq::QuestionBank::loadDirectory(dir.toStdString() + "/quiz"));
+  } catch (const std::exception&) {
+    bank_.reset(); // no guide questions; observation questions still work
+  }
+  const QString appData = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+  setProgressFile(QDir(appData).filePath(QStringLiteral("progress.json")));
+  rebuild();
+}
+
+QuizController::~QuizController() = default;
+
+void QuizController::setProgressFile(const QString& path) {
+  try {
+    progress_ = std::make_unique<sq::Progress>(sq::Progress::load(path.toStdString()));
+  } catch (const std::exception&) {
+    progress_ = std::make_unique<sq::Progress>(path.toStdString()); // unreadable: start over, keep the file until saved
+  }
+}
+
+void QuizController::saveProgress() {
+  try {
+    progress_->save();
+  } catch (const std::exception&) {
+    // A read-only data folder must not stop the quiz; the progress stays in memory.
+  }
+}
+
+void QuizController::setLesson(const QString& lessonId) {
+  lesson_ = lessonId;
+  guide_.clear();
+  prediction_.reset();
+  if (bank_ && !lessonId.isEmpty()) {
+    try {
+      sq::Diagnostics d;
+      const auto file = LessonCatalog::assetsDirectory().toStdString() + "/lessons/" + lessonId.toStdString() + ".json";
+      if (const auto lesson = sq::LessonLibrary::loadFile(file, bank_.get(), d)) {
+        std::vector<std::string> ids = lesson->questionIds;
+        if (lab_)
+          for (const auto& step : lab_->steps)
+            if (step.lesson == lessonId.toStdString() && !step.questionIds.empty()) ids = step.questionIds;
+        for (const auto& id : ids)
+          if (const auto* question = bank_->find(id)) guide_.push_back(*question);
+        prediction_ = lesson->prediction;
+      }
+    } catch (const std::exception&) {
+      guide_.clear();
+    }
+  }
+  rebuild();
+}
+
+void QuizController::setLab(const sq::Lab& lab) {
+  lab_ = lab;
+  if (!lab.steps.empty()) setLesson(QString::fromStdString(lab.steps.front().lesson));
+}
+
+std::optional<sq::MomentLocation> QuizController::refreshObservations(const QString& traceFile,
+                                                                       const shardlab::trace::Trace* second) {
+  second_ = second;
+  std::optional<std::vector<std::string>> only;
+  if (lab_)
+    for (const auto& step : lab_->steps)
+      if (step.lesson == lesson_.toStdString() && !step.observationIds.empty()) only = step.observationIds;
+  observed_ = sq::observe(model_.trace(), second, only ? &*only : nullptr);
+  traceHash_.clear();
+  if (!traceFile.isEmpty()) {
+    if (const auto run = sq::describeRun(traceFile.toStdString(), model_.trace())) {
+      traceHash_ = QString::fromStdString(run->hash);
+      progress_->recordRun(*run);
+    }
+  } else if (!model_.trace().events.empty()) {
+    // A live run has no file: identify it by its job record (the settings and start time).
+    sq::RunRecord run{sq::formatTraceHash(sq::fnv1a64(model_.trace().job.dump())), std::string(), sq::runConfig(model_.trace())};
+    traceHash_ = QString::fromStdString(run.hash);
+    progress_->recordRun(run);
+  }
+  rebuild();
+  if (pendingMoment_.empty()) return std::nullopt;
+  // The lesson ran for a "Show me": go to the moment in the run that now shows it.
+  const std::string moment = std::exchange(pendingMoment_, std::string());
+  const auto found = sq::findMoment(model_.trace(), model_.summary(), moment);
+  if (found) {
+    playback_.pause();
+    playback_.setFollowLive(false);
+    playback_.setTime(found->time);
+  }
+  return found;
+}
+
+void QuizController::rebuild() {
+  std::vector<sq::Question> questions = guide_;
+  for (const auto& o : observed_) questions.push_back(o.question);
+  const auto attempt = sq::Attempt::create(questions, seed_);
+  items_.clear();
+  for (std::size_t i = 0; i < attempt.items().size(); ++i) {
+    Item it{attempt.items()[i], std::nullopt};
+    if (i >= guide_.size()) it.observed = observed_[i - guide_.size()];
+    items_.push_back(std::move(it));
+  }
+  Q_EMIT itemsChanged();
+}
+
+int QuizController::firstObservation() const {
+  for (std::size_t i = 0; i < items_.size(); ++i)
+    if (items_[i].observed) return static_cast<int>(i);
+  return -1;
+}
+
+bool QuizController::answer(int index, int shown) {
+  const auto& it = items_.at(static_cast<std::size_t>(index));
+  const bool right = static_cast<std::size_t>(shown) == it.item.correctShown;
+  progress_->recordAnswer(it.item.question.id, it.item.order.at(static_cast<std::size_t>(shown)), right,
+                          it.observed ? traceHash_.toStdString() : std::string());
+  saveProgress();
+  return right;
+}
+
+QuizController::Evidence QuizController::showMe(int index) {
+  const auto& it = items_.at(static_cast<std::size_t>(index));
+  if (!it.item.question.evidence) return {};
+  const auto& ev = *it.item.question.evidence;
+  if (auto moment = sq::findMoment(model_.trace(), model_.summary(), ev.moment)) {
+    playback_.pause();
+    playback_.setFollowLive(false);
+    playback_.setTime(moment->time);
+    return {Evidence::Kind::Shown, std::move(moment), QString()};
+  }
+  // A guide question's moment that the loaded run lacks: its lesson's run shows it,
+  // unless that lesson is the run on screen.
+  const QString lesson = QString::fromStdString(ev.lesson);
+  if (lesson.isEmpty() || it.observed || (!model_.isEmpty() && lesson == lesson_)) return {Evidence::Kind::Absent, std::nullopt, QString()};
+  pendingMoment_ = ev.moment;
+  return {Evidence::Kind::LessonRequested, std::nullopt, lesson};
+}
+
+std::vector<sq::Question> QuizController::knownQuestions() const {
+  std::vector<sq::Question> known = guide_;
+  if (bank_) known.insert(known.end(), bank_->questions().begin(), bank_->questions().end());
+  for (const auto& o : observed_) known.push_back(o.question);
+  return known;
+}
+
+bool QuizController::savePrediction(const QString& text) {
+  if (!prediction_) return false;
+  const auto value = sq::parsePredictionValue(prediction_->kind, text.toStdString());
+  if (!value) return false;
+  progress_->recordPrediction({lesson_.toStdString(), prediction_->id, prediction_->kind, *value, std::nullopt});
+  saveProgress();
+  return true;
+}
+
+std::optional<QuizController::PredictionCheck> QuizController::checkPrediction() {
+  if (!prediction_ || model_.trace().events.empty()) return std::nullopt;
+  for (const auto& p : progress_->predictions()) {
+    if (p.lesson != lesson_.toStdString() || p.prediction != prediction_->id) continue;
+    const auto measured = sq::measurePrediction(prediction_->id, model_.trace(), second_);
+    if (!measured) return std::nullopt;
+    auto record = p;
+    record.actual = measured->actual;
+    progress_->recordPrediction(record);
+    saveProgress();
+    return PredictionCheck{measured->compare(record.value), measured->close(record.value)};
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,99 @@
+// QuizController: the quiz of the current lesson and run, without widgets. It owns
+// the question bank, the learner's progress (quiz::Progress), the lesson's guide
+// questions (filtered by a lab's step), the observation questions generated from the
+// run's own trace, their shuffled order (quiz::Attempt), the prediction and its check
+// against the measurement, and where "Show me" leads. QuizPanel shows it.
+#pragma once
+
+#include "quiz/bank/Attempt.h"
+#include "quiz/bank/Lab.h"
+#include "quiz/bank/Lesson.h"
+#include "quiz/bank/LocalizedText.h"
+#include "quiz/bank/QuestionBank.h"
+#include "quiz/observations/EvidenceMoment.h"
+#include "quiz/observations/Observation.h"
+#include "quiz/progress/Progress.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+class PlaybackController;
+class TraceModel;
+
+class QuizController : public QObject {
+  Q_OBJECT
+public:
+  struct Item {
+    shardlab::quiz::AttemptItem item;
+    std::optional<shardlab::quiz::ObservedQuestion> observed; // a question about the run
+  };
+  // Where "Show me" led.
+  struct Evidence {
+    // None: the question names no evidence; Absent: the run does not show it.
+    enum class Kind { None, Shown, Absent, LessonRequested } kind = Kind::None;
+    std::optional<shardlab::quiz::MomentLocation> moment; // Shown: the moment the playhead moved to
+    QString lesson;                                    // LessonRequested: the lesson that shows it
+  };
+  // The prediction measured on the run.
+  struct PredictionCheck {
+    shardlab::quiz::LocalizedText text; // what was predicted against what was measured
+    bool close = false;
+  };
+
+  QuizController(TraceModel& model, PlaybackController& playback, QObject* parent = nullptr);
+  ~QuizController() override;
+
+  // Where answers are saved (default: AppDataLocation/progress.json).
+  void setProgressFile(const QString& path);
+  const shardlab::quiz::Progress& progress() const { return *progress_; }
+  // The lesson whose guide questions and prediction to ask ("" for none).
+  void setLesson(const QString& lessonId);
+  QString lesson() const { return lesson_; }
+  // An instructor's lab: its steps' questions and observation templates replace the lesson's.
+  void setLab(const shardlab::quiz::Lab& lab);
+  // Regenerates the observation questions from the current run (and the comparison
+  // run, when given); a "Show me" that waited for its lesson's run is resolved then.
+  std::optional<shardlab::quiz::MomentLocation> refreshObservations(const QString& traceFile,
+                                                                 const shardlab::trace::Trace* second);
+
+  const std::vector<Item>& items() const { return items_; }
+  int firstObservation() const;
+  // Records the answer (the choice shown at `shown`) of item `index`; true when right.
+  bool answer(int index, int shown);
+  // Moves the playhead to item `index`'s evidence, or says what shows it.
+  Evidence showMe(int index);
+  // Every question that may have been answered: for the review.
+  std::vector<shardlab::quiz::Question> knownQuestions() const;
+
+  const std::optional<shardlab::quiz::Prediction>& prediction() const { return prediction_; }
+  // Records the learner's guess; false when the text is not a value of the prediction's kind.
+  bool savePrediction(const QString& text);
+  // The saved prediction against the run's measurement; none before a run or a guess.
+  std::optional<PredictionCheck> checkPrediction();
+
+Q_SIGNALS:
+  void itemsChanged();
+
+private:
+  void rebuild();
+  void saveProgress();
+
+  TraceModel& model_;
+  PlaybackController& playback_;
+  std::unique_ptr<shardlab::quiz::QuestionBank> bank_;
+  std::unique_ptr<shardlab::quiz::Progress> progress_;
+  QString lesson_, traceHash_;
+  std::vector<shardlab::quiz::Question> guide_;
+  std::vector<shardlab::quiz::ObservedQuestion> observed_;
+  std::optional<shardlab::quiz::Prediction> prediction_;
+  std::optional<shardlab::quiz::Lab> lab_;
+  const shardlab::trace::Trace* second_ = nullptr;
+  std::vector<Item> items_;
+  std::string pendingMoment_; // "Show me" asked for it while its lesson was not loaded
+  std::uint64_t seed_ = 1;
+};
