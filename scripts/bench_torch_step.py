@@ -7,7 +7,7 @@ The model is the engine's (engine/core/Model.h), in fp32:
     -> L residual MLP blocks: x + Linear(4H -> H)(GELU_tanh(Linear(H -> 4H)(x)))
     -> output Linear(H -> V)
     -> cross-entropy (mean over the batch's tokens), AdamW.
-Defaults match the engine's default job (engine/core/JobConfig.h): V = H = 64, L = 4,
+Defaults match the engine's default job (engine/job/JobConfig.h): V = H = 64, L = 4,
 64 tokens a step, lr 3e-3, no weight decay. TF32 is off, as in the engine.
 
 A step is forward + backward + optimizer step; we time `--steps` of them after
