@@ -15,27 +15,33 @@ DeviceChoice chooseDevice(const JobConfig& job) {
   const int gpus = 0;
   const bool built = false;
 #endif
+  // "cuda" and "cuda+mpi-staged" both ask for GPUs: refuse rather than fall back to CPU.
+  const bool gpuAskedFor = job.device == DeviceKind::Cuda || job.device == DeviceKind::CudaMpiStaged;
+  const std::string asked(name(job.device));
   if (job.device == DeviceKind::Cpu) {
     c.device = DeviceKind::Cpu;
     c.reason = "asked for (--device cpu)";
     return c;
   }
   if (!built) {
-    if (job.device == DeviceKind::Cuda) c.error = "cuda was asked for, but this build of ShardLab has no CUDA backend (the CUDA toolkit, cuBLAS or NCCL was not found when it was built)";
+    if (gpuAskedFor) c.error = asked + " was asked for, but this build of ShardLab has no CUDA backend (the CUDA toolkit, cuBLAS or NCCL was not found when it was built)";
     c.device = DeviceKind::Cpu;
     c.reason = "this build has no CUDA backend";
     return c;
   }
   if (gpus == 0) {
-    if (job.device == DeviceKind::Cuda) c.error = "cuda was asked for, but no CUDA device was found on this machine";
+    if (gpuAskedFor) c.error = asked + " was asked for, but no CUDA device was found on this machine";
     c.device = DeviceKind::Cpu;
     c.reason = "no CUDA device found";
     return c;
   }
-  if (gpus >= job.ranks) {
+  if (gpus >= job.ranks && job.device != DeviceKind::CudaMpiStaged) {
     c.device = DeviceKind::Cuda;
     c.reason = std::to_string(gpus) + (gpus == 1 ? " GPU for " : " GPUs for ") + std::to_string(job.ranks) +
                (job.ranks == 1 ? " rank" : " ranks") + ": one GPU per rank, NCCL collectives";
+  } else if (job.device == DeviceKind::CudaMpiStaged) {
+    c.device = DeviceKind::CudaMpiStaged;
+    c.reason = "asked for (--device cuda+mpi-staged): collectives go through Open MPI, staged in host memory";
   } else {
     c.device = DeviceKind::CudaMpiStaged;
     c.reason = std::to_string(gpus) + (gpus == 1 ? " GPU for " : " GPUs for ") + std::to_string(job.ranks) +

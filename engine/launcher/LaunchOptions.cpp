@@ -46,7 +46,7 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       {"--schedule", "schedule", "pipeline: naive | gpipe | 1f1b | interleaved", JobOption::Text, {}},
       {"--virtual-stages", "virtual_stages", "pipeline, interleaved: chunks per rank", JobOption::Int, {}},
       {"--stages", "stages", "pipeline: units per stage, e.g. 2,2,1,1", JobOption::Text, {}},
-      {"--device", "device", "auto | cpu | cuda", JobOption::Text, {}},
+      {"--device", "device", "auto | cpu | cuda | cuda+mpi-staged (GPU ranks, collectives through Open MPI staged in host memory)", JobOption::Text, {}},
   };
   std::vector<CLI::Option*> given;
   for (auto& opt : jobOptions) given.push_back(cli.add_option(opt.flag, opt.value, opt.help));

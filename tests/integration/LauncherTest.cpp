@@ -85,6 +85,13 @@ TEST(Launcher, DeviceCudaWithoutAGpuIsRefused) {
   EXPECT_NE(r.err.find("--device: cuda was asked for, but"), std::string::npos) << r.err;
 }
 
+TEST(Launcher, StagedGpuCollectivesWithoutAGpuAreRefusedNotRunOnCpu) {
+  auto r = runShardlab({"--device", "cuda+mpi-staged", "--ranks", "1", "--steps", "1", "-q"});
+  if (r.status == 0) GTEST_SKIP() << "this machine has a CUDA device";
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--device: cuda+mpi-staged was asked for, but"), std::string::npos) << r.err;
+}
+
 TEST(Launcher, PrintsTheExactMpirunCommandItRuns) {
   auto r = runShardlab({"--ranks", "4", "--steps", "1", "-q"});
   ASSERT_EQ(r.status, 0) << r.err;
