@@ -140,7 +140,7 @@ Summary summarize(const Trace& trace) {
 
   const auto R = static_cast<std::size_t>(s.ranks);
   s.ranksDetail.resize(R);
-  std::vector<std::vector<Interval>> compute(R), comm(R), idleTime(R);
+  std::vector<std::vector<Interval>> compute(R), comm(R), bubbleIdle(R), collectiveIdle(R);
   std::vector<std::map<int, Interval>> stepExtent(R); // per rank, step -> first and last record time
   std::vector<std::map<int, std::int64_t>> stepEnds(R);
   std::vector<std::int64_t> coreWait(R, 0);
@@ -215,7 +215,7 @@ Summary summarize(const Trace& trace) {
       break;
     }
     case Record::Idle:
-      idleTime[r].emplace_back(e.t0, e.t1);
+      (e.kind == Kind::WaitCollective ? collectiveIdle : bubbleIdle)[r].emplace_back(e.t0, e.t1);
       rs.idleS += static_cast<double>(e.t1 - e.t0) * 1e-9;
       break;
     case Record::OutOfMemory: {
@@ -237,18 +237,24 @@ Summary summarize(const Trace& trace) {
   for (std::size_t r = 0; r < R; ++r) {
     auto& rs = s.ranksDetail[r];
     // The identity: the step windows split into compute, exposed communication,
-    // other idle and untracked time, each counted once.
+    // other idle and untracked time, each instant counted once, in the first of
+    // compute, a pipeline wait (the bubble: a send still pending then does not make
+    // it communication), communication, a wait for a collective (past the collective's
+    // own end: the wake-up).
     const auto windows = stepWindows(stepEnds[r], stepExtent[r]);
     const auto cm = intersection(merged(compute[r]), windows);
     const auto cc = intersection(merged(comm[r]), windows);
-    const auto busy = unite(cm, cc);
-    const auto idle = intersection(merged(idleTime[r]), windows);
+    const auto bubble = intersection(merged(bubbleIdle[r]), windows);
+    const auto waits = intersection(merged(collectiveIdle[r]), windows);
+    const auto computeOrBubble = unite(cm, bubble);
+    const auto recorded = unite(unite(computeOrBubble, cc), waits);
     rs.stepS = static_cast<double>(length(windows)) * 1e-9;
     rs.computeS = static_cast<double>(length(cm)) * 1e-9;
     rs.commS = static_cast<double>(length(cc)) * 1e-9;
-    rs.exposedCommS = static_cast<double>(uncovered(cc, cm)) * 1e-9;
-    rs.otherIdleS = static_cast<double>(uncovered(idle, busy)) * 1e-9;
-    rs.untrackedS = static_cast<double>(uncovered(windows, unite(busy, idle))) * 1e-9;
+    rs.exposedCommS = static_cast<double>(uncovered(cc, computeOrBubble)) * 1e-9;
+    rs.otherIdleS =
+        static_cast<double>(uncovered(bubble, cm) + uncovered(waits, unite(computeOrBubble, cc))) * 1e-9;
+    rs.untrackedS = static_cast<double>(uncovered(windows, recorded)) * 1e-9;
     if (cpuTimesRecorded[r]) rs.coreWaitS = static_cast<double>(coreWait[r]) * 1e-9;
     rs.persistentBytes = lastStepTotal[r];
     for (const auto& [kind, c] : perRankColl[r]) {

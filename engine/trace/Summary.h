@@ -30,8 +30,8 @@ struct RankSummary {
   double stepS = 0;        // the rank's steps, end to end: its step time
   double computeS = 0;     // union of op intervals
   double commS = 0;        // union of coll intervals
-  double exposedCommS = 0; // communication not overlapped by compute
-  double otherIdleS = 0;   // idle records under neither compute nor communication
+  double exposedCommS = 0; // communication under neither compute nor a pipeline wait
+  double otherIdleS = 0;   // pipeline waits not under compute; waits for a collective past its end
   double untrackedS = 0;   // step time under no record at all
   double idleS = 0;        // sum of idle records (waits for a collective overlap exposedCommS)
   std::optional<double> coreWaitS; // op wall time minus its CPU time; unknown without CPU times

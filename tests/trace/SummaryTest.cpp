@@ -103,6 +103,21 @@ TEST(Summary, StepTimeIsComputeExposedCommOtherIdleAndUntracked) {
   EXPECT_NEAR(*rs.coreWaitS, 25e-9, 1e-15);
 }
 
+// A pipeline stage waiting for its input while its own send is still pending is in
+// the bubble, not communicating: [20,40) is other idle, the send's [40,50) exposed.
+TEST(Summary, APipelineWaitIsBubbleEvenUnderAPendingSend) {
+  auto r = parse("op 0 0 10 forward a 0 0 10\n"
+                 "coll 0 10 50 send a 0 0 4096 3 1 16x64\n"
+                 "idle 0 20 40 wait_activation 0 1\n"
+                 "step 0 50 0 1 1\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  const auto& rs = summarize(r.trace).ranksDetail[0];
+  EXPECT_NEAR(rs.commS, 40e-9, 1e-15);
+  EXPECT_NEAR(rs.otherIdleS, 20e-9, 1e-15);
+  EXPECT_NEAR(rs.exposedCommS, 20e-9, 1e-15);
+  EXPECT_NEAR(rs.untrackedS, 0.0, 1e-15);
+}
+
 TEST(Summary, AStepTheRankDidNotFinishRunsToItsLastRecord) {
   auto r = parse("op 0 0 10 forward a 0 -1 10\n"
                  "step 0 10 0 1 1\n"
