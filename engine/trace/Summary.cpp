@@ -52,9 +52,15 @@ std::vector<Interval> intersection(const std::vector<Interval>& a, const std::ve
   return out;
 }
 
-std::vector<Interval> unite(std::vector<Interval> a, const std::vector<Interval>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return merged(std::move(a));
+// The union of two merged, sorted lists, merged and sorted (linear: no sort).
+std::vector<Interval> unite(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> both(a.size() + b.size()), out;
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), both.begin());
+  for (const auto& iv : both) {
+    if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
+    else out.push_back(iv);
+  }
+  return out;
 }
 
 // A rank's steps as time windows: step s runs from the end of step s-1 (the first
@@ -142,6 +148,7 @@ Summary summarize(const Trace& trace) {
   s.ranksDetail.resize(R);
   std::vector<std::vector<Interval>> compute(R), comm(R), bubbleIdle(R), collectiveIdle(R);
   std::vector<std::map<int, Interval>> stepExtent(R); // per rank, step -> first and last record time
+  std::vector<std::pair<int, Interval*>> lastExtent(R, {-1, nullptr});
   std::vector<std::map<int, std::int64_t>> stepEnds(R);
   std::vector<std::int64_t> coreWait(R, 0);
   std::vector<bool> cpuTimesRecorded(R, false);
@@ -170,8 +177,13 @@ Summary summarize(const Trace& trace) {
     tMax = std::max(tMax, e.t1);
     if (firstTime[r] < 0) firstTime[r] = e.t0;
     if ((e.record == Record::Op || e.record == Record::Collective || e.record == Record::Idle) && e.step >= 0) {
-      auto [it, fresh] = stepExtent[r].try_emplace(e.step, e.t0, e.t1);
-      if (!fresh) it->second = {std::min(it->second.first, e.t0), std::max(it->second.second, e.t1)};
+      // A rank's records come step after step: look the step up only when it changes.
+      auto& [step, extent] = lastExtent[r];
+      if (step != e.step || !extent) {
+        extent = &stepExtent[r].try_emplace(e.step, e.t0, e.t1).first->second;
+        step = e.step;
+      }
+      *extent = {std::min(extent->first, e.t0), std::max(extent->second, e.t1)};
     }
     switch (e.record) {
     case Record::Op:
