@@ -148,7 +148,6 @@ Summary summarize(const Trace& trace) {
   s.ranksDetail.resize(R);
   std::vector<std::vector<Interval>> compute(R), comm(R), bubbleIdle(R), collectiveIdle(R);
   std::vector<std::map<int, Interval>> stepExtent(R); // per rank, step -> first and last record time
-  std::vector<std::pair<int, Interval*>> lastExtent(R, {-1, nullptr});
   std::vector<std::map<int, std::int64_t>> stepEnds(R);
   std::vector<std::int64_t> coreWait(R, 0);
   std::vector<bool> cpuTimesRecorded(R, false);
@@ -177,13 +176,8 @@ Summary summarize(const Trace& trace) {
     tMax = std::max(tMax, e.t1);
     if (firstTime[r] < 0) firstTime[r] = e.t0;
     if ((e.record == Record::Op || e.record == Record::Collective || e.record == Record::Idle) && e.step >= 0) {
-      // A rank's records come step after step: look the step up only when it changes.
-      auto& [step, extent] = lastExtent[r];
-      if (step != e.step || !extent) {
-        extent = &stepExtent[r].try_emplace(e.step, e.t0, e.t1).first->second;
-        step = e.step;
-      }
-      *extent = {std::min(extent->first, e.t0), std::max(extent->second, e.t1)};
+      auto [it, fresh] = stepExtent[r].try_emplace(e.step, e.t0, e.t1);
+      if (!fresh) it->second = {std::min(it->second.first, e.t0), std::max(it->second.second, e.t1)};
     }
     switch (e.record) {
     case Record::Op:
