@@ -407,8 +407,9 @@ void CudaOpTimer::recordReady(bool all) {
       if (q == cudaErrorNotReady) return;
       CUDA_CHECK(q);
     }
-    recorder_.op(s.kind, s.unit, s.step, s.micro, clock_->toRun(s.start->get(), s.issuedAt),
-                 clock_->toRun(s.end->get(), s.issuedAt));
+    // The op's interval is its device time: the CUDA events around it.
+    const auto t0 = clock_->toRun(s.start->get(), s.issuedAt), t1 = clock_->toRun(s.end->get(), s.issuedAt);
+    recorder_.op(s.kind, s.unit, s.step, s.micro, t0, t1, t1 - t0);
     closed_.pop_front();
   }
 }

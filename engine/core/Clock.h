@@ -5,12 +5,21 @@
 
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 
 namespace shardlab {
 
 inline std::int64_t monotonicNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// CPU time this thread has run, user and system. Its difference over an op against
+// the op's wall time is the time the thread was ready but off the core.
+inline std::int64_t threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 class RunClock {

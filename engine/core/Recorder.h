@@ -47,7 +47,8 @@ public:
   OpTimer* opTimer() const { return opTimer_; }
 
   void header(const nlohmann::json& rankMeta);
-  void op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1);
+  // cpuNs: the thread CPU time inside the op (GPU ranks: its device time).
+  void op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t cpuNs);
   void collective(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t bytes,
                   trace::RankMask participants, int peer = -1, int rows = 0, int cols = 0);
   void memory(Category c, int unit, std::int64_t delta, std::int64_t categoryNow, std::int64_t totalNow);
@@ -71,31 +72,47 @@ private:
 };
 
 // Times a compute op from construction to destruction (through the recorder's
-// OpTimer when it has one).
+// OpTimer when it has one). An op is time the rank computed: a blocking wait inside
+// it goes through around(), which ends the op before the wait and starts it again
+// after, so the wait is recorded on its own (idle wait_collective) and not as compute.
 class ScopedOp {
 public:
   ScopedOp(Recorder& r, Kind kind, int unit, int step, int micro = -1)
-      : r_(r), kind_(kind), unit_(unit), step_(step), micro_(micro), t0_(r.now()) {
-    if (OpTimer* t = r_.opTimer()) t->begin(kind_, unit_, step_, micro_);
+      : r_(r), kind_(kind), unit_(unit), step_(step), micro_(micro) {
+    start();
   }
   ~ScopedOp() {
-    if (OpTimer* t = r_.opTimer()) {
-      try {
-        t->end(kind_, unit_, step_, micro_);
-      } catch (...) { // a destructor must not throw; a CUDA error is sticky and the next checked call reports it
-      }
-    } else {
-      r_.op(kind_, unit_, step_, micro_, t0_, r_.now());
+    try {
+      finish();
+    } catch (...) { // a destructor must not throw; a CUDA error is sticky and the next checked call reports it
     }
   }
   ScopedOp(const ScopedOp&) = delete;
   ScopedOp& operator=(const ScopedOp&) = delete;
 
+  // Runs `wait` (a call that blocks until communication is done) between two parts of the op.
+  template <typename Wait>
+  void around(Wait&& wait) {
+    finish();
+    wait();
+    start();
+  }
+
 private:
+  void start() {
+    t0_ = r_.now();
+    cpu0_ = threadCpuNs();
+    if (OpTimer* t = r_.opTimer()) t->begin(kind_, unit_, step_, micro_);
+  }
+  void finish() {
+    if (OpTimer* t = r_.opTimer()) t->end(kind_, unit_, step_, micro_);
+    else r_.op(kind_, unit_, step_, micro_, t0_, r_.now(), threadCpuNs() - cpu0_);
+  }
+
   Recorder& r_;
   Kind kind_;
   int unit_, step_, micro_;
-  std::int64_t t0_;
+  std::int64_t t0_ = 0, cpu0_ = 0;
 };
 
 } // namespace shardlab

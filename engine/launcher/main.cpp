@@ -11,6 +11,7 @@
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -29,6 +30,30 @@ constexpr int kExitInvalid = code(LauncherExit::InvalidJob);
 constexpr int kExitRankFailed = code(LauncherExit::RankFailed);
 constexpr int kExitMissingTool = code(LauncherExit::MissingTool);
 constexpr int kExitInterrupted = code(LauncherExit::Interrupted);
+
+// The cores this process may run on (its affinity mask, which mpirun's ranks inherit
+// under --bind-to none).
+int usableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  return CPU_COUNT(&set);
+}
+
+// Each rank runs a compute thread and, when there is someone to talk to, its
+// communication thread, which Open MPI's shared-memory transport keeps busy polling
+// while a collective runs: so 1 thread for a single rank, 2 per rank otherwise.
+// Beyond the cores, ranks that are ready wait for one, and an op's wall time includes
+// that wait (the summary's core_wait_s measures it).
+void warnIfCoresAreOutnumbered(int ranks) {
+  const int cores = usableCores();
+  const int threads = ranks == 1 ? 1 : 2 * ranks;
+  if (threads <= cores) return;
+  std::fprintf(stderr,
+               "shardlab-run: warning: %d ranks on %d %s: ranks will wait for a core, so timings of overlapping work are "
+               "distorted (%d threads: a compute and a communication thread per rank)\n",
+               ranks, cores, cores == 1 ? "core" : "cores", threads);
+}
 
 std::string findOnPath(const std::string& name) {
   if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
@@ -117,6 +142,8 @@ int main(int argc, char** argv) {
   }
   options.job.device = device.device;
   std::fprintf(stderr, "shardlab-run: device %s: %s\n", std::string(name(device.device)).c_str(), device.reason.c_str());
+  // CPU ranks on this machine share its cores; GPU ranks are timed on the device.
+  if (device.device == DeviceKind::Cpu && options.hostfile.empty()) warnIfCoresAreOutnumbered(options.job.ranks);
 
   // The ranks write their traces into the run directory; the launcher follows them.
   const bool keepRunDir = !options.runDir.empty();

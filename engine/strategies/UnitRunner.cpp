@@ -42,7 +42,7 @@ void UnitRunner::forward(int unit, const float* params) {
     const float* x = inputs_.at(unit).data();
     Buffer a = act(unit, nF), h = act(unit, nF), y = act(unit, nH);
     mlpForward(d, params, x, a.data(), h.data(), y.data(), n_, H, F);
-    if (tpAllReduce_) tpAllReduce_(y.data(), nH, unit); // the g operator: sum the partial outputs
+    if (tpAllReduce_) op.around([&] { tpAllReduce_(y.data(), nH, unit); }); // the g operator: sum the partial outputs
     d.addBias(y.data(), BlockView::of(params, H, F).b2, n_, H);
     d.add(y.data(), x, nH);
     preAct_[unit] = std::move(a);
@@ -82,7 +82,7 @@ void UnitRunner::backward(int unit, const float* params, float* dparams) {
     mlpBackward(d, params, inputs_.at(unit).data(), preAct_.at(unit).data(), postAct_.at(unit).data(), grad_.data(),
                 dparams, dx.data(), da.data(), n_, H, F);
     d.biasGrad(grad_.data(), blockB2(dparams, H, F), n_, H, true);
-    if (tpAllReduce_) tpAllReduce_(dx.data(), nH, unit); // the f operator's backward: sum input gradients
+    if (tpAllReduce_) op.around([&] { tpAllReduce_(dx.data(), nH, unit); }); // the f operator's backward: sum input gradients
     d.add(dx.data(), grad_.data(), nH);                   // the residual path
     preAct_.erase(unit);
     postAct_.erase(unit);

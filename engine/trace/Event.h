@@ -89,6 +89,7 @@ struct Event {
   std::int64_t total = 0;  // memory: rank's current total; oom: bytes held; devmem: device total
   RankMask participants = 0;
   std::int32_t rows = 0, cols = 0; // tensor shape of a send/recv
+  std::int64_t cpuNs = -1; // op: thread CPU time inside it (GPU ranks: device time); -1: not recorded
   double loss = 0.0;       // step records
   std::uint32_t text = 0;  // failure: index into Trace::texts
 };

@@ -40,6 +40,46 @@ std::int64_t uncovered(const std::vector<Interval>& a, const std::vector<Interva
   return length(a) - covered;
 }
 
+// The parts of `a` inside `b`; both merged and sorted.
+std::vector<Interval> intersection(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> out;
+  std::size_t j = 0;
+  for (const auto& iv : a) {
+    while (j < b.size() && b[j].second <= iv.first) ++j;
+    for (std::size_t k = j; k < b.size() && b[k].first < iv.second; ++k)
+      out.emplace_back(std::max(iv.first, b[k].first), std::min(iv.second, b[k].second));
+  }
+  return out;
+}
+
+// The union of two merged, sorted lists, merged and sorted (linear: no sort).
+std::vector<Interval> unite(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  std::vector<Interval> both(a.size() + b.size()), out;
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), both.begin());
+  for (const auto& iv : both) {
+    if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
+    else out.push_back(iv);
+  }
+  return out;
+}
+
+// A rank's steps as time windows: step s runs from the end of step s-1 (the first
+// step: from its first op, collective or idle record) to its step record; a step the
+// rank did not finish runs to its last record. Setup before the first step and the
+// end after the last are not step time.
+std::vector<Interval> stepWindows(const std::map<int, std::int64_t>& ends, const std::map<int, Interval>& extent) {
+  std::vector<Interval> windows;
+  std::optional<std::int64_t> previousEnd;
+  for (const auto& [step, span] : extent) {
+    const auto end = ends.find(step);
+    const std::int64_t start = previousEnd ? *previousEnd : span.first;
+    const std::int64_t stop = end != ends.end() ? end->second : std::max(span.second, start);
+    windows.emplace_back(start, stop);
+    previousEnd = stop;
+  }
+  return merged(std::move(windows));
+}
+
 std::int64_t wireBytesOf(Kind kind, std::int64_t bytes, int n) {
   if (n <= 0) n = 1;
   switch (kind) {
@@ -106,7 +146,11 @@ Summary summarize(const Trace& trace) {
 
   const auto R = static_cast<std::size_t>(s.ranks);
   s.ranksDetail.resize(R);
-  std::vector<std::vector<Interval>> compute(R), comm(R);
+  std::vector<std::vector<Interval>> compute(R), comm(R), bubbleIdle(R), collectiveIdle(R);
+  std::vector<std::map<int, Interval>> stepExtent(R); // per rank, step -> first and last record time
+  std::vector<std::map<int, std::int64_t>> stepEnds(R);
+  std::vector<std::int64_t> coreWait(R, 0);
+  std::vector<bool> cpuTimesRecorded(R, false);
   std::vector<std::array<std::int64_t, kCategoryCount>> current(R);
   std::vector<std::int64_t> total(R, 0), lastStepTotal(R, 0);
   std::vector<std::int64_t> lastStepEnd(R, -1), firstTime(R, -1);
@@ -131,9 +175,17 @@ Summary summarize(const Trace& trace) {
     tMin = std::min(tMin, e.t0);
     tMax = std::max(tMax, e.t1);
     if (firstTime[r] < 0) firstTime[r] = e.t0;
+    if ((e.record == Record::Op || e.record == Record::Collective || e.record == Record::Idle) && e.step >= 0) {
+      auto [it, fresh] = stepExtent[r].try_emplace(e.step, e.t0, e.t1);
+      if (!fresh) it->second = {std::min(it->second.first, e.t0), std::max(it->second.second, e.t1)};
+    }
     switch (e.record) {
     case Record::Op:
       compute[r].emplace_back(e.t0, e.t1);
+      if (e.cpuNs >= 0) {
+        cpuTimesRecorded[r] = true;
+        coreWait[r] += std::max<std::int64_t>(0, e.t1 - e.t0 - e.cpuNs);
+      }
       break;
     case Record::Collective: {
       comm[r].emplace_back(e.t0, e.t1);
@@ -162,11 +214,14 @@ Summary summarize(const Trace& trace) {
       l.first += e.loss;
       l.second += e.value;
       stepEnd[{e.rank, e.step}] = e.t0;
+      stepEnds[r][e.step] = e.t0;
+      stepExtent[r].try_emplace(e.step, e.t0, e.t0);
       lastStepTotal[r] = total[r];
       lastStepEnd[r] = e.t0;
       break;
     }
     case Record::Idle:
+      (e.kind == Kind::WaitCollective ? collectiveIdle : bubbleIdle)[r].emplace_back(e.t0, e.t1);
       rs.idleS += static_cast<double>(e.t1 - e.t0) * 1e-9;
       break;
     case Record::OutOfMemory: {
@@ -187,11 +242,26 @@ Summary summarize(const Trace& trace) {
 
   for (std::size_t r = 0; r < R; ++r) {
     auto& rs = s.ranksDetail[r];
-    auto cm = merged(compute[r]);
-    auto cc = merged(comm[r]);
+    // The identity: the step windows split into compute, exposed communication,
+    // other idle and untracked time, each instant counted once, in the first of
+    // compute, a pipeline wait (the bubble: a send still pending then does not make
+    // it communication), communication, a wait for a collective (past the collective's
+    // own end: the wake-up).
+    const auto windows = stepWindows(stepEnds[r], stepExtent[r]);
+    const auto cm = intersection(merged(compute[r]), windows);
+    const auto cc = intersection(merged(comm[r]), windows);
+    const auto bubble = intersection(merged(bubbleIdle[r]), windows);
+    const auto waits = intersection(merged(collectiveIdle[r]), windows);
+    const auto computeOrBubble = unite(cm, bubble);
+    const auto recorded = unite(unite(computeOrBubble, cc), waits);
+    rs.stepS = static_cast<double>(length(windows)) * 1e-9;
     rs.computeS = static_cast<double>(length(cm)) * 1e-9;
     rs.commS = static_cast<double>(length(cc)) * 1e-9;
-    rs.exposedCommS = static_cast<double>(uncovered(cc, cm)) * 1e-9;
+    rs.exposedCommS = static_cast<double>(uncovered(cc, computeOrBubble)) * 1e-9;
+    rs.otherIdleS =
+        static_cast<double>(uncovered(bubble, cm) + uncovered(waits, unite(computeOrBubble, cc))) * 1e-9;
+    rs.untrackedS = static_cast<double>(uncovered(windows, recorded)) * 1e-9;
+    if (cpuTimesRecorded[r]) rs.coreWaitS = static_cast<double>(coreWait[r]) * 1e-9;
     rs.persistentBytes = lastStepTotal[r];
     for (const auto& [kind, c] : perRankColl[r]) {
       auto& agg = s.collectives[kind];
@@ -266,10 +336,14 @@ nlohmann::json Summary::toJson() const {
                       {"persistent_bytes", r.persistentBytes},
                       {"peak_bytes", r.peakBytes},
                       {"peak_by_category", peaks},
+                      {"step_s", r.stepS},
                       {"compute_s", r.computeS},
                       {"comm_s", r.commS},
                       {"exposed_comm_s", r.exposedCommS},
+                      {"other_idle_s", r.otherIdleS},
+                      {"untracked_s", r.untrackedS},
                       {"idle_s", r.idleS},
+                      {"core_wait_s", r.coreWaitS ? json(*r.coreWaitS) : json()},
                       {"sent_bytes", r.sentBytes},
                       {"finished", r.finished},
                       {"failure", r.failure ? json(*r.failure) : json()}});
@@ -310,11 +384,16 @@ std::string Summary::toTable() const {
     std::snprintf(line, sizeof line, "loss: %.4f -> %.4f\n", lossPerStep.front(), lossPerStep.back());
     o << line;
   }
-  o << "rank  persistent     peak           compute_s  comm_s     exposed_s  idle_s     sent\n";
+  o << "rank  persistent     peak           step_s     compute_s  comm_s     exposed_s  other_idle untracked  "
+       "idle_s     core_wait  sent\n";
   for (const auto& r : ranksDetail) {
-    std::snprintf(line, sizeof line, "%-5d %-14s %-14s %-10.4f %-10.4f %-10.4f %-10.4f %s\n", r.rank,
-                  formatBytes(r.persistentBytes).c_str(), formatBytes(r.peakBytes).c_str(), r.computeS, r.commS,
-                  r.exposedCommS, r.idleS, formatBytes(r.sentBytes).c_str());
+    char coreWait[16] = "-";
+    if (r.coreWaitS) std::snprintf(coreWait, sizeof coreWait, "%.4f", *r.coreWaitS);
+    std::snprintf(line, sizeof line,
+                  "%-5d %-14s %-14s %-10.4f %-10.4f %-10.4f %-10.4f %-10.4f %-10.4f %-10.4f %-10s %s\n", r.rank,
+                  formatBytes(r.persistentBytes).c_str(), formatBytes(r.peakBytes).c_str(), r.stepS, r.computeS,
+                  r.commS, r.exposedCommS, r.otherIdleS, r.untrackedS, r.idleS, coreWait,
+                  formatBytes(r.sentBytes).c_str());
     o << line;
   }
   for (const auto& [kind, c] : collectives) {

@@ -25,7 +25,16 @@ struct RankSummary {
   std::int64_t persistentBytes = 0; // held at the end of the last completed step
   std::int64_t peakBytes = 0;
   std::array<std::int64_t, kCategoryCount> peakByCategory{};
-  double computeS = 0, commS = 0, exposedCommS = 0, idleS = 0;
+  // The accounting (docs/trace-format.md, "The identity"): over the rank's steps,
+  // stepS = computeS + exposedCommS + otherIdleS + untrackedS exactly.
+  double stepS = 0;        // the rank's steps, end to end: its step time
+  double computeS = 0;     // union of op intervals
+  double commS = 0;        // union of coll intervals
+  double exposedCommS = 0; // communication under neither compute nor a pipeline wait
+  double otherIdleS = 0;   // pipeline waits not under compute; waits for a collective past its end
+  double untrackedS = 0;   // step time under no record at all
+  double idleS = 0;        // sum of idle records (waits for a collective overlap exposedCommS)
+  std::optional<double> coreWaitS; // op wall time minus its CPU time; unknown without CPU times
   std::int64_t sentBytes = 0;      // wire bytes this rank sent, all collectives
   bool finished = false;           // wrote its end record
   std::optional<std::string> failure;

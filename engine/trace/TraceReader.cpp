@@ -130,6 +130,12 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     e.unit = trace_.unitIndex(f[5]);
     if (!num(f[6], e.step)) return bad("step", f[6]);
     if (!num(f[7], e.micro)) return bad("micro-batch", f[7]);
+    // An op's CPU time is a trailing field: traces written before it have none (-1);
+    // fields after it, from a newer writer, are ignored.
+    if (e.record == Record::Op && n > 8) {
+      const auto cpu = f[8].substr(0, f[8].find(' '));
+      if (!num(cpu, e.cpuNs) || e.cpuNs < -1) return bad("CPU time", cpu);
+    }
     if (e.record == Record::Collective) {
       if (!num(f[8], e.bytes) || e.bytes < 0) return bad("bytes", f[8]);
       if (!num(f[9], e.participants, 16)) return bad("participants", f[9]);

@@ -85,7 +85,7 @@ TEST(MemoryTracker, AllocationPastTheBudgetFailsAndIsRecorded) {
 TEST(Recorder, TracingOffWritesNothing) {
   Recorder rec(nullptr, 0, {});
   EXPECT_FALSE(rec.enabled());
-  rec.op(trace::Kind::Forward, 0, 0, -1, 1, 2); // must not crash
+  rec.op(trace::Kind::Forward, 0, 0, -1, 1, 2, 1); // must not crash
   auto dev = makeCpuDevice();
   MemoryTracker mem(*dev, rec, 0, {});
   Buffer a = mem.allocate(Category::Grads, -1, 10);

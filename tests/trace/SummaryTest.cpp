@@ -69,3 +69,72 @@ TEST(Summary, TheoreticalBubble) {
   EXPECT_DOUBLE_EQ(theoreticalBubble(shardlab::Schedule::Naive, 4, 8, 1), 3.0 / 4.0);
   EXPECT_DOUBLE_EQ(theoreticalBubble(shardlab::Schedule::GPipe, 1, 8, 1), 0.0);
 }
+
+// Rank 0, two steps: step 0 from its first record (10) to its step record (100),
+// step 1 from there to 200. Setup before 10 is not step time.
+//   compute   [10,40) [60,90) [100,130) [170,190)        = 110
+//   comm      [30,70) [130,160)                          = 70, exposed [40,60) [130,160) = 50
+//   idle      [130,165) (wait_collective: 30 under comm, 5 other) [90,95) (other)
+//   untracked [95,100) [165,170) [190,200)               = 20
+// 110 + 50 + 10 + 20 = 190 = step time.
+TEST(Summary, StepTimeIsComputeExposedCommOtherIdleAndUntracked) {
+  auto r = parse("mem 0 1 param_shard a 100 100 100\n"
+                 "op 0 10 40 forward a 0 -1 30\n"
+                 "coll 0 30 70 all_gather b 0 -1 4000 f -1 0x0\n"
+                 "op 0 60 90 forward b 0 -1 20\n"
+                 "idle 0 90 95 wait_activation 0 -1\n"
+                 "step 0 100 0 1 1\n"
+                 "op 0 100 130 backward b 1 -1 30\n"
+                 "coll 0 130 160 reduce_scatter b 1 -1 4000 f -1 0x0\n"
+                 "idle 0 130 165 wait_collective 1 -1\n"
+                 "op 0 170 190 optimizer b 1 -1 5\n"
+                 "step 0 200 1 1 1\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  const auto& rs = summarize(r.trace).ranksDetail[0];
+  EXPECT_NEAR(rs.stepS, 190e-9, 1e-15);
+  EXPECT_NEAR(rs.computeS, 110e-9, 1e-15);
+  EXPECT_NEAR(rs.commS, 70e-9, 1e-15);
+  EXPECT_NEAR(rs.exposedCommS, 50e-9, 1e-15);
+  EXPECT_NEAR(rs.otherIdleS, 10e-9, 1e-15);
+  EXPECT_NEAR(rs.untrackedS, 20e-9, 1e-15);
+  EXPECT_NEAR(rs.idleS, 40e-9, 1e-15);
+  // Core wait: wall minus CPU time inside each op: 0 + 10 + 0 + 15.
+  ASSERT_TRUE(rs.coreWaitS);
+  EXPECT_NEAR(*rs.coreWaitS, 25e-9, 1e-15);
+}
+
+// A pipeline stage waiting for its input while its own send is still pending is in
+// the bubble, not communicating: [20,40) is other idle, the send's [40,50) exposed.
+TEST(Summary, APipelineWaitIsBubbleEvenUnderAPendingSend) {
+  auto r = parse("op 0 0 10 forward a 0 0 10\n"
+                 "coll 0 10 50 send a 0 0 4096 3 1 16x64\n"
+                 "idle 0 20 40 wait_activation 0 1\n"
+                 "step 0 50 0 1 1\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  const auto& rs = summarize(r.trace).ranksDetail[0];
+  EXPECT_NEAR(rs.commS, 40e-9, 1e-15);
+  EXPECT_NEAR(rs.otherIdleS, 20e-9, 1e-15);
+  EXPECT_NEAR(rs.exposedCommS, 20e-9, 1e-15);
+  EXPECT_NEAR(rs.untrackedS, 0.0, 1e-15);
+}
+
+TEST(Summary, AStepTheRankDidNotFinishRunsToItsLastRecord) {
+  auto r = parse("op 0 0 10 forward a 0 -1 10\n"
+                 "step 0 10 0 1 1\n"
+                 "op 0 20 50 forward a 1 -1 30\n"
+                 "fail 0 60 \"boom\"\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  const auto& rs = summarize(r.trace).ranksDetail[0];
+  EXPECT_NEAR(rs.stepS, 50e-9, 1e-15);
+  EXPECT_NEAR(rs.computeS, 40e-9, 1e-15);
+  EXPECT_NEAR(rs.untrackedS, 10e-9, 1e-15);
+}
+
+TEST(Summary, CoreWaitIsUnknownWithoutCpuTimes) {
+  auto r = parse("op 0 0 100 forward a 0 -1\nstep 0 100 0 1 1\n"); // a trace from before CPU times
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  const auto s = summarize(r.trace);
+  EXPECT_FALSE(s.ranksDetail[0].coreWaitS);
+  EXPECT_TRUE(s.toJson()["ranks_detail"][0]["core_wait_s"].is_null());
+  EXPECT_NEAR(s.ranksDetail[0].computeS, 100e-9, 1e-15);
+}

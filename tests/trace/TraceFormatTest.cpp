@@ -21,6 +21,7 @@ std::vector<Event> sampleEvents() {
   std::vector<Event> v;
   Event op;
   op.record = Record::Op;
+  op.cpuNs = 71234;
   op.rank = 1;
   op.kind = Kind::Forward;
   op.unit = 1;
@@ -114,7 +115,8 @@ bool sameEvent(const Event& a, const Event& b) {
   return a.record == b.record && a.kind == b.kind && a.category == b.category && a.rank == b.rank &&
          a.unit == b.unit && a.step == b.step && a.micro == b.micro && a.peer == b.peer && a.t0 == b.t0 &&
          a.t1 == b.t1 && a.bytes == b.bytes && a.value == b.value && a.total == b.total &&
-         a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss;
+         a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss &&
+         a.cpuNs == b.cpuNs;
 }
 
 } // namespace
@@ -131,6 +133,21 @@ TEST(TraceFormat, RoundTripKeepsEveryField) {
   ASSERT_EQ(r.trace.events.size(), expected.size() + 1);
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_TRUE(sameEvent(r.trace.events[i], expected[i])) << "event " << i;
   EXPECT_EQ(r.trace.texts.at(r.trace.events.back().text), "boom: \"quoted\"\nnewline");
+}
+
+TEST(TraceFormat, OpCpuTimeIsATrailingFieldOlderTracesLack) {
+  auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
+                     "op 0 10 50 forward a 0 -1\n"               // before CPU times: unknown
+                     "op 0 50 90 forward a 0 -1 30\n"            // 30 ns of CPU time
+                     "op 0 90 99 forward a 0 -1 7 future-field\n"); // fields after it are ignored
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  ASSERT_EQ(r.trace.events.size(), 3u);
+  EXPECT_EQ(r.trace.events[0].cpuNs, -1);
+  EXPECT_EQ(r.trace.events[1].cpuNs, 30);
+  EXPECT_EQ(r.trace.events[2].cpuNs, 7);
+  auto bad = readTrace("shardlab-trace 1\njob {}\nop 0 10 50 forward - 0 -1 lots\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error->message.find("CPU time"), std::string::npos) << bad.error->message;
 }
 
 TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
