@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::string_view kWallTimesNote = "no CPU times recorded; using wall times";
 
+
 // One thing a rank did, to be replayed: a piece of an op (an op is cut where it waited
 // for a collective), a blocking receive (both on the compute stream), or a
 // collective or send (on the communication stream).
@@ -20,6 +21,8 @@ struct Task {
   std::int32_t event = -1;     // index into the measured trace's events
   std::int32_t rank = 0;
   std::int64_t t0 = 0, t1 = 0; // measured interval of this task
+  std::int64_t work = 0;       // compute: the time it replays (see typicalWallTimes)
+  std::int32_t piece = 0;      // a piece of an op: which (0 before its first wait)
   bool comm = false;           // on the communication stream
   std::int32_t group = -1;     // a collective: the tasks of all its participants
   // Stream predecessor, then what it waits for: a compute task on the collective it
@@ -54,6 +57,29 @@ struct KeyHash {
 };
 template <typename V>
 using KeyMap = std::unordered_map<Key, V, KeyHash>;
+
+// Without CPU times, an op's wall time also holds any time slice the rank lost to
+// another process. So each piece of an op replays the median wall time of the same
+// piece of the same op (rank, kind, unit) over all steps and micro-batches: what that
+// op typically took here, never a duration the trace does not hold.
+void typicalWallTimes(const Trace& trace, Graph& g) {
+  KeyMap<std::vector<std::int64_t>> times;
+  const auto keyOfTask = [&](const Task& t) {
+    const Event& e = trace.events[static_cast<std::size_t>(t.event)];
+    return Key{t.rank, static_cast<std::int64_t>(e.kind), e.unit, t.piece};
+  };
+  for (const Task& t : g.tasks)
+    if (!t.comm && trace.events[static_cast<std::size_t>(t.event)].record == Record::Op)
+      times[keyOfTask(t)].push_back(t.t1 - t.t0);
+  KeyMap<std::int64_t> median;
+  for (auto& [key, list] : times) {
+    auto middle = list.begin() + static_cast<std::ptrdiff_t>(list.size() / 2);
+    std::nth_element(list.begin(), middle, list.end());
+    median[key] = *middle;
+  }
+  for (Task& t : g.tasks)
+    if (!t.comm && trace.events[static_cast<std::size_t>(t.event)].record == Record::Op) t.work = median[keyOfTask(t)];
+}
 
 // Builds the dependency graph (docs/replay.md, "The graph").
 Graph buildGraph(const Trace& trace) {
@@ -108,13 +134,14 @@ Graph buildGraph(const Trace& trace) {
     std::stable_sort(compute.begin(), compute.end(), byStart);
     std::stable_sort(waits[r].begin(), waits[r].end(), byStart);
     std::size_t w = 0;
-    std::int32_t waitedOn = -1;
+    std::int32_t waitedOn = -1, piece = 0;
     auto pushCompute = [&](std::int32_t ev, std::int64_t t0, std::int64_t t1) {
       Task t;
       t.event = ev;
       t.rank = static_cast<std::int32_t>(r);
       t.t0 = t0;
       t.t1 = t1;
+      t.piece = piece++;
       if (!g.computeOrder[r].empty()) t.deps[0] = g.computeOrder[r].back();
       t.deps[1] = waitedOn;
       waitedOn = -1;
@@ -124,6 +151,7 @@ Graph buildGraph(const Trace& trace) {
     for (auto ev : compute) {
       const Event& e = trace.events[static_cast<std::size_t>(ev)];
       std::int64_t pieceStart = e.t0;
+      piece = 0;
       for (; w < waits[r].size(); ++w) {
         const Event& wait = trace.events[static_cast<std::size_t>(waits[r][w])];
         if (wait.t0 >= e.t1) break;
@@ -224,6 +252,7 @@ Graph buildGraph(const Trace& trace) {
                     std::to_string(e.micro) + ") has no matching send";
     }
   }
+  typicalWallTimes(trace, g);
   return g;
 }
 
@@ -284,7 +313,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> schedule(const Graph& g, Cost
 }
 
 // The sample of one transfer's cost: a collective lasts, on the rank that joined it
-// last, about its transfer alone; a send lasts its own duration.
+// last, about its transfer alone.
 std::map<std::string, AlphaBeta> fitCommunication(const Trace& trace, const Graph& g) {
   std::map<std::string, std::vector<std::pair<double, double>>> samples; // bytes, seconds
   for (const auto& members : g.groups) {
@@ -296,10 +325,13 @@ std::map<std::string, AlphaBeta> fitCommunication(const Trace& trace, const Grap
     const Event& e = trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(members[0])].event)];
     samples[std::string(toString(e.kind))].emplace_back(static_cast<double>(e.bytes), static_cast<double>(shortest) * 1e-9);
   }
+  // A message likewise: the shorter of its send (which may wait for the receiver)
+  // and its receive (which starts once the message is there).
   for (const Task& t : g.tasks) {
-    const Event& e = trace.events[static_cast<std::size_t>(t.event)];
-    if (t.comm && e.kind == Kind::Send)
-      samples["send"].emplace_back(static_cast<double>(e.bytes), static_cast<double>(t.t1 - t.t0) * 1e-9);
+    if (t.comm || t.deps[2] < 0) continue;
+    const Task& send = g.tasks[static_cast<std::size_t>(t.deps[2])];
+    samples["send"].emplace_back(static_cast<double>(trace.events[static_cast<std::size_t>(t.event)].bytes),
+                                 static_cast<double>(std::min(t.t1 - t.t0, send.t1 - send.t0)) * 1e-9);
   }
   std::map<std::string, AlphaBeta> fits;
   for (const auto& [kind, xy] : samples) {
@@ -378,7 +410,7 @@ ReplayRun runMode(const Trace& measured, const Graph& g, ReplayMode mode,
                   const std::map<std::string, AlphaBeta>& fits) {
   const auto cost = [&](const Task& t) -> std::int64_t {
     const Event& e = measured.events[static_cast<std::size_t>(t.event)];
-    if (!t.comm) return e.record == Record::Op ? t.t1 - t.t0 : 0; // a receive's transfer is its send's
+    if (!t.comm) return t.work; // a receive's transfer is its send's
     double seconds = 0.0;
     if (mode == ReplayMode::Fitted) {
       const auto it = fits.find(std::string(toString(e.kind)));
