@@ -21,7 +21,7 @@ struct Task {
   std::int32_t event = -1;     // index into the measured trace's events
   std::int32_t rank = 0;
   std::int64_t t0 = 0, t1 = 0; // measured interval of this task
-  std::int64_t work = 0;       // compute: the time it replays (see typicalWallTimes)
+  std::int64_t work = 0;       // compute: the time it replays (see shortestWallTimes)
   std::int32_t piece = 0;      // a piece of an op: which (0 before its first wait)
   bool comm = false;           // on the communication stream
   std::int32_t group = -1;     // a collective: the tasks of all its participants
@@ -41,6 +41,7 @@ struct Graph {
   std::vector<std::vector<std::int32_t>> groups; // collective: its participants' tasks
   std::vector<std::vector<std::int32_t>> computeOrder; // per rank: compute tasks in order
   std::vector<std::vector<Placed>> marks;              // per rank: step and end records
+  std::vector<std::pair<std::int64_t, std::string>> unreceived; // sends without a receive: when, what
 };
 
 // Four small numbers as one hash key (ranks, steps, micro-batches, units, kinds).
@@ -59,26 +60,34 @@ template <typename V>
 using KeyMap = std::unordered_map<Key, V, KeyHash>;
 
 // Without CPU times, an op's wall time also holds any time slice the rank lost to
-// another process. So each piece of an op replays the median wall time of the same
-// piece of the same op (rank, kind, unit) over all steps and micro-batches: what that
-// op typically took here, never a duration the trace does not hold.
-void typicalWallTimes(const Trace& trace, Graph& g) {
-  KeyMap<std::vector<std::int64_t>> times;
+// another process, and wall time is never less than the compute. So each piece of an
+// op replays the shortest wall time of any op doing the same arithmetic: the same
+// piece of the same kind on a unit of the same size (job.model.unit_parameters; the
+// unit itself when the trace lacks them), over all ranks, steps and micro-batches.
+// That is the op's time when it had a core to itself, a duration the trace holds.
+void shortestWallTimes(const Trace& trace, Graph& g) {
+  std::vector<std::int64_t> unitSize;
+  if (trace.job.is_object() && trace.job.contains("model") && trace.job["model"].is_object() &&
+      trace.job["model"].contains("unit_parameters") && trace.job["model"]["unit_parameters"].is_array())
+    for (const auto& n : trace.job["model"]["unit_parameters"])
+      unitSize.push_back(n.is_number_integer() ? n.get<std::int64_t>() : -1);
+  const bool bySize = unitSize.size() >= trace.units.size();
   const auto keyOfTask = [&](const Task& t) {
     const Event& e = trace.events[static_cast<std::size_t>(t.event)];
-    return Key{t.rank, static_cast<std::int64_t>(e.kind), e.unit, t.piece};
+    const std::int64_t unit = bySize && e.unit >= 0 ? unitSize[static_cast<std::size_t>(e.unit)] : e.unit;
+    return Key{static_cast<std::int64_t>(e.kind), unit, t.piece, bySize ? -1 : t.rank};
   };
+  const auto isOp = [&](const Task& t) {
+    return !t.comm && trace.events[static_cast<std::size_t>(t.event)].record == Record::Op;
+  };
+  KeyMap<std::int64_t> shortest;
   for (const Task& t : g.tasks)
-    if (!t.comm && trace.events[static_cast<std::size_t>(t.event)].record == Record::Op)
-      times[keyOfTask(t)].push_back(t.t1 - t.t0);
-  KeyMap<std::int64_t> median;
-  for (auto& [key, list] : times) {
-    auto middle = list.begin() + static_cast<std::ptrdiff_t>(list.size() / 2);
-    std::nth_element(list.begin(), middle, list.end());
-    median[key] = *middle;
-  }
+    if (isOp(t)) {
+      auto [it, fresh] = shortest.try_emplace(keyOfTask(t), t.t1 - t.t0);
+      if (!fresh) it->second = std::min(it->second, t.t1 - t.t0);
+    }
   for (Task& t : g.tasks)
-    if (!t.comm && trace.events[static_cast<std::size_t>(t.event)].record == Record::Op) t.work = median[keyOfTask(t)];
+    if (isOp(t)) t.work = shortest[keyOfTask(t)];
 }
 
 // Builds the dependency graph (docs/replay.md, "The graph").
@@ -246,13 +255,24 @@ Graph buildGraph(const Trace& trace) {
       const auto dir = direction(user);
       const int sentUnit = dir == static_cast<std::int64_t>(Kind::Forward) ? e.unit - 1 : e.unit + 1;
       auto it = sends.find(Key{e.peer * 4096 + e.rank, e.step, e.micro, sentUnit * 16 + dir});
-      if (it != sends.end()) t.deps[2] = it->second;
-      else
+      if (it != sends.end()) {
+        t.deps[2] = it->second;
+        sends.erase(it);
+      } else
         t.missing = "recv from rank " + std::to_string(e.peer) + " (step " + std::to_string(e.step) + ", micro-batch " +
                     std::to_string(e.micro) + ") has no matching send";
     }
   }
-  typicalWallTimes(trace, g);
+  // A send never received does not hold the replay up, but it marks where a
+  // receiver stopped recording.
+  for (const auto& [key, task] : sends) {
+    Task& t = g.tasks[static_cast<std::size_t>(task)];
+    const Event& e = trace.events[static_cast<std::size_t>(t.event)];
+    g.unreceived.push_back({t.t0, "rank " + std::to_string(e.peer) + " never received the message rank " +
+                                      std::to_string(e.rank) + " sent it in step " + std::to_string(e.step) +
+                                      " (micro-batch " + std::to_string(e.micro) + ")"});
+  }
+  shortestWallTimes(trace, g);
   return g;
 }
 
@@ -383,13 +403,32 @@ std::optional<std::string> stoppedAt(const Trace& trace, const Graph& g,
   const Task* first = nullptr;
   for (const Task& t : g.tasks)
     if (!t.missing.empty() && (!first || t.t0 < first->t0)) first = &t;
-  if (!first) {
-    for (std::size_t i = 0; i < g.tasks.size(); ++i)
-      if (when[i].first < 0) return "rank " + std::to_string(g.tasks[i].rank) + ": a task never became ready";
-    return std::nullopt;
+  const auto unreceived = std::min_element(g.unreceived.begin(), g.unreceived.end());
+  if (unreceived != g.unreceived.end() && (!first || unreceived->first < first->t0))
+    return "replayed up to the cut: " + unreceived->second;
+  if (first) {
+    const Event& e = trace.events[static_cast<std::size_t>(first->event)];
+    return "replayed up to rank " + std::to_string(first->rank) + ", step " + std::to_string(e.step) + ": " +
+           first->missing;
   }
-  const Event& e = trace.events[static_cast<std::size_t>(first->event)];
-  return "replayed up to rank " + std::to_string(first->rank) + ", step " + std::to_string(e.step) + ": " + first->missing;
+  for (std::size_t i = 0; i < g.tasks.size(); ++i)
+    if (when[i].first < 0) return "rank " + std::to_string(g.tasks[i].rank) + ": a task never became ready";
+  // Everything matched, but a rank that wrote no end record was cut off at a step end.
+  std::string unended;
+  for (std::size_t r = 0; r < g.marks.size(); ++r) {
+    int lastStep = -1;
+    bool ended = false;
+    for (const auto& mark : g.marks[r]) {
+      const Event& e = trace.events[static_cast<std::size_t>(mark.event)];
+      if (e.record == Record::End) ended = true;
+      else lastStep = std::max(lastStep, e.step);
+    }
+    if (!ended && !g.computeOrder[r].empty())
+      unended += (unended.empty() ? "" : ", ") + ("rank " + std::to_string(r)) + " (after " +
+                 (lastStep < 0 ? std::string("no step") : "step " + std::to_string(lastStep)) + ")";
+  }
+  if (unended.empty()) return std::nullopt;
+  return "replayed to the end of the trace; no end record from " + unended;
 }
 
 Kind waitKindBefore(const Trace& trace, const Graph& g, const std::vector<std::int32_t>& order, std::size_t k) {
