@@ -32,7 +32,7 @@ struct Task {
 };
 
 struct Placed {
-  std::int32_t afterTask; // last compute task before it on its rank; -1: none
+  std::size_t after; // how many of its rank's compute tasks come before it
   std::int32_t event;
 };
 
@@ -179,7 +179,7 @@ Graph buildGraph(const Trace& trace) {
     for (auto ev : marks[r]) {
       const auto t = trace.events[static_cast<std::size_t>(ev)].t0;
       while (c < order.size() && g.tasks[static_cast<std::size_t>(order[c])].t1 <= t) ++c;
-      g.marks[r].push_back({c == 0 ? -1 : order[c - 1], ev});
+      g.marks[r].push_back({c, ev});
     }
   }
 
@@ -502,10 +502,9 @@ ReplayRun runMode(const Trace& measured, const Graph& g, ReplayMode mode,
       free = when[task].second;
     }
     for (const auto& mark : g.marks[r]) {
-      const auto position = std::find(order.begin(), order.end(), mark.afterTask) - order.begin();
-      if (mark.afterTask >= 0 && static_cast<std::size_t>(position) >= done) break;
+      if (mark.after > done) break;
       Event e = measured.events[static_cast<std::size_t>(mark.event)];
-      e.t0 = e.t1 = mark.afterTask < 0 ? 0 : when[static_cast<std::size_t>(mark.afterTask)].second;
+      e.t0 = e.t1 = mark.after == 0 ? 0 : when[static_cast<std::size_t>(order[mark.after - 1])].second;
       out.events.push_back(e);
     }
   }
