@@ -13,7 +13,6 @@ namespace {
 
 constexpr std::string_view kWallTimesNote = "no CPU times recorded; using wall times";
 
-
 // One thing a rank did, to be replayed: a piece of an op (an op is cut where it waited
 // for a collective), a blocking receive (both on the compute stream), or a
 // collective or send (on the communication stream).
