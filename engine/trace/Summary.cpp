@@ -352,18 +352,17 @@ std::string Summary::toTable() const {
     o << line;
   }
   if (replay.present) {
-    o << "replay (" << replay.timesNote << "):";
+    o << "replay, a computation on this trace (" << replay.timesNote << "):\n";
     for (const auto& result : replay.results) {
-      std::snprintf(line, sizeof line, " %s step %.4f s, exposed %.4f s", std::string(toString(result.mode)).c_str(),
+      std::snprintf(line, sizeof line, "  %-15s step %.4f s  exposed %.4f s", std::string(toString(result.mode)).c_str(),
                     result.stepS, result.exposedCommS);
       o << line;
       if (result.bubble) {
-        std::snprintf(line, sizeof line, ", bubble %.3f", *result.bubble);
+        std::snprintf(line, sizeof line, "  bubble %.3f", *result.bubble);
         o << line;
       }
-      o << ";";
+      o << "\n";
     }
-    o << "\n";
     if (replay.stoppedAt) o << "replay stopped: " << *replay.stoppedAt << "\n";
   }
   if (outOfMemory) o << outOfMemory->message() << "\n";
