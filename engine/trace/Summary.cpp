@@ -130,6 +130,12 @@ double theoreticalBubble(Schedule schedule, int p, int m, int v) {
 }
 
 Summary summarize(const Trace& trace) {
+  Summary s = summarizeMeasured(trace);
+  s.replay = replayReport(trace);
+  return s;
+}
+
+Summary summarizeMeasured(const Trace& trace) {
   Summary s;
   const auto& job = trace.job;
   const std::optional<JobConfig> config = trace.config();
@@ -364,6 +370,22 @@ nlohmann::json Summary::toJson() const {
     j["bubble"] = {{"per_stage", bubble.perStage}, {"measured", bubble.measured}, {"theory", bubble.theory},
                    {"schedule", bubble.schedule}, {"stages", bubble.stages},
                    {"microbatches", bubble.microbatches}, {"virtual_stages", bubble.virtualStages}};
+  if (replay.present) {
+    json r = {{"note", replay.timesNote}, {"stopped_at", replay.stoppedAt ? json(*replay.stoppedAt) : json()}};
+    for (const auto& result : replay.results) {
+      json mode = {{"step_s", result.stepS}, {"exposed_comm_s", result.exposedCommS}};
+      if (result.bubble) mode["bubble"] = *result.bubble;
+      if (result.mode == ReplayMode::Fitted) {
+        json model = json::object();
+        for (const auto& [kind, f] : replay.fitted)
+          model[kind] = {{"alpha_s", f.alphaS}, {"beta_s_per_byte", f.betaSPerByte}, {"samples", f.samples}};
+        mode["model"] = model;
+      }
+      if (result.mode == ReplayMode::Reference) mode["interconnect"] = std::string(kReferenceInterconnect.name);
+      r[std::string(toString(result.mode))] = mode;
+    }
+    j["replay"] = r;
+  }
   j["out_of_memory"] = outOfMemory ? json({{"rank", outOfMemory->rank},
                                            {"category", std::string(toString(outOfMemory->category))},
                                            {"unit", outOfMemory->unit},
@@ -407,6 +429,20 @@ std::string Summary::toTable() const {
                   bubble.schedule.c_str(), bubble.stages, bubble.microbatches, bubble.virtualStages, bubble.measured,
                   bubble.theory);
     o << line;
+  }
+  if (replay.present) {
+    o << "replay, a computation on this trace (" << replay.timesNote << "):\n";
+    for (const auto& result : replay.results) {
+      std::snprintf(line, sizeof line, "  %-15s step %.4f s  exposed %.4f s", std::string(toString(result.mode)).c_str(),
+                    result.stepS, result.exposedCommS);
+      o << line;
+      if (result.bubble) {
+        std::snprintf(line, sizeof line, "  bubble %.3f", *result.bubble);
+        o << line;
+      }
+      o << "\n";
+    }
+    if (replay.stoppedAt) o << "replay stopped: " << *replay.stoppedAt << "\n";
   }
   if (outOfMemory) o << outOfMemory->message() << "\n";
   for (const auto& r : ranksDetail)

@@ -2,6 +2,7 @@
 // and the quiz asks about it: all three call summarize() so the numbers agree.
 #pragma once
 
+#include "trace/Replay.h"
 #include "trace/Trace.h"
 
 #include <array>
@@ -68,12 +69,16 @@ struct Summary {
   BubbleSummary bubble;
   std::optional<OutOfMemoryReport> outOfMemory;
   double wallS = 0.0;
+  ReplayReport replay; // the trace replayed under the three modes (trace/Replay.h)
 
   nlohmann::json toJson() const;
   std::string toTable() const; // the readable table shardlab-run prints
 };
 
+// The measured summary and the replay section.
 Summary summarize(const Trace& trace);
+// The measured summary alone (the replay measures its replayed traces with it).
+Summary summarizeMeasured(const Trace& trace);
 
 // Theoretical bubble fraction: (p-1)/(V*m + p-1); naive is m = 1.
 double theoreticalBubble(Schedule schedule, int stages, int microbatches, int virtualStages);

@@ -1,0 +1,134 @@
+// The replay on real runs: balanced pipeline stages replayed with free communication
+// give the schedule's theoretical bubble; every summary carries the three replays;
+// shardlab-replay writes a replayed trace the reader opens; a run cut short by a
+// killed rank replays up to the cut and says where.
+#include "PipelineSupport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+
+using namespace shardlab;
+using namespace shardlab::testing;
+
+namespace {
+
+struct PipelineCase {
+  std::string schedule;
+  int stages = 2, microbatches = 1, virtualStages = 1;
+};
+void PrintTo(const PipelineCase& c, std::ostream* os) {
+  *os << c.schedule << " p=" << c.stages << " m=" << c.microbatches << " v=" << c.virtualStages;
+}
+
+// Balanced model chunks: each holds the same number of hidden-128 blocks (two per
+// stage, one per virtual stage), which dominate; the embedding (a lookup) rides with
+// the first, the output (vocabulary 32) with the last. The batch of 256 rows keeps the
+// AdamW step small beside the micro-batches; five steps give each op enough samples
+// for its shortest wall time (Replay.cpp) to be its time with a core to itself.
+std::vector<std::string> balancedJob(const PipelineCase& c) {
+  const int chunks = c.stages * c.virtualStages;
+  const int blocks = c.virtualStages == 1 ? 2 : 1;
+  std::string plan;
+  for (int k = 0; k < chunks; ++k)
+    plan += (k ? "," : "") + std::to_string(blocks + (k == 0 || k == chunks - 1 ? 1 : 0));
+  std::vector<std::string> args{"--strategy", "pipeline", "--schedule", c.schedule,
+                                "--ranks", std::to_string(c.stages), "--microbatches", std::to_string(c.microbatches),
+                                "--stages", plan, "--layers", std::to_string(chunks * blocks),
+                                "--hidden", "128", "--vocab", "32", "--batch", "256", "--steps", "5", "--seed", "3"};
+  if (c.virtualStages > 1) args = plus(args, {"--virtual-stages", std::to_string(c.virtualStages)});
+  return args;
+}
+
+nlohmann::json runWithSummary(const std::vector<std::string>& args, const std::string& name,
+                              const std::vector<std::pair<std::string, std::string>>& env = {},
+                              int expectedStatus = 0) {
+  const auto dir = freshDir(name);
+  auto r = runShardlab(plus(args, {"--summary-json", dir + "/s.json", "--trace", dir + "/t.trace", "-q"}), env, 120);
+  EXPECT_EQ(r.status, expectedStatus) << r.err;
+  std::ifstream in(dir + "/s.json");
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+} // namespace
+
+struct replay_pipeline : ::testing::TestWithParam<PipelineCase> {};
+
+TEST_P(replay_pipeline, ScheduleAloneBubbleIsTheTheoreticalOne) {
+  const PipelineCase& c = GetParam();
+  const auto s = runWithSummary(balancedJob(c), "replay-" + c.schedule);
+  ASSERT_TRUE(s.contains("replay")) << s.dump();
+  const double theory = static_cast<double>(c.stages - 1) / (c.virtualStages * c.microbatches + c.stages - 1);
+  EXPECT_DOUBLE_EQ(s["bubble"]["theory"].get<double>(), theory);
+  const double replayed = s["replay"]["schedule_alone"]["bubble"].get<double>();
+  EXPECT_NEAR(replayed, theory, 0.03) << "measured " << s["bubble"]["measured"] << ", replay " << s["replay"].dump();
+  EXPECT_EQ(s["replay"]["schedule_alone"]["exposed_comm_s"].get<double>(), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    balanced, replay_pipeline,
+    ::testing::Values(PipelineCase{"gpipe", 2, 1}, PipelineCase{"gpipe", 2, 2}, PipelineCase{"gpipe", 2, 4},
+                      PipelineCase{"gpipe", 2, 8}, PipelineCase{"gpipe", 4, 1}, PipelineCase{"gpipe", 4, 2},
+                      PipelineCase{"gpipe", 4, 4}, PipelineCase{"gpipe", 4, 8}, PipelineCase{"1f1b", 2, 1},
+                      PipelineCase{"1f1b", 2, 2}, PipelineCase{"1f1b", 2, 4}, PipelineCase{"1f1b", 2, 8},
+                      PipelineCase{"1f1b", 4, 1}, PipelineCase{"1f1b", 4, 2}, PipelineCase{"1f1b", 4, 4},
+                      PipelineCase{"1f1b", 4, 8}, PipelineCase{"interleaved", 2, 2, 2},
+                      PipelineCase{"interleaved", 2, 4, 2}, PipelineCase{"interleaved", 2, 8, 2},
+                      PipelineCase{"interleaved", 4, 4, 2}, PipelineCase{"interleaved", 4, 8, 2}),
+    [](const auto& test) {
+      const auto& c = test.param;
+      return c.schedule + "_p" + std::to_string(c.stages) + "_m" + std::to_string(c.microbatches) + "_v" +
+             std::to_string(c.virtualStages);
+    });
+
+TEST(replay_summary, EveryRunCarriesTheThreeReplaysAndTheFittedModel) {
+  const auto s = runWithSummary({"--strategy", "ddp", "--ranks", "2", "--layers", "2", "--hidden", "64", "--vocab",
+                                 "32", "--batch", "16", "--steps", "3"},
+                                "replay-ddp");
+  ASSERT_TRUE(s.contains("replay")) << s.dump();
+  const auto& r = s["replay"];
+  EXPECT_EQ(r["note"], "no CPU times recorded; using wall times");
+  EXPECT_TRUE(r["stopped_at"].is_null());
+  for (const char* mode : {"schedule_alone", "fitted", "reference"}) {
+    EXPECT_GT(r[mode]["step_s"].get<double>(), 0.0) << mode;
+    EXPECT_FALSE(r[mode].contains("bubble")) << "not a pipeline job";
+  }
+  EXPECT_EQ(r["schedule_alone"]["exposed_comm_s"].get<double>(), 0.0);
+  EXPECT_GT(r["fitted"]["model"]["all_reduce"]["samples"].get<int>(), 0);
+  EXPECT_LE(r["schedule_alone"]["step_s"].get<double>(), r["fitted"]["step_s"].get<double>());
+}
+
+TEST(replay_tool, WritesAReplayedTraceTheReaderOpens) {
+  const auto dir = freshDir("replay-tool");
+  auto run = runShardlab({"--strategy", "fsdp", "--ranks", "2", "--layers", "2", "--hidden", "64", "--vocab", "32",
+                          "--batch", "16", "--steps", "2", "--trace", dir + "/t.trace", "-q"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::string command = std::string(SHARDLAB_REPLAY) + " " + dir + "/t.trace --mode fitted -o " + dir +
+                              "/r.trace > " + dir + "/out.txt 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  std::ifstream printed(dir + "/out.txt");
+  const std::string out((std::istreambuf_iterator<char>(printed)), {});
+  EXPECT_NE(out.find("schedule_alone"), std::string::npos) << out;
+  EXPECT_NE(out.find("all_gather      alpha"), std::string::npos) << out;
+  EXPECT_NE(out.find("no CPU times recorded; using wall times"), std::string::npos) << out;
+  const auto replayed = readTraceOrFail(dir + "/r.trace");
+  EXPECT_EQ(replayed.job["replay"]["mode"], "fitted");
+  EXPECT_EQ(replayed.job["strategy"], "fsdp");
+  const auto s = trace::summarize(replayed);
+  EXPECT_EQ(s.stepsCompleted, 2);
+}
+
+TEST(replay_cut, AKilledStageReplaysUpToTheCutAndSaysWhere) {
+  auto args = balancedJob({"gpipe", 2, 2});
+  args[args.size() - 3] = "20"; // --steps: long enough to die in the middle
+  const auto s = runWithSummary(args, "replay-cut", {{"SHARDLAB_FAULT", "1:2:kill"}}, 3);
+  ASSERT_TRUE(s.contains("replay")) << s.dump();
+  ASSERT_TRUE(s["replay"]["stopped_at"].is_string()) << s["replay"].dump();
+  // Rank 1 dies as step 2 starts: either rank 0's step-2 messages reached the trace
+  // and were never received, or both ranks' traces end with step 1.
+  const auto where = s["replay"]["stopped_at"].get<std::string>();
+  EXPECT_TRUE(where.find("rank 1 never received the message rank 0 sent it in step 2") != std::string::npos ||
+              where.find("no end record from rank 0 (after step 1), rank 1 (after step 1)") != std::string::npos)
+      << where;
+}

@@ -1,0 +1,193 @@
+// The replay on hand-built traces whose answer is known by construction.
+#include "trace/Replay.h"
+#include "trace/Summary.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using namespace shardlab::trace;
+
+namespace {
+
+Event op(int rank, Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1) {
+  Event e;
+  e.record = Record::Op;
+  e.kind = kind;
+  e.rank = rank;
+  e.unit = unit;
+  e.step = step;
+  e.micro = micro;
+  e.t0 = t0;
+  e.t1 = t1;
+  return e;
+}
+
+Event message(int rank, Kind kind, int peer, int unit, int step, int micro, std::int64_t t0, std::int64_t t1) {
+  Event e = op(rank, kind, unit, step, micro, t0, t1);
+  e.record = Record::Collective;
+  e.peer = peer;
+  e.participants = (RankMask{1} << rank) | (RankMask{1} << peer);
+  e.bytes = 4096;
+  e.rows = 32;
+  e.cols = 32;
+  return e;
+}
+
+Event collective(int rank, Kind kind, int unit, int step, std::int64_t t0, std::int64_t t1) {
+  Event e = op(rank, kind, unit, step, -1, t0, t1);
+  e.record = Record::Collective;
+  e.participants = 0x3;
+  e.bytes = 1 << 20;
+  return e;
+}
+
+Event mark(Record record, int rank, int step, std::int64_t t, std::int64_t tokens) {
+  Event e;
+  e.record = record;
+  e.rank = rank;
+  e.step = step;
+  e.t0 = e.t1 = t;
+  e.loss = 1.0;
+  e.value = tokens;
+  return e;
+}
+
+Event idle(int rank, Kind kind, int step, std::int64_t t0, std::int64_t t1) {
+  Event e = op(rank, kind, -1, step, -1, t0, t1);
+  e.record = Record::Idle;
+  return e;
+}
+
+// A GPipe run of p one-unit stages and m micro-batches, forward f and backward b ns
+// per micro-batch on every stage, each message taking d ns (the measured run was
+// slowed by its messages; the replay must see through that). `keep` drops events.
+Trace gpipe(int p, int m, std::int64_t f, std::int64_t b, std::int64_t d, int steps,
+            const std::function<bool(const Event&)>& keep = [](const Event&) { return true; }) {
+  Trace t;
+  t.version = 1;
+  t.job = {{"strategy", "pipeline"}, {"ranks", p}, {"microbatches", m}, {"schedule", "gpipe"}, {"steps", steps}};
+  for (int k = 0; k < p; ++k) t.units.push_back("unit" + std::to_string(k));
+  t.ranks.resize(static_cast<std::size_t>(p));
+  const std::int64_t tB = m * f + (p - 1) * (f + d); // the last stage's first backward
+  const std::int64_t period = tB + (m - 1) * b + (p - 1) * (b + d) + b;
+  for (int s = 0; s < steps; ++s) {
+    const std::int64_t o = s * period;
+    for (int k = 0; k < p; ++k) {
+      for (int i = 0; i < m; ++i) {
+        const std::int64_t start = o + i * f + k * (f + d);
+        if (k > 0) t.events.push_back(message(k, Kind::Recv, k - 1, k, s, i, start - 1, start));
+        t.events.push_back(op(k, Kind::Forward, k, s, i, start, start + f));
+        if (k + 1 < p) t.events.push_back(message(k, Kind::Send, k + 1, k, s, i, start + f, start + f + 1));
+      }
+      for (int q = 0; q < m; ++q) {
+        const int j = m - 1 - q;
+        const std::int64_t start = o + tB + q * b + (p - 1 - k) * (b + d);
+        if (k + 1 < p) t.events.push_back(message(k, Kind::Recv, k + 1, k, s, j, start - 1, start));
+        t.events.push_back(op(k, Kind::Backward, k, s, j, start, start + b));
+        if (k > 0) t.events.push_back(message(k, Kind::Send, k - 1, k, s, j, start + b, start + b + 1));
+      }
+      const std::int64_t end = o + tB + (m - 1) * b + (p - 1 - k) * (b + d) + b;
+      t.events.push_back(mark(Record::Step, k, s, end, k == p - 1 ? m : 0));
+    }
+  }
+  for (int k = 0; k < p; ++k) t.events.push_back(mark(Record::End, k, -1, steps * period, 0));
+  std::erase_if(t.events, [&](const Event& e) { return !keep(e); });
+  std::stable_sort(t.events.begin(), t.events.end(), [](const Event& a, const Event& c) { return a.t1 < c.t1; });
+  return t;
+}
+
+const ReplayResult& resultFor(const ReplayReport& report, ReplayMode mode) {
+  for (const auto& r : report.results)
+    if (r.mode == mode) return r;
+  throw std::logic_error("mode missing");
+}
+
+} // namespace
+
+TEST(Replay, EqualGpipeStagesGiveTheTheoreticalBubbleExactly) {
+  for (int p : {2, 3, 4})
+    for (int m : {1, 2, 4, 8}) {
+      const auto report = replayReport(gpipe(p, m, 300, 600, 5000, 3));
+      ASSERT_TRUE(report.present);
+      EXPECT_FALSE(report.stoppedAt) << *report.stoppedAt;
+      const auto& alone = resultFor(report, ReplayMode::ScheduleAlone);
+      ASSERT_TRUE(alone.bubble);
+      EXPECT_NEAR(*alone.bubble, static_cast<double>(p - 1) / (m + p - 1), 1e-12) << "p=" << p << " m=" << m;
+      EXPECT_NEAR(alone.stepS, (m + p - 1) * 900e-9, 1e-15);
+      EXPECT_EQ(alone.exposedCommS, 0.0);
+      // The measured run waited 5 µs per message; the fitted replay pays its sends'
+      // own measured cost (1 ns each), so it is no slower than the schedule.
+      EXPECT_NEAR(resultFor(report, ReplayMode::Fitted).stepS, alone.stepS, 1e-7);
+    }
+}
+
+TEST(Replay, FsdpWithFreeCommunicationExposesNone) {
+  Trace t;
+  t.version = 1;
+  t.job = {{"strategy", "fsdp"}, {"ranks", 2}, {"steps", 1}};
+  t.units = {"a", "b"};
+  t.ranks.resize(2);
+  for (int r = 0; r < 2; ++r) {
+    t.events.push_back(collective(r, Kind::AllGather, 0, 0, 0, 100));
+    t.events.push_back(idle(r, Kind::WaitCollective, 0, 0, 100));
+    t.events.push_back(collective(r, Kind::AllGather, 1, 0, 100, 300)); // prefetched
+    t.events.push_back(op(r, Kind::Forward, 0, 0, -1, 100, 150));
+    t.events.push_back(idle(r, Kind::WaitCollective, 0, 150, 300));
+    t.events.push_back(op(r, Kind::Forward, 1, 0, -1, 300, 350));
+    t.events.push_back(op(r, Kind::Backward, 1, 0, -1, 350, 400));
+    t.events.push_back(collective(r, Kind::ReduceScatter, 1, 0, 400, 600));
+    t.events.push_back(op(r, Kind::Backward, 0, 0, -1, 400, 450));
+    t.events.push_back(collective(r, Kind::ReduceScatter, 0, 0, 600, 700));
+    t.events.push_back(idle(r, Kind::WaitCollective, 0, 450, 700));
+    t.events.push_back(op(r, Kind::Optimizer, 0, 0, -1, 700, 720));
+    t.events.push_back(mark(Record::Step, r, 0, 720, 4));
+  }
+  ASSERT_GT(summarizeMeasured(t).ranksDetail[0].exposedCommS, 0.0);
+  const auto report = replayReport(t);
+  const auto& alone = resultFor(report, ReplayMode::ScheduleAlone);
+  EXPECT_EQ(alone.exposedCommS, 0.0);
+  EXPECT_NEAR(alone.stepS, 220e-9, 1e-15); // the ops alone: 50 + 50 + 50 + 50 + 20 ns
+  EXPECT_FALSE(alone.bubble);
+  // Fitted: every all-gather took 100 or 200 ns for the same bytes: their mean, 150 ns.
+  ASSERT_TRUE(report.fitted.count("all_gather"));
+  EXPECT_NEAR(report.fitted.at("all_gather").alphaS, 150e-9, 1e-15);
+  EXPECT_EQ(report.fitted.at("all_gather").betaSPerByte, 0.0);
+  EXPECT_GT(resultFor(report, ReplayMode::Fitted).exposedCommS, 0.0);
+  EXPECT_EQ(report.timesNote, "no CPU times recorded; using wall times");
+}
+
+TEST(Replay, ACutShortTraceReplaysUpToTheCutAndSaysWhere) {
+  // Rank 0 failed after step 0: rank 1's first receive of step 1 has no send.
+  const auto cut = gpipe(2, 2, 300, 600, 100, 3, [](const Event& e) { return !(e.rank == 0 && e.step >= 1); });
+  const auto report = replayReport(cut);
+  ASSERT_TRUE(report.stoppedAt);
+  EXPECT_EQ(*report.stoppedAt,
+            "replayed up to rank 1, step 1: recv from rank 0 (step 1, micro-batch 0) has no matching send");
+  const Trace replayed = replayedTrace(cut, ReplayMode::ScheduleAlone);
+  int steps = 0, rank1Ops = 0;
+  for (const auto& e : replayed.events) {
+    if (e.record == Record::Step) ++steps;
+    if (e.record == Record::Op && e.rank == 1) {
+      ++rank1Ops;
+      EXPECT_EQ(e.step, 0);
+    }
+  }
+  EXPECT_EQ(steps, 2);     // step 0 on both ranks, nothing after the cut
+  EXPECT_EQ(rank1Ops, 4);  // F0 F1 B1 B0 of step 0
+}
+
+TEST(Replay, TheReplayedTraceSaysItIsAReplay) {
+  const Trace replayed = replayedTrace(gpipe(2, 2, 300, 600, 100, 2), ReplayMode::Reference);
+  EXPECT_EQ(replayed.job["replay"]["mode"], "reference");
+  EXPECT_EQ(replayed.job["replay"]["compute"], "no CPU times recorded; using wall times");
+  EXPECT_EQ(replayed.job["strategy"], "pipeline");
+  ASSERT_FALSE(replayed.events.empty());
+  for (std::size_t i = 1; i < replayed.events.size(); ++i)
+    EXPECT_LE(replayed.events[i - 1].t0, replayed.events[i].t0);
+}
+
+TEST(Replay, ModesByName) {
+  for (auto mode : kReplayModes) EXPECT_EQ(replayModeFromString(toString(mode)), mode);
+  EXPECT_FALSE(replayModeFromString("projected"));
+}
