@@ -32,14 +32,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
         <translation></translation>
     </message>
@@ -53,10 +45,6 @@
     </message>
     <message>
         <source>Rank %1: %2 of %3, %4 — %5</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Rank %1 is idle, %2%3 — %4 of bubble</source>
         <translation></translation>
     </message>
     <message>
@@ -86,6 +74,44 @@
     <message>
         <source>frees</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
+        <translation>
+            <numerusform>Rank %1 all-gathers %2: %n shard of %3 from ranks %4 — %5</numerusform>
+            <numerusform>Rank %1 all-gathers %2: %n shards of %3 from ranks %4 — %5</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5</source>
+        <translation>
+            <numerusform>Rank %1 reduce-scatters the gradients of %2: sends %n slice of %3 to ranks %4 and keeps its own — %5</numerusform>
+            <numerusform>Rank %1 reduce-scatters the gradients of %2: sends %n slices of %3 to ranks %4 and keeps its own — %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of pipeline bubble</source>
+        <translation>Rank %1 is idle, %2%3 — %4 of pipeline bubble</translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
+        <translation>Rank %1 is idle, %2%3 — %4 of exposed communication</translation>
     </message>
 </context>
 <context>
