@@ -123,6 +123,27 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     if (!s.bubble.present) return std::nullopt;
     return PredictionMeasurement{100.0 * s.bubble.measured, 5.0, "percent"};
   }
+  if (id == "interleaved-messages-ratio") {
+    // Every stage-to-stage message of the run (activations forward, their gradients back),
+    // interleaved over the other schedule: (V·p − 1)/(p − 1) chunk boundaries per micro-batch.
+    if (!second) return std::nullopt;
+    const auto interleaved = [](const trace::Trace& t) {
+      const auto config = t.config();
+      return config && config->strategy == StrategyKind::Pipeline && config->schedule == Schedule::Interleaved;
+    };
+    const trace::Trace* on = interleaved(run) ? &run : interleaved(*second) ? second : nullptr;
+    const trace::Trace* off = on == &run ? second : &run;
+    if (!on || interleaved(*off) || strategyOf(*off) != StrategyKind::Pipeline) return std::nullopt;
+    const auto sends = [](const trace::Trace& t) {
+      return std::count_if(t.events.begin(), t.events.end(), [](const trace::Event& e) {
+        return e.record == trace::Record::Collective && e.kind == trace::Kind::Send;
+      });
+    };
+    const auto a = sends(*on), b = sends(*off);
+    if (b <= 0) return std::nullopt;
+    const double v = static_cast<double>(a) / static_cast<double>(b);
+    return PredictionMeasurement{v, 0.1 * v, "ratio"};
+  }
   if (id == "all-reduces-per-step") {
     const auto s = trace::summarize(run);
     const auto it = s.collectives.find("all_reduce");
