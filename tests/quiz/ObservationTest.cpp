@@ -4,6 +4,7 @@
 #include "quiz/bank/KnownIds.h"
 #include "quiz/bank/LabLoader.h"
 #include "quiz/observations/Observation.h"
+#include "quiz/observations/ObservationText.h"
 #include "RealRuns.h"
 #include "TestSupport.h"
 
@@ -203,9 +204,8 @@ TEST(ObservationTemplates, BubbleFractionMatchesTheSummary) {
   EXPECT_NEAR(q->numeric->value, b.perStage.back() - b.theory, 1e-12);
   const double gap = b.perStage.back() - b.theory;
   const std::string right = correctText(*q);
-  if (gap > 0.05) EXPECT_EQ(right.rfind("Time the formula leaves out", 0), 0u) << right;
-  else if (gap < -0.05) EXPECT_EQ(right.rfind("Unequal stages", 0), 0u) << right;
-  else EXPECT_EQ(right.rfind("Only the fill and drain", 0), 0u) << right;
+  const std::string expected = gap > 0.05 ? "Time the formula leaves out" : gap < -0.05 ? "Unequal stages" : "Only the fill and drain";
+  EXPECT_EQ(right.rfind(expected, 0), 0u) << right;
   ASSERT_TRUE(q->evidenceAt);
 }
 
@@ -221,7 +221,9 @@ TEST(ObservationTemplates, BubbleChangeComparesOneAndEightMicrobatches) {
   char theory[32];
   std::snprintf(theory, sizeof theory, "to %.1f %%", eight.summary.bubble.theory * 100.0);
   for (const auto& c : q->question.choices)
-    if (!c.correct) EXPECT_EQ(c.text.get("en").find(theory), std::string::npos) << c.text.get("en");
+    if (!c.correct) {
+      EXPECT_EQ(c.text.get("en").find(theory), std::string::npos) << c.text.get("en");
+    }
   EXPECT_EQ(q->evidenceRun, 0); // the m = 8 run, given first here
 }
 
@@ -309,13 +311,13 @@ TEST(EvidenceMoments, FoundInRealRunsWithTheirOwnFigures) {
     for (const char* lang : {"en", "fr", "ru"}) EXPECT_FALSE(m->sentence.get(lang).empty());
     EXPECT_NE(m->sentence.get("en").find("In your run"), std::string::npos);
   }
-  // The sentence quotes the run's own numbers.
+  // The sentence quotes the run's own numbers, written as each language writes them ("1,50 Mio").
   const auto p = findMoment(fsdp.trace, fsdp.summary, "persistent_memory");
   ASSERT_TRUE(p);
-  EXPECT_NE(p->sentence.get("fr").find(st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes)), std::string::npos);
+  EXPECT_NE(p->sentence.get("fr").find(text::localNumber("fr", st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes))), std::string::npos);
   const auto g = findMoment(fsdp.trace, fsdp.summary, "first_all_gather");
   ASSERT_TRUE(g);
-  EXPECT_NE(g->sentence.get("ru").find(st::formatBytes(fsdp.trace.events[g->eventIndex].bytes)), std::string::npos);
+  EXPECT_NE(g->sentence.get("ru").find(text::localNumber("ru", st::formatBytes(fsdp.trace.events[g->eventIndex].bytes))), std::string::npos);
   const auto o = findMoment(oom.trace, oom.summary, "out_of_memory");
   ASSERT_TRUE(o);
   EXPECT_EQ(o->rank, oom.summary.outOfMemory->rank);
@@ -403,7 +405,7 @@ TEST(Predictions, MeasuredInRealRuns) {
   EXPECT_EQ(p->actual, static_cast<double>(fsdp.summary.ranksDetail.at(0).persistentBytes));
   EXPECT_TRUE(p->close(p->actual * 1.05));
   EXPECT_FALSE(p->close(p->actual * 4));
-  EXPECT_NE(p->compare(p->actual).get("fr").find(st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes)),
+  EXPECT_NE(p->compare(p->actual).get("fr").find(text::localNumber("fr", st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes))),
             std::string::npos);
   const auto need = measurePrediction("ddp-bytes-needed", oom.trace);
   ASSERT_TRUE(need);
