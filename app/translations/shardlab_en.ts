@@ -810,10 +810,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Stage 00</source>
         <translation></translation>
     </message>
@@ -824,6 +820,24 @@
     <message>
         <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n stage</numerusform>
+            <numerusform>%n stages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n micro-batch</numerusform>
+            <numerusform>%n micro-batches</numerusform>
+        </translation>
     </message>
 </context>
 <context>

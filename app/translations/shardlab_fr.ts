@@ -818,10 +818,6 @@
         <translation>pas encore de stratégie</translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Pas %1 · ordonnancement %2 · %3 étages · %4 micro-lots · bulle mesurée %5 % (toute l&apos;exécution) · théorie %6 %</translation>
-    </message>
-    <message>
         <source>Stage 00</source>
         <translation>Étage 00</translation>
     </message>
@@ -832,6 +828,24 @@
     <message>
         <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
         <translation>Le pas %1 a duré %2 · hachuré : inactivité enregistrée (bulle)</translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Pas %1 · ordonnancement %2 · %3 · %4 · bulle mesurée %5 % (toute l&apos;exécution) · théorie %6 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n étage</numerusform>
+            <numerusform>%n étages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n micro-lot</numerusform>
+            <numerusform>%n micro-lots</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -822,10 +822,6 @@
         <translation>стратегия ещё неизвестна</translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Шаг %1 · расписание %2 · стадий: %3 · микробатчей: %4 · пузырь измеренный %5% (весь запуск) · теоретический %6%</translation>
-    </message>
-    <message>
         <source>Stage 00</source>
         <translation>Стадия 00</translation>
     </message>
@@ -836,6 +832,26 @@
     <message>
         <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
         <translation>Шаг %1 длился %2 · штриховка: записанный простой (пузырь)</translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Шаг %1 · расписание %2 · %3 · %4 · пузырь измеренный %5 % (весь запуск) · теоретический %6 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n стадия</numerusform>
+            <numerusform>%n стадии</numerusform>
+            <numerusform>%n стадий</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n микробатч</numerusform>
+            <numerusform>%n микробатча</numerusform>
+            <numerusform>%n микробатчей</numerusform>
+        </translation>
     </message>
 </context>
 <context>
