@@ -1208,10 +1208,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>sent</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>collective</source>
         <translation></translation>
     </message>
@@ -1221,10 +1217,6 @@
     </message>
     <message>
         <source>buffer bytes</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>on the wire</source>
         <translation></translation>
     </message>
     <message>
@@ -1242,6 +1234,14 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>sent (ring model)</source>
+        <translation>sent (ring model)</translation>
+    </message>
+    <message>
+        <source>on the wire (ring model)</source>
+        <translation>on the wire (ring model)</translation>
     </message>
 </context>
 <context>

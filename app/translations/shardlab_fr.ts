@@ -1216,10 +1216,6 @@
         <translation>inactif</translation>
     </message>
     <message>
-        <source>sent</source>
-        <translation>envoyé</translation>
-    </message>
-    <message>
         <source>collective</source>
         <translation>opération collective</translation>
     </message>
@@ -1230,10 +1226,6 @@
     <message>
         <source>buffer bytes</source>
         <translation>octets de tampon</translation>
-    </message>
-    <message>
-        <source>on the wire</source>
-        <translation>sur le réseau</translation>
     </message>
     <message>
         <source>time</source>
@@ -1250,6 +1242,14 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Le rang %1 a échoué&lt;/b&gt; : %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>sent (ring model)</source>
+        <translation>envoyé (modèle en anneau)</translation>
+    </message>
+    <message>
+        <source>on the wire (ring model)</source>
+        <translation>sur le réseau (modèle en anneau)</translation>
     </message>
 </context>
 <context>

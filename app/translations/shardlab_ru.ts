@@ -1223,10 +1223,6 @@
         <translation>простой</translation>
     </message>
     <message>
-        <source>sent</source>
-        <translation>отправлено</translation>
-    </message>
-    <message>
         <source>collective</source>
         <translation>коллективная операция</translation>
     </message>
@@ -1237,10 +1233,6 @@
     <message>
         <source>buffer bytes</source>
         <translation>байты буферов</translation>
-    </message>
-    <message>
-        <source>on the wire</source>
-        <translation>по сети</translation>
     </message>
     <message>
         <source>time</source>
@@ -1257,6 +1249,14 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Ранг %1 завершился с ошибкой&lt;/b&gt;: %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>sent (ring model)</source>
+        <translation>отправлено (кольцевая модель)</translation>
+    </message>
+    <message>
+        <source>on the wire (ring model)</source>
+        <translation>по сети (кольцевая модель)</translation>
     </message>
 </context>
 <context>

@@ -28,7 +28,7 @@ QString SummaryView::html(const TraceModel& model) {
   h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"
                       "<th>%5</th><th>%6</th><th>%7</th><th>%8</th></tr>")
            .arg(tr("rank"), tr("persistent"), tr("peak"), tr("compute"), tr("comm"), tr("exposed comm"), tr("idle"),
-                tr("sent"));
+                tr("sent (ring model)"));
   for (const auto& r : s.ranksDetail)
     h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td></tr>")
              .arg(model.rankLabel(r.rank).toHtmlEscaped(), Captions::bytes(r.persistentBytes), Captions::bytes(r.peakBytes),
@@ -39,7 +39,7 @@ QString SummaryView::html(const TraceModel& model) {
   h += QStringLiteral("</table>");
   if (!s.collectives.empty()) {
     h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-             .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire"), tr("time"));
+             .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire (ring model)"), tr("time"));
     for (const auto& [kind, c] : s.collectives)
       h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
                .arg(Palette::kindName(st::kindFromString(kind).value_or(st::Kind::None)))
