@@ -432,3 +432,32 @@ TEST(Predictions, MeasuredInModelParallelRuns) {
   EXPECT_GE(flight->actual, 1.0);
   EXPECT_LE(flight->actual, 4.0); // 1F1B: at most p = 4 micro-batches in flight on stage 0
 }
+
+// The interleaving lesson's prediction: (V·p − 1)/(p − 1) times the stage-to-stage messages.
+TEST(Predictions, InterleavedRunSendsMoreMessages) {
+  const auto& plain =
+      realRun("pp2-1f1b", "--strategy pipeline --ranks 2 --layers 6 --steps 2 --seed 1 --schedule 1f1b --microbatches 4");
+  const auto& interleaved = realRun("pp2-interleaved", "--strategy pipeline --ranks 2 --layers 6 --steps 2 --seed 1 "
+                                                       "--schedule interleaved --virtual-stages 2 --microbatches 4");
+  REQUIRE_RUN_OR_SKIP(plain);
+  REQUIRE_RUN_OR_SKIP(interleaved);
+  const auto ratio = measurePrediction("interleaved-messages-ratio", plain.trace, &interleaved.trace);
+  ASSERT_TRUE(ratio);
+  EXPECT_DOUBLE_EQ(ratio->actual, (2.0 * 2 - 1) / (2 - 1)); // p = 2, V = 2
+  EXPECT_FALSE(measurePrediction("interleaved-messages-ratio", plain.trace)); // needs both runs
+}
+
+// 8 ranks and 2 layers: 2 × 4 units = 8 = ranks. The "one per rank" reason must not
+// replace the real one (review A6).
+TEST(ObservationTemplates, CollectiveCountKeepsTheRealReasonWhenRanksEqualTheCount) {
+  const auto& run = realRun("fsdp8", "--strategy fsdp --ranks 8 --layers 2 --steps 2 --seed 1");
+  REQUIRE_RUN(run);
+  const auto q = ask("collective-count", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_EQ(q->numeric->value, 8.0);
+  EXPECT_NE(correctText(*q).find("gathered before its forward and again before its backward"), std::string::npos)
+      << correctText(*q);
+  for (const auto& c : q->question.choices)
+    EXPECT_EQ(c.text.get("en").find("one per rank"), std::string::npos) << c.text.get("en");
+}
