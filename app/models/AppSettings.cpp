@@ -70,5 +70,7 @@ bool AppSettings::applyLanguage(QCoreApplication& app) {
   }
   app.installTranslator(t);
   translator_ = t;
+  // Numbers follow the language too: a decimal comma in French and Russian.
+  QLocale::setDefault(QLocale(effectiveLanguage()));
   return true;
 }

@@ -2,18 +2,34 @@
 
 #include "views/Palette.h"
 
+#include <QLocale>
+
 #include <algorithm>
 #include <bit>
 
 namespace st = shardlab::trace;
 
-QString Captions::bytes(qint64 b) { return QString::fromStdString(st::formatBytes(b)); }
+QString Captions::bytes(qint64 b) {
+  // summarize()'s figure ("1.50 MiB"), in this language: "1,50 Mio", "1,50 МиБ".
+  const QString english = QString::fromStdString(st::formatBytes(b));
+  const qsizetype space = english.lastIndexOf(QLatin1Char(' '));
+  const QString number = english.left(space), unit = english.mid(space + 1);
+  const bool whole = !number.contains(QLatin1Char('.'));
+  const QString value = whole ? QLocale().toString(number.toLongLong()).remove(QLocale().groupSeparator())
+                              : QLocale().toString(number.toDouble(), 'f', static_cast<int>(number.size() - number.indexOf(QLatin1Char('.')) - 1));
+  const QString localUnit = unit == QLatin1String("KiB")   ? tr("KiB")
+                            : unit == QLatin1String("MiB") ? tr("MiB")
+                            : unit == QLatin1String("GiB") ? tr("GiB")
+                                                           : tr("B");
+  return value + QLatin1Char(' ') + localUnit;
+}
 
 QString Captions::duration(qint64 ns) {
+  const QLocale locale;
   if (ns < 1000) return tr("%1 ns").arg(ns);
-  if (ns < 1000000) return tr("%1 µs").arg(static_cast<double>(ns) / 1e3, 0, 'f', 1);
-  if (ns < 1000000000) return tr("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 2);
-  return tr("%1 s").arg(static_cast<double>(ns) / 1e9, 0, 'f', 3);
+  if (ns < 1000000) return tr("%1 µs").arg(locale.toString(static_cast<double>(ns) / 1e3, 'f', 1));
+  if (ns < 1000000000) return tr("%1 ms").arg(locale.toString(static_cast<double>(ns) / 1e6, 'f', 2));
+  return tr("%1 s").arg(locale.toString(static_cast<double>(ns) / 1e9, 'f', 3));
 }
 
 QString Captions::rankList(const QList<int>& ranks) {
@@ -47,17 +63,15 @@ QString Captions::describe(const TraceModel& model, int i) {
   case st::Record::Collective:
     switch (e.kind) {
     case st::Kind::AllGather:
-      return tr("Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6")
+      return tr("Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5", nullptr,
+                static_cast<int>(others.size()))
           .arg(e.rank)
-          .arg(unit)
-          .arg(others.size())
-          .arg(bytes(n > 0 ? e.bytes / n : e.bytes), rankList(others), dur);
+          .arg(unit, bytes(n > 0 ? e.bytes / n : e.bytes), rankList(others), dur);
     case st::Kind::ReduceScatter:
-      return tr("Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6")
+      return tr("Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5",
+                nullptr, static_cast<int>(others.size()))
           .arg(e.rank)
-          .arg(unit)
-          .arg(others.size())
-          .arg(bytes(n > 0 ? e.bytes / n : e.bytes), rankList(others), dur);
+          .arg(unit, bytes(n > 0 ? e.bytes / n : e.bytes), rankList(others), dur);
     case st::Kind::AllReduce:
       return tr("Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5")
           .arg(e.rank)
@@ -82,7 +96,13 @@ QString Captions::describe(const TraceModel& model, int i) {
       return tr("Rank %1: %2 of %3, %4 — %5").arg(e.rank).arg(Palette::kindName(e.kind), unit, bytes(e.bytes), dur);
     }
   case st::Record::Idle:
-    return tr("Rank %1 is idle, %2%3 — %4 of bubble").arg(e.rank).arg(Palette::kindName(e.kind), micro, dur);
+    // Only a pipeline stage waiting for a neighbour's activation or gradient is a bubble;
+    // waiting for a collective (DDP, FSDP, TP) is exposed communication.
+    if (e.kind == st::Kind::WaitActivation || e.kind == st::Kind::WaitGradient)
+      return tr("Rank %1 is idle, %2%3 — %4 of pipeline bubble").arg(e.rank).arg(Palette::kindName(e.kind), micro, dur);
+    return tr("Rank %1 is idle, %2%3 — %4 of exposed communication")
+        .arg(e.rank)
+        .arg(Palette::kindName(e.kind), micro, dur);
   case st::Record::OutOfMemory:
     return tr("Rank %1 runs out of memory: %2 needs %3 more, it holds %4 and the budget is %5")
         .arg(e.rank)
@@ -93,7 +113,7 @@ QString Captions::describe(const TraceModel& model, int i) {
         .arg(e.rank)
         .arg(e.text < model.trace().texts.size() ? QString::fromStdString(model.trace().texts[e.text]) : QString());
   case st::Record::Step:
-    return tr("Rank %1 finished step %2 (loss %3)").arg(e.rank).arg(e.step).arg(e.loss, 0, 'f', 4);
+    return tr("Rank %1 finished step %2 (loss %3)").arg(e.rank).arg(e.step).arg(QLocale().toString(e.loss, 'f', 4));
   case st::Record::Memory:
     return tr("Rank %1 %2 %3 of %4 for %5; it now holds %6")
         .arg(e.rank)

@@ -1,7 +1,10 @@
 #include "models/JobRunner.h"
 
+#include "models/Captions.h"
 #include "models/JobText.h"
 #include "models/TraceModel.h"
+
+#include "views/Palette.h"
 
 #include "job/ExitCodes.h"
 
@@ -165,11 +168,9 @@ void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
              tr("Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, "
                 "but the budget is %6. This is the lesson: the model state did not fit on one rank.")
                  .arg(o.rank)
-                 .arg(QString::fromStdString(shardlab::trace::formatBytes(o.needed)),
-                      QString::fromStdString(std::string(shardlab::trace::toString(o.category))),
+                 .arg(Captions::bytes(o.needed), Palette::categoryName(o.category),
                       o.unit == "-" ? QString() : tr(" of %1").arg(QString::fromStdString(o.unit)),
-                      QString::fromStdString(shardlab::trace::formatBytes(o.holding)),
-                      QString::fromStdString(shardlab::trace::formatBytes(o.budget))));
+                      Captions::bytes(o.holding), Captions::bytes(o.budget)));
     } else {
       QString which;
       for (const auto& r : s.ranksDetail)

@@ -32,14 +32,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
         <translation></translation>
     </message>
@@ -53,10 +45,6 @@
     </message>
     <message>
         <source>Rank %1: %2 of %3, %4 — %5</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Rank %1 is idle, %2%3 — %4 of bubble</source>
         <translation></translation>
     </message>
     <message>
@@ -86,6 +74,44 @@
     <message>
         <source>frees</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
+        <translation>
+            <numerusform>Rank %1 all-gathers %2: %n shard of %3 from ranks %4 — %5</numerusform>
+            <numerusform>Rank %1 all-gathers %2: %n shards of %3 from ranks %4 — %5</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5</source>
+        <translation>
+            <numerusform>Rank %1 reduce-scatters the gradients of %2: sends %n slice of %3 to ranks %4 and keeps its own — %5</numerusform>
+            <numerusform>Rank %1 reduce-scatters the gradients of %2: sends %n slices of %3 to ranks %4 and keeps its own — %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of pipeline bubble</source>
+        <translation>Rank %1 is idle, %2%3 — %4 of pipeline bubble</translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
+        <translation>Rank %1 is idle, %2%3 — %4 of exposed communication</translation>
     </message>
 </context>
 <context>
@@ -784,10 +810,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Stage 00</source>
         <translation></translation>
     </message>
@@ -798,6 +820,24 @@
     <message>
         <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n stage</numerusform>
+            <numerusform>%n stages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n micro-batch</numerusform>
+            <numerusform>%n micro-batches</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1168,10 +1208,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>sent</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>collective</source>
         <translation></translation>
     </message>
@@ -1181,10 +1217,6 @@
     </message>
     <message>
         <source>buffer bytes</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>on the wire</source>
         <translation></translation>
     </message>
     <message>
@@ -1202,6 +1234,14 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>sent (ring model)</source>
+        <translation>sent (ring model)</translation>
+    </message>
+    <message>
+        <source>on the wire (ring model)</source>
+        <translation>on the wire (ring model)</translation>
     </message>
 </context>
 <context>

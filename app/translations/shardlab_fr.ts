@@ -32,14 +32,6 @@
         <translation>Le rang %1 calcule %2 de %3%4 au pas %5 — %6</translation>
     </message>
     <message>
-        <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
-        <translation>Le rang %1 effectue l&apos;all-gather de %2 : %3 shards de %4 venant des rangs %5 — %6</translation>
-    </message>
-    <message>
-        <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
-        <translation>Le rang %1 effectue le reduce-scatter des gradients de %2 : envoie %3 tranches de %4 aux rangs %5 et garde la sienne — %6</translation>
-    </message>
-    <message>
         <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
         <translation>Le rang %1 effectue l&apos;all-reduce de %2 de %3 avec les rangs %4 : chaque rang obtient la somme — %5</translation>
     </message>
@@ -54,10 +46,6 @@
     <message>
         <source>Rank %1: %2 of %3, %4 — %5</source>
         <translation>Rang %1 : %2 de %3, %4 — %5</translation>
-    </message>
-    <message>
-        <source>Rank %1 is idle, %2%3 — %4 of bubble</source>
-        <translation>Le rang %1 est inactif, %2%3 — %4 de bulle</translation>
     </message>
     <message>
         <source>Rank %1 runs out of memory: %2 needs %3 more, it holds %4 and the budget is %5</source>
@@ -87,6 +75,44 @@
         <source>frees</source>
         <translation>libère</translation>
     </message>
+    <message>
+        <source>KiB</source>
+        <translation>Kio</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>Mio</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>Gio</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>o</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
+        <translation>
+            <numerusform>Le rang %1 fait un all-gather de %2 : %n shard de %3 venant des rangs %4 — %5</numerusform>
+            <numerusform>Le rang %1 fait un all-gather de %2 : %n shards de %3 venant des rangs %4 — %5</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5</source>
+        <translation>
+            <numerusform>Le rang %1 fait un reduce-scatter des gradients de %2 : envoie %n tranche de %3 aux rangs %4 et garde la sienne — %5</numerusform>
+            <numerusform>Le rang %1 fait un reduce-scatter des gradients de %2 : envoie %n tranches de %3 aux rangs %4 et garde la sienne — %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of pipeline bubble</source>
+        <translation>Le rang %1 est inactif, %2%3 — %4 de bulle du pipeline</translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
+        <translation>Le rang %1 est inactif, %2%3 — %4 de communication exposée</translation>
+    </message>
 </context>
 <context>
     <name>CompareWindow</name>
@@ -115,7 +141,7 @@
     </message>
     <message>
         <source>Device</source>
-        <translation>Périphérique</translation>
+        <translation>Appareil</translation>
     </message>
     <message>
         <source>Layers</source>
@@ -214,7 +240,7 @@
     </message>
     <message>
         <source>must be a list of unit counts</source>
-        <translation>doit être une liste de nombres de blocs</translation>
+        <translation>doit être une liste de nombres d&apos;unités</translation>
     </message>
     <message>
         <source>must be a size such as 3MiB or a number of bytes</source>
@@ -258,11 +284,11 @@
     </message>
     <message>
         <source>a pipeline of %1 stages needs at least as many units, the model has %2 (layers + 2)</source>
-        <translation>un pipeline de %1 étages demande au moins autant de blocs, le modèle en a %2 (layers + 2)</translation>
+        <translation>un pipeline de %1 étages demande au moins autant d&apos;unités, le modèle en a %2 (layers + 2)</translation>
     </message>
     <message>
         <source>the interleaved schedule cuts the model into ranks x virtual stages = %1 chunks of at least one unit, the model has %2 (layers + 2)</source>
-        <translation>l&apos;ordonnancement interleaved découpe le modèle en rangs × étages virtuels = %1 morceaux d&apos;au moins un bloc, le modèle en a %2 (layers + 2)</translation>
+        <translation>l&apos;ordonnancement interleaved découpe le modèle en rangs × étages virtuels = %1 morceaux d&apos;au moins une unité, le modèle en a %2 (layers + 2)</translation>
     </message>
     <message>
         <source>the interleaved schedule needs at least 2 chunks per rank</source>
@@ -282,15 +308,15 @@
     </message>
     <message>
         <source>expected %1 unit counts, one per stage (per chunk when interleaved), got %2</source>
-        <translation>%1 nombres de blocs attendus, un par étage (par morceau en interleaved), reçu %2</translation>
+        <translation>%1 nombres d&apos;unités attendus, un par étage (par morceau en interleaved), reçu %2</translation>
     </message>
     <message>
         <source>unit counts must add up to the model&apos;s %1 units</source>
-        <translation>la somme des nombres de blocs doit égaler les %1 blocs du modèle</translation>
+        <translation>la somme des nombres d&apos;unités doit égaler les %1 unités du modèle</translation>
     </message>
     <message>
         <source>every stage needs at least one unit</source>
-        <translation>chaque étage demande au moins un bloc</translation>
+        <translation>chaque étage demande au moins une unité</translation>
     </message>
     <message>
         <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
@@ -792,10 +818,6 @@
         <translation>pas encore de stratégie</translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Pas %1 · ordonnancement %2 · %3 étages · %4 micro-lots · bulle mesurée %5 % (toute l&apos;exécution) · théorie %6 %</translation>
-    </message>
-    <message>
         <source>Stage 00</source>
         <translation>Étage 00</translation>
     </message>
@@ -806,6 +828,24 @@
     <message>
         <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
         <translation>Le pas %1 a duré %2 · hachuré : inactivité enregistrée (bulle)</translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Pas %1 · ordonnancement %2 · %3 · %4 · bulle mesurée %5 % (toute l&apos;exécution) · théorie %6 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n étage</numerusform>
+            <numerusform>%n étages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n micro-lot</numerusform>
+            <numerusform>%n micro-lots</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1176,10 +1216,6 @@
         <translation>inactif</translation>
     </message>
     <message>
-        <source>sent</source>
-        <translation>envoyé</translation>
-    </message>
-    <message>
         <source>collective</source>
         <translation>opération collective</translation>
     </message>
@@ -1190,10 +1226,6 @@
     <message>
         <source>buffer bytes</source>
         <translation>octets de tampon</translation>
-    </message>
-    <message>
-        <source>on the wire</source>
-        <translation>sur le réseau</translation>
     </message>
     <message>
         <source>time</source>
@@ -1210,6 +1242,14 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Le rang %1 a échoué&lt;/b&gt; : %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>sent (ring model)</source>
+        <translation>envoyé (modèle en anneau)</translation>
+    </message>
+    <message>
+        <source>on the wire (ring model)</source>
+        <translation>sur le réseau (modèle en anneau)</translation>
     </message>
 </context>
 <context>
@@ -1290,8 +1330,8 @@
     <message numerus="yes">
         <source>%n rank(s), device not yet known</source>
         <translation>
-            <numerusform>%n rang, périphérique encore inconnu</numerusform>
-            <numerusform>%n rangs, périphérique encore inconnu</numerusform>
+            <numerusform>%n rang, appareil encore inconnu</numerusform>
+            <numerusform>%n rangs, appareil encore inconnu</numerusform>
         </translation>
     </message>
     <message numerus="yes">

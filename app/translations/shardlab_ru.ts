@@ -32,14 +32,6 @@
         <translation>Ранг %1 вычисляет %2 для %3%4 на шаге %5 — %6</translation>
     </message>
     <message>
-        <source>Rank %1 all-gathers %2: %3 shards of %4 from ranks %5 — %6</source>
-        <translation>Ранг %1 выполняет all-gather для %2: %3 шардов по %4 от рангов %5 — %6</translation>
-    </message>
-    <message>
-        <source>Rank %1 reduce-scatters the gradients of %2: sends %3 slices of %4 to ranks %5 and keeps its own — %6</source>
-        <translation>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %3 частей по %4 рангам %5 и оставляет свою — %6</translation>
-    </message>
-    <message>
         <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
         <translation>Ранг %1 выполняет all-reduce %2 для %3 с рангами %4: у каждого ранга оказывается сумма — %5</translation>
     </message>
@@ -56,10 +48,6 @@
         <translation>Ранг %1: %2 для %3, %4 — %5</translation>
     </message>
     <message>
-        <source>Rank %1 is idle, %2%3 — %4 of bubble</source>
-        <translation>Ранг %1 простаивает, %2%3 — %4 пузыря</translation>
-    </message>
-    <message>
         <source>Rank %1 runs out of memory: %2 needs %3 more, it holds %4 and the budget is %5</source>
         <translation>Рангу %1 не хватает памяти: %2 требует ещё %3, он держит %4, а бюджет — %5</translation>
     </message>
@@ -73,11 +61,11 @@
     </message>
     <message>
         <source>Rank %1 finished step %2 (loss %3)</source>
-        <translation>Ранг %1 закончил шаг %2 (loss %3)</translation>
+        <translation>Ранг %1 закончил шаг %2 (потери %3)</translation>
     </message>
     <message>
         <source>Rank %1 %2 %3 of %4 for %5; it now holds %6</source>
-        <translation>Ранг %1 %2 %3 для %4 под %5; теперь он держит %6</translation>
+        <translation>Ранг %1 %2 %3 (%4, модуль %5); теперь он держит %6</translation>
     </message>
     <message>
         <source>allocates</source>
@@ -86,6 +74,46 @@
     <message>
         <source>frees</source>
         <translation>освобождает</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>КиБ</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>МиБ</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>ГиБ</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>Б</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
+        <translation>
+            <numerusform>Ранг %1 выполняет all-gather для %2: %n шард по %3 от рангов %4 — %5</numerusform>
+            <numerusform>Ранг %1 выполняет all-gather для %2: %n шарда по %3 от рангов %4 — %5</numerusform>
+            <numerusform>Ранг %1 выполняет all-gather для %2: %n шардов по %3 от рангов %4 — %5</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5</source>
+        <translation>
+            <numerusform>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %n часть по %3 рангам %4 и оставляет свою — %5</numerusform>
+            <numerusform>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %n части по %3 рангам %4 и оставляет свою — %5</numerusform>
+            <numerusform>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %n частей по %3 рангам %4 и оставляет свою — %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of pipeline bubble</source>
+        <translation>Ранг %1 простаивает, %2%3 — %4 пузыря конвейера</translation>
+    </message>
+    <message>
+        <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
+        <translation>Ранг %1 простаивает, %2%3 — %4 открытого обмена (exposed communication)</translation>
     </message>
 </context>
 <context>
@@ -99,7 +127,7 @@
     <name>ExperimentPanel</name>
     <message>
         <source>prefetch the next unit</source>
-        <translation>предварительно загружать (prefetch) следующий блок</translation>
+        <translation>предвыборка (prefetch) следующего модуля</translation>
     </message>
     <message>
         <source>none, or e.g. 3MiB</source>
@@ -214,7 +242,7 @@
     </message>
     <message>
         <source>must be a list of unit counts</source>
-        <translation>должно быть списком чисел блоков</translation>
+        <translation>должно быть списком чисел модулей</translation>
     </message>
     <message>
         <source>must be a size such as 3MiB or a number of bytes</source>
@@ -258,11 +286,11 @@
     </message>
     <message>
         <source>a pipeline of %1 stages needs at least as many units, the model has %2 (layers + 2)</source>
-        <translation>конвейеру нужно не меньше блоков, чем стадий (стадий: %1), а блоков в модели: %2 (layers + 2)</translation>
+        <translation>конвейеру нужно не меньше модулей, чем стадий (стадий: %1), а модулей в модели: %2 (layers + 2)</translation>
     </message>
     <message>
         <source>the interleaved schedule cuts the model into ranks x virtual stages = %1 chunks of at least one unit, the model has %2 (layers + 2)</source>
-        <translation>расписание interleaved режет модель на части (ранги × виртуальные стадии = %1), в каждой хотя бы один блок, а блоков в модели: %2 (layers + 2)</translation>
+        <translation>расписание interleaved режет модель на части (ранги × виртуальные стадии = %1), в каждой хотя бы один модуль, а модулей в модели: %2 (layers + 2)</translation>
     </message>
     <message>
         <source>the interleaved schedule needs at least 2 chunks per rank</source>
@@ -282,15 +310,15 @@
     </message>
     <message>
         <source>expected %1 unit counts, one per stage (per chunk when interleaved), got %2</source>
-        <translation>ожидалось чисел блоков: %1, по одному на стадию (на часть при interleaved), получено: %2</translation>
+        <translation>ожидалось чисел модулей: %1, по одному на стадию (на часть при interleaved), получено: %2</translation>
     </message>
     <message>
         <source>unit counts must add up to the model&apos;s %1 units</source>
-        <translation>сумма чисел блоков должна равняться числу блоков модели (%1)</translation>
+        <translation>сумма чисел модулей должна равняться числу модулей модели (%1)</translation>
     </message>
     <message>
         <source>every stage needs at least one unit</source>
-        <translation>каждой стадии нужен хотя бы один блок</translation>
+        <translation>каждой стадии нужен хотя бы один модуль</translation>
     </message>
     <message>
         <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
@@ -794,10 +822,6 @@
         <translation>стратегия ещё неизвестна</translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Шаг %1 · расписание %2 · стадий: %3 · микробатчей: %4 · пузырь измеренный %5% (весь запуск) · теоретический %6%</translation>
-    </message>
-    <message>
         <source>Stage 00</source>
         <translation>Стадия 00</translation>
     </message>
@@ -808,6 +832,26 @@
     <message>
         <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
         <translation>Шаг %1 длился %2 · штриховка: записанный простой (пузырь)</translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
+        <translation>Шаг %1 · расписание %2 · %3 · %4 · пузырь измеренный %5 % (весь запуск) · теоретический %6 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n стадия</numerusform>
+            <numerusform>%n стадии</numerusform>
+            <numerusform>%n стадий</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n микробатч</numerusform>
+            <numerusform>%n микробатча</numerusform>
+            <numerusform>%n микробатчей</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -893,7 +937,7 @@
     </message>
     <message>
         <source>Loss per step</source>
-        <translation>Loss по шагам</translation>
+        <translation>Потери по шагам</translation>
     </message>
     <message>
         <source>Bytes per step</source>
@@ -913,7 +957,7 @@
     </message>
     <message>
         <source>loss (this run)</source>
-        <translation>loss (этот запуск)</translation>
+        <translation>потери (этот запуск)</translation>
     </message>
     <message>
         <source>step</source>
@@ -921,7 +965,7 @@
     </message>
     <message>
         <source>mean loss per token</source>
-        <translation>средний loss на токен</translation>
+        <translation>средние потери на токен</translation>
     </message>
     <message>
         <source>step (rank 0)</source>
@@ -1141,14 +1185,14 @@
     <message numerus="yes">
         <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
         <translation>
-            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в %5 блоках · время %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
         </translation>
     </message>
     <message>
         <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Потери %1 → %2&lt;/p&gt;</translation>
     </message>
     <message>
         <source>rank</source>
@@ -1179,10 +1223,6 @@
         <translation>простой</translation>
     </message>
     <message>
-        <source>sent</source>
-        <translation>отправлено</translation>
-    </message>
-    <message>
         <source>collective</source>
         <translation>коллективная операция</translation>
     </message>
@@ -1193,10 +1233,6 @@
     <message>
         <source>buffer bytes</source>
         <translation>байты буферов</translation>
-    </message>
-    <message>
-        <source>on the wire</source>
-        <translation>по сети</translation>
     </message>
     <message>
         <source>time</source>
@@ -1213,6 +1249,14 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Ранг %1 завершился с ошибкой&lt;/b&gt;: %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>sent (ring model)</source>
+        <translation>отправлено (кольцевая модель)</translation>
+    </message>
+    <message>
+        <source>on the wire (ring model)</source>
+        <translation>по сети (кольцевая модель)</translation>
     </message>
 </context>
 <context>

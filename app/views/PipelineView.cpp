@@ -4,6 +4,7 @@
 #include "models/JobText.h"
 #include "views/Palette.h"
 
+#include <QLocale>
 #include <QPainter>
 
 #include <algorithm>
@@ -54,13 +55,11 @@ void PipelineView::paintEvent(QPaintEvent*) {
   const auto& s = model_.recentSummary();
   const auto& b = s.bubble;
   p.setPen(palette().color(QPalette::Text));
-  const QString head = tr("Step %1 · schedule %2 · %3 stages · %4 micro-batches · bubble measured %5% (whole run) · theory %6%")
+  const QString head = tr("Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%")
                            .arg(step_)
-                           .arg(QString::fromStdString(b.schedule))
-                           .arg(b.stages)
-                           .arg(b.microbatches)
-                           .arg(b.measured * 100.0, 0, 'f', 1)
-                           .arg(b.theory * 100.0, 0, 'f', 1);
+                           .arg(QString::fromStdString(b.schedule), tr("%n stage(s)", nullptr, b.stages),
+                                tr("%n micro-batch(es)", nullptr, b.microbatches))
+                           .arg(QLocale().toString(b.measured * 100.0, 'f', 1), QLocale().toString(b.theory * 100.0, 'f', 1));
   p.drawText(QRectF(8, 2, width() - 16, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter, head);
   if (t0 >= t1) return;
   const double label = fm.horizontalAdvance(tr("Stage 00")) + 16;

@@ -4,6 +4,7 @@
 #include "views/Palette.h"
 #include "views/ReviewView.h"
 
+#include <QLocale>
 #include <QButtonGroup>
 #include <QEvent>
 #include <QFrame>
@@ -202,7 +203,7 @@ void QuizPanel::refreshReview() { review_->setData(controller_.progress(), contr
 
 void QuizPanel::showEvidence(const sq::MomentLocation& moment) {
   evidence_->setText(QStringLiteral("<b>%1</b> %2")
-                         .arg(tr("At t = %1 ms:").arg(QString::number(static_cast<double>(moment.sinceStart) / 1e6, 'f', 2)),
+                         .arg(tr("At t = %1 ms:").arg(QLocale().toString(static_cast<double>(moment.sinceStart) / 1e6, 'f', 2)),
                               q(moment.sentence.get(lang())).toHtmlEscaped()));
 }
 

@@ -3,6 +3,8 @@
 #include "models/Captions.h"
 #include "views/Palette.h"
 
+#include <QLocale>
+
 namespace st = shardlab::trace;
 
 SummaryView::SummaryView(const TraceModel& model, QWidget* parent) : QTextBrowser(parent), model_(model) {}
@@ -22,11 +24,11 @@ QString SummaryView::html(const TraceModel& model) {
            .arg(s.units)
            .arg(Captions::duration(static_cast<qint64>(s.wallS * 1e9)));
   if (!s.lossPerStep.empty())
-    h += tr("<p>Loss %1 → %2</p>").arg(s.lossPerStep.front(), 0, 'f', 4).arg(s.lossPerStep.back(), 0, 'f', 4);
+    h += tr("<p>Loss %1 → %2</p>").arg(QLocale().toString(s.lossPerStep.front(), 'f', 4), QLocale().toString(s.lossPerStep.back(), 'f', 4));
   h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"
                       "<th>%5</th><th>%6</th><th>%7</th><th>%8</th></tr>")
            .arg(tr("rank"), tr("persistent"), tr("peak"), tr("compute"), tr("comm"), tr("exposed comm"), tr("idle"),
-                tr("sent"));
+                tr("sent (ring model)"));
   for (const auto& r : s.ranksDetail)
     h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td></tr>")
              .arg(model.rankLabel(r.rank).toHtmlEscaped(), Captions::bytes(r.persistentBytes), Captions::bytes(r.peakBytes),
@@ -37,7 +39,7 @@ QString SummaryView::html(const TraceModel& model) {
   h += QStringLiteral("</table>");
   if (!s.collectives.empty()) {
     h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-             .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire"), tr("time"));
+             .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire (ring model)"), tr("time"));
     for (const auto& [kind, c] : s.collectives)
       h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
                .arg(Palette::kindName(st::kindFromString(kind).value_or(st::Kind::None)))
@@ -52,8 +54,7 @@ QString SummaryView::html(const TraceModel& model) {
              .arg(s.bubble.stages)
              .arg(s.bubble.microbatches)
              .arg(s.bubble.virtualStages)
-             .arg(s.bubble.measured * 100, 0, 'f', 1)
-             .arg(s.bubble.theory * 100, 0, 'f', 1);
+             .arg(QLocale().toString(s.bubble.measured * 100, 'f', 1), QLocale().toString(s.bubble.theory * 100, 'f', 1));
   if (s.outOfMemory)
     h += tr("<p><b>Out of memory on rank %1</b>: %2 needed %3 more while holding %4; the budget is %5.</p>")
              .arg(s.outOfMemory->rank)

@@ -11,6 +11,7 @@
 namespace shardlab::quiz {
 namespace {
 
+using observation::categoryName;
 using observation::modelBytes;
 using observation::strategyOf;
 
@@ -40,7 +41,7 @@ std::optional<std::size_t> firstWhere(const trace::Trace& t, const std::function
 }
 
 
-LocalizedText same(const std::string& s) { return text::localized(s, s, s); }
+LocalizedText same(const std::string& s) { return text::localized("{0}", "{0}", "{0}", {s}); }
 
 MomentLocation at(const trace::Trace& t, std::string_view moment, std::size_t index) {
   const auto& e = t.events[index];
@@ -75,9 +76,9 @@ std::optional<MomentLocation> firstAllGather(const trace::Trace& t) {
       "In your run rank {0} all-gathered the full parameters of {1} ({2}) from the {3} ranks' shards at t = {4}; "
       "each rank sent its {5} slice, and the call took {6}.",
       "Dans votre exécution, le rang {0} a rassemblé (all-gather) les paramètres complets de {1} ({2}) à partir des "
-      "fragments des {3} rangs à t = {4} ; chaque rang a envoyé sa tranche de {5}, et l'appel a duré {6}.",
-      "В вашем запуске ранг {0} собрал (all-gather) полные параметры {1} ({2}) из частей {3} рангов при t = {4}; "
-      "каждый ранг отправил свою долю {5}, вызов занял {6}.",
+      "shards des {3} rangs à t = {4} ; chaque rang a envoyé sa tranche de {5}, et l'appel a duré {6}.",
+      "В вашем запуске ранг {0} собрал (all-gather) полные параметры {1} ({2}) из шардов {3|ранга|рангов|рангов} при t = {4}; "
+      "каждый ранг отправил свою часть {5}, вызов занял {6}.",
       {text::integer(e.rank), m.unitName, text::bytes(e.bytes), text::integer(n), text::ms(e.t0 - traceOrigin(t)),
        text::bytes(e.bytes / n), text::ms(e.t1 - e.t0)});
   return m;
@@ -113,7 +114,7 @@ std::optional<MomentLocation> firstReduceScatter(const trace::Trace& t) {
       "each kept only its own {5} slice.",
       "Dans votre exécution, le rang {0} a fait un reduce-scatter des gradients de {1} ({2}) à t = {3} : les {4} "
       "rangs les ont sommés et chacun n'a gardé que sa tranche de {5}.",
-      "В вашем запуске ранг {0} выполнил reduce-scatter градиентов {1} ({2}) при t = {3}: {4} рангов сложили их, и "
+      "В вашем запуске ранг {0} выполнил reduce-scatter градиентов {1} ({2}) при t = {3}: {4|ранг сложил|ранга сложили|рангов сложили} их, и "
       "каждый оставил себе только свою долю {5}.",
       {text::integer(e.rank), m.unitName, text::bytes(e.bytes), text::ms(e.t0 - traceOrigin(t)), text::integer(n),
        text::bytes(e.bytes / n)});
@@ -186,13 +187,13 @@ std::optional<MomentLocation> prefetchOverlap(const trace::Trace& t) {
       "behind compute.",
       "Dans votre exécution, l'all-gather de {1} du rang {0} s'est déroulé pendant {2} de {3} : {4} de ses {5} ont "
       "été masquées par le calcul.",
-      "В вашем запуске all-gather {1} на ранге {0} шёл, пока выполнялся {2} {3}: {4} из его {5} скрыты за "
-      "вычислениями.",
-      std::vector<LocalizedText>{text::localized(text::integer(e.rank), text::integer(e.rank), text::integer(e.rank)),
-                                 text::localized(m.unitName, m.unitName, m.unitName), kindWord(o.kind),
-                                 text::localized(t.unitName(o.unit), t.unitName(o.unit), t.unitName(o.unit)),
-                                 text::localized(text::ms(bestOverlap), text::ms(bestOverlap), text::ms(bestOverlap)),
-                                 text::localized(text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0))});
+      "В вашем запуске all-gather {1} на ранге {0} шёл одновременно с операцией «{2}» модуля {3}: {4} из его {5} "
+      "скрыты за вычислениями.",
+      std::vector<LocalizedText>{same(text::integer(e.rank)),
+                                 same(m.unitName), kindWord(o.kind),
+                                 same(t.unitName(o.unit)),
+                                 same(text::ms(bestOverlap)),
+                                 same(text::ms(e.t1 - e.t0))});
   return m;
 }
 
@@ -219,11 +220,11 @@ std::optional<MomentLocation> allReduce(const trace::Trace& t, bool tensorParall
   }
   auto m = at(t, "first_all_reduce", *i);
   m.sentence = text::localized(
-      "In your run rank {0} all-reduced the {1} of gradients of {2} with the other {3} ranks at t = {4}; afterwards "
+      "In your run rank {0} all-reduced the {1} of gradients of {2} with the other {3|rank|ranks} at t = {4}; afterwards "
       "every rank holds the same summed gradient.",
-      "Dans votre exécution, le rang {0} a fait un all-reduce des {1} de gradients de {2} avec les {3} autres rangs "
+      "Dans votre exécution, le rang {0} a fait un all-reduce des {1} de gradients de {2} avec {3|autre rang|autres rangs} "
       "à t = {4} ; ensuite chaque rang détient le même gradient sommé.",
-      "В вашем запуске ранг {0} выполнил all-reduce {1} градиентов {2} с остальными {3} рангами при t = {4}; после "
+      "В вашем запуске ранг {0} выполнил all-reduce {1} градиентов {2} с {3|другим рангом|другими рангами|другими рангами} при t = {4}; после "
       "этого у всех рангов одинаковый суммарный градиент.",
       {text::integer(e.rank), text::bytes(e.bytes), m.unitName.empty() ? std::string("-") : m.unitName,
        text::integer(n - 1), text::ms(e.t0 - traceOrigin(t))});
@@ -259,17 +260,16 @@ std::optional<MomentLocation> bubble(const trace::Trace& t, const trace::Summary
       "В вашем запуске стадия {0} ждала {2} {1} при t = {3} (шаг {4}); на установившихся шагах она простаивала {5} "
       "времени, против {6} по теории при p = {7}, m = {8}.",
       std::vector<LocalizedText>{
-          text::localized(text::integer(e.rank), text::integer(e.rank), text::integer(e.rank)),
-          text::localized(text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0), text::ms(e.t1 - e.t0)),
+          same(text::integer(e.rank)),
+          same(text::ms(e.t1 - e.t0)),
           activation ? text::localized("an activation", "une activation", "активацию")
                      : text::localized("a gradient", "un gradient", "градиент"),
           same(text::ms(e.t0 - traceOrigin(t))),
-          text::localized(text::integer(e.step), text::integer(e.step), text::integer(e.step)),
-          text::localized(text::percent(perStage), text::percent(perStage), text::percent(perStage)),
-          text::localized(text::percent(s.bubble.theory), text::percent(s.bubble.theory), text::percent(s.bubble.theory)),
-          text::localized(text::integer(s.bubble.stages), text::integer(s.bubble.stages), text::integer(s.bubble.stages)),
-          text::localized(text::integer(s.bubble.microbatches), text::integer(s.bubble.microbatches),
-                          text::integer(s.bubble.microbatches))});
+          same(text::integer(e.step)),
+          same(text::percent(perStage)),
+          same(text::percent(s.bubble.theory)),
+          same(text::integer(s.bubble.stages)),
+          same(text::integer(s.bubble.microbatches))});
   return m;
 }
 
@@ -285,7 +285,7 @@ std::optional<MomentLocation> activationSend(const trace::Trace& t) {
       "{4} × {5} × 4 = {6}.",
       "Dans votre exécution, le rang {0} a envoyé l'activation du micro-lot {1} au rang {2} à t = {3} : un tenseur "
       "fp32 de {4}×{5}, soit {4} × {5} × 4 = {6}.",
-      "В вашем запуске ранг {0} отправил активацию микропакета {1} рангу {2} при t = {3}: тензор fp32 {4}×{5}, "
+      "В вашем запуске ранг {0} отправил активацию микробатча {1} к рангу {2} при t = {3}: тензор fp32 {4}×{5}, "
       "{4} × {5} × 4 = {6}.",
       {text::integer(e.rank), text::integer(e.micro), text::integer(e.peer), text::ms(e.t0 - traceOrigin(t)), text::integer(e.rows),
        text::integer(e.cols), text::bytes(e.bytes)});
@@ -298,16 +298,17 @@ std::optional<MomentLocation> outOfMemory(const trace::Trace& t, const trace::Su
   const auto i = firstWhere(t, [&](const Event& e) { return e.record == Record::OutOfMemory && e.rank == o.rank; });
   if (!i) return std::nullopt;
   auto m = at(t, "out_of_memory", *i);
-  const std::string category(trace::toString(o.category));
   m.sentence = text::localized(
-      "In your run rank {0} needed {1} more for {2} of {3} while holding {4}; with a budget of {5}, the {6} it "
+      "In your run rank {0} needed {1} more ({2}, unit {3}) while holding {4}; with a budget of {5}, the {6} it "
       "would have held do not fit, so it stopped at t = {7}.",
-      "Dans votre exécution, le rang {0} avait besoin de {1} de plus pour {2} de {3} en détenant déjà {4} ; avec un "
+      "Dans votre exécution, le rang {0} avait besoin de {1} de plus ({2}, unité {3}) en détenant déjà {4} ; avec un "
       "budget de {5}, les {6} qu'il aurait détenus ne tiennent pas : il s'est arrêté à t = {7}.",
-      "В вашем запуске рангу {0} понадобилось ещё {1} для {2} блока {3}, когда у него уже было {4}; при бюджете {5} "
-      "итоговые {6} не помещаются, и он остановился при t = {7}.",
-      {text::integer(o.rank), text::bytes(o.needed), category, o.unit, text::bytes(o.holding), text::bytes(o.budget),
-       text::bytes(o.holding + o.needed), text::ms(t.events[*i].t0 - traceOrigin(t))});
+      "В вашем запуске ранг {0} уже занимал {4} и запросил ещё {1} ({2}, модуль {3}); при бюджете {5} итоговые "
+      "{6} не помещаются, и он остановился при t = {7}.",
+      std::vector<LocalizedText>{same(text::integer(o.rank)), same(text::bytes(o.needed)), categoryName(o.category),
+                                 same(o.unit), same(text::bytes(o.holding)), same(text::bytes(o.budget)),
+                                 same(text::bytes(o.holding + o.needed)),
+                                 same(text::ms(t.events[*i].t0 - traceOrigin(t)))});
   return m;
 }
 

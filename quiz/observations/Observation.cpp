@@ -39,7 +39,7 @@ std::string lessonFor(const trace::Trace& t) {
   return "";
 }
 
-LocalizedText same(const std::string& s) { return text::localized(s, s, s); }
+LocalizedText same(const std::string& s) { return text::localized("{0}", "{0}", "{0}", {s}); }
 
 LocalizedText strategyName(StrategyKind strategy) {
   switch (strategy) {
@@ -50,6 +50,25 @@ LocalizedText strategyName(StrategyKind strategy) {
     return text::localized("tensor-parallel", "en parallélisme tensoriel", "тензорного параллелизма");
   }
   return same(std::string(name(strategy)));
+}
+
+LocalizedText categoryName(trace::Category category) {
+  switch (category) {
+  case trace::Category::ParamShard: return text::localized("parameter shard", "shard de paramètres", "шард параметров");
+  case trace::Category::ParamReplica:
+    return text::localized("parameters (full replica)", "paramètres (réplique complète)", "параметры (полная копия)");
+  case trace::Category::GatheredParams:
+    return text::localized("gathered parameters", "paramètres rassemblés", "собранные параметры");
+  case trace::Category::Grads: return text::localized("gradients", "gradients", "градиенты");
+  case trace::Category::GradShard: return text::localized("gradient shard", "shard de gradients", "шард градиентов");
+  case trace::Category::OptimizerState:
+    return text::localized("optimizer state", "état de l'optimiseur", "состояние оптимизатора");
+  case trace::Category::Activations: return text::localized("activations", "activations", "активации");
+  case trace::Category::CommBuffers:
+    return text::localized("communication buffers", "tampons de communication", "буферы обмена");
+  case trace::Category::Count: break;
+  }
+  return same(std::string(trace::toString(category)));
 }
 
 std::vector<double> distinctFrom(double correct, const std::vector<double>& candidates, double minGap, bool relative,

@@ -36,13 +36,13 @@ public:
                                      "{0} : chacune des {1} unités est rassemblée avant sa passe avant puis de nouveau "
                                      "avant sa passe arrière, car ses paramètres complets sont libérés juste après "
                                      "usage",
-                                     "{0}: каждый из {1} модулей собирается перед прямым проходом и ещё раз перед "
+                                     "{0}: каждый из {1|модуля|модулей|модулей} собирается перед прямым проходом и ещё раз перед "
                                      "обратным, потому что его полные параметры освобождаются сразу после использования",
                                      {std::to_string(2 * units), u});
       reasons[units] = localized("{0}: each of the {1} units is gathered once and kept from its forward to its backward",
                                  "{0} : chacune des {1} unités est rassemblée une fois et gardée de la passe avant à "
                                  "la passe arrière",
-                                 "{0}: каждый из {1} модулей собирается один раз и хранится от прямого прохода до "
+                                 "{0}: каждый из {1|модуля|модулей|модулей} собирается один раз и хранится от прямого прохода до "
                                  "обратного",
                                  {u, u});
       reasons[1] = localized("1: the whole model is gathered at once at the start of the step",
@@ -53,9 +53,11 @@ public:
                                      "unité",
                                      "{0}: прямой проход, обратный проход и шаг оптимизатора собирают каждый модуль",
                                      {std::to_string(3 * units)});
-      reasons[in.summary.ranks] = localized("{0}: one per rank, to fetch each rank's shard of the model",
-                                            "{0} : une par rang, pour chercher le fragment de chaque rang",
-                                            "{0}: по одному на ранг, чтобы получить часть модели каждого ранга", {n});
+      // Only when no reason above already has that count (8 ranks, 2 layers: 8 = 2 × 4 units).
+      reasons.try_emplace(in.summary.ranks,
+                          localized("{0}: one per rank, to fetch each rank's shard of the model",
+                                    "{0} : un par rang, pour chercher le shard de chaque rang",
+                                    "{0}: по одному на ранг, чтобы получить шард каждого ранга", {n}));
     } else {
       reasons[units] = localized("{0}: one per unit, on its gradients as soon as its backward has produced them",
                                  "{0} : une par unité, sur ses gradients dès que sa passe arrière les a produits",
@@ -78,18 +80,18 @@ public:
     d.lesson = fsdp ? "fsdp-shard-gather-free" : "ddp-replicas";
     d.moment = fsdp ? "first_all_gather" : "first_all_reduce";
     const std::string sharding(name(in.trace.config()->sharding));  // an fsdp or ddp run has a job record
-    d.text = fsdp ? localized("Your FSDP run ({0} ranks, {1} units, sharding \"{2}\"): how many all-gathers did one "
+    d.text = fsdp ? localized("Your FSDP run ({0|rank|ranks}, {1|unit|units}, sharding \"{2}\"): how many all-gathers did one "
                               "rank issue per training step, and why?",
-                              "Votre exécution FSDP ({0} rangs, {1} unités, partitionnement « {2} ») : combien "
+                              "Votre exécution FSDP ({0|rang|rangs}, {1|unité|unités}, partitionnement « {2} ») : combien "
                               "d'all-gathers un rang a-t-il lancés par pas d'entraînement, et pourquoi ?",
-                              "Ваш запуск FSDP ({0} рангов, {1} модулей, шардирование «{2}»): сколько all-gather "
+                              "Ваш запуск FSDP ({0|ранг|ранга|рангов}, {1|модуль|модуля|модулей}, шардирование «{2}»): сколько all-gather "
                               "выполнил один ранг за шаг обучения и почему?",
                               {n, u, sharding})
-                  : localized("Your DDP run ({0} ranks, {1} units): how many all-reduces did one rank issue per "
+                  : localized("Your DDP run ({0|rank|ranks}, {1|unit|units}): how many all-reduces did one rank issue per "
                               "training step, and why?",
-                              "Votre exécution DDP ({0} rangs, {1} unités) : combien d'all-reduces un rang a-t-il "
+                              "Votre exécution DDP ({0|rang|rangs}, {1|unité|unités}) : combien d'all-reduces un rang a-t-il "
                               "lancés par pas d'entraînement, et pourquoi ?",
-                              "Ваш запуск DDP ({0} рангов, {1} модулей): сколько all-reduce выполнил один ранг за шаг "
+                              "Ваш запуск DDP ({0|ранг|ранга|рангов}, {1|модуль|модуля|модулей}): сколько all-reduce выполнил один ранг за шаг "
                               "обучения и почему?",
                               {n, u});
     if (reasons.count(perStep)) {
@@ -101,17 +103,17 @@ public:
     for (auto& [count, reason] : reasons)
       if (count != perStep) d.wrong.push_back(reason);
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
-    d.explanation = fsdp ? localized("Your trace: {0} all-gathers per rank over {1} steps, {2} per step for {3} units.",
-                                     "Votre trace : {0} all-gathers par rang sur {1} pas, soit {2} par pas pour {3} "
-                                     "unités.",
-                                     "Ваша трасса: {0} all-gather на ранг за {1} шагов, то есть {2} за шаг на {3} "
-                                     "модулей.",
+    d.explanation = fsdp ? localized("Your trace: {0} all-gathers per rank over {1|step|steps}, {2} per step for {3|unit|units}.",
+                                     "Votre trace : {0} all-gathers par rang sur {1} pas, soit {2} par pas pour "
+                                     "{3|unité|unités}.",
+                                     "Ваша трасса: {0} all-gather на ранг за {1|шаг|шага|шагов}, то есть {2} за шаг на "
+                                     "{3|модуль|модуля|модулей}.",
                                      {total, steps, std::to_string(perStep), u})
-                         : localized("Your trace: {0} all-reduces per rank over {1} steps, {2} per step for {3} units.",
-                                     "Votre trace : {0} all-reduces par rang sur {1} pas, soit {2} par pas pour {3} "
-                                     "unités.",
-                                     "Ваша трасса: {0} all-reduce на ранг за {1} шагов, то есть {2} за шаг на {3} "
-                                     "модулей.",
+                         : localized("Your trace: {0} all-reduces per rank over {1|step|steps}, {2} per step for {3|unit|units}.",
+                                     "Votre trace : {0} all-reduces par rang sur {1} pas, soit {2} par pas pour "
+                                     "{3|unité|unités}.",
+                                     "Ваша трасса: {0} all-reduce на ранг за {1|шаг|шага|шагов}, то есть {2} за шаг на "
+                                     "{3|модуль|модуля|модулей}.",
                                      {total, steps, std::to_string(perStep), u});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
@@ -157,15 +159,15 @@ public:
     std::vector<std::pair<std::vector<int>, LocalizedText>> options{
         {all, localized("Ranks {0}: every rank gathered the whole unit for its own compute",
                         "Rangs {0} : chaque rang a rassemblé l'unité entière pour son propre calcul",
-                        "Ранги {0}: каждый ранг собрал весь блок для своих вычислений", {text::rankList(all)})},
+                        "Ранги {0}: каждый ранг собрал весь модуль для своих вычислений", {text::rankList(all)})},
         {{ag.rank}, localized("Only rank {0}, the rank whose call you are looking at",
                               "Seulement le rang {0}, celui dont vous regardez l'appel",
                               "Только ранг {0}, чей вызов вы рассматриваете", {std::to_string(ag.rank)})},
         {{owner}, localized("Only rank {0}, which owns {1}", "Seulement le rang {0}, propriétaire de {1}",
                             "Только ранг {0}, которому принадлежит {1}", {std::to_string(owner), unit})},
         {{}, localized("None: every rank keeps only its 1/{0} shard and computes on it",
-                       "Aucun : chaque rang ne garde que son fragment de 1/{0} et calcule avec",
-                       "Ни один: каждый ранг хранит только свою 1/{0} часть и считает на ней", {n})}};
+                       "Aucun : chaque rang ne garde que son shard de 1/{0} et calcule avec",
+                       "Ни один: каждый ранг хранит только свой шард (1/{0}) и считает на нём", {n})}};
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-shard-gather-free";
@@ -200,7 +202,7 @@ public:
                               "chacun les {2} des paramètres rassemblés de {3} ; l'all-gather a reconstruit l'unité "
                               "entière sur chaque rang, et chacun la libère juste après son calcul.",
                               "Ваша трасса: в конце своего вызова (ранг {4}: t = {0}) ранги {1} хранили по {2} "
-                              "собранных параметров {3}; all-gather собрал весь блок на каждом ранге, и каждый "
+                              "собранных параметров {3}; all-gather собрал весь модуль на каждом ранге, и каждый "
                               "освобождает его сразу после вычислений.",
                               std::vector<LocalizedText>{same(text::ms(ag.t1 - traceOrigin(in.trace))), set(holders), same(text::bytes(ag.bytes)),
                                                          same(unit), same(std::to_string(ag.rank))});
@@ -228,28 +230,39 @@ public:
     d.moment = "prefetch_overlap";
     d.text = localized("Your FSDP run (prefetch {0}): rank {1} spent {2} s communicating. What fraction of that time "
                        "did compute hide (communication not exposed)?",
-                       "Votre exécution FSDP (préchargement {0}) : le rang {1} a passé {2} s à communiquer. Quelle "
+                       "Votre exécution FSDP (prélecture {0}) : le rang {1} a passé {2} s à communiquer. Quelle "
                        "part de ce temps le calcul a-t-il masquée (communication non exposée) ?",
-                       "Ваш запуск FSDP (предзагрузка {0}): ранг {1} потратил на обмен {2} с. Какую долю этого времени "
+                       "Ваш запуск FSDP (предвыборка {0}): ранг {1} потратил на обмен {2} с. Какую долю этого времени "
                        "скрыли вычисления (обмен, который не был «на виду»)?",
-                       std::vector<LocalizedText>{prefetch ? localized("on", "activé", "вкл.") : localized("off", "désactivé", "выкл."),
+                       std::vector<LocalizedText>{prefetch ? localized("on", "activée", "вкл.") : localized("off", "désactivée", "выкл."),
                                                   same(std::to_string(r.rank)), same(text::fixed(r.commS, 4))});
     d.correct = same(text::percent(hidden));
     for (double v : distinctFrom(hidden, {0.5, 0.9, 0.25, 1.0, 0.75, 0.0, 0.1}, 0.1, false))
       d.wrong.push_back(same(text::percent(v)));
     d.explanation = localized("Your summary for rank {0}: comm_s = {1} s, exposed_comm_s = {2} s, so {3} of the "
-                              "communication ran while the rank was computing. Prefetch starts the next unit's "
-                              "all-gather during the current unit's compute; it can only hide as much as there is "
-                              "compute to hide behind.",
+                              "communication ran while the rank was computing. Not all of it is prefetch's doing: "
+                              "the reduce-scatters overlap the rest of the backward with prefetch on or off, so even "
+                              "without prefetch this share is not 0. Prefetch adds the next unit's all-gather during "
+                              "the current unit's compute, and can hide no more than that compute lasts. On CPU "
+                              "ranks hidden communication still shares the cores with compute: compare the step "
+                              "times of the two runs (wall {4} s here) too.",
                               "Votre résumé pour le rang {0} : comm_s = {1} s, exposed_comm_s = {2} s, donc {3} de la "
-                              "communication s'est déroulée pendant le calcul. Le préchargement lance l'all-gather de "
-                              "l'unité suivante pendant le calcul de l'unité courante ; il ne peut masquer que ce que "
-                              "le calcul dure.",
+                              "communication s'est déroulée pendant le calcul. Tout n'est pas dû à la prélecture : "
+                              "les reduce-scatters recouvrent la fin de la passe arrière, avec ou sans prélecture, "
+                              "donc même sans elle cette part n'est pas nulle. La prélecture ajoute l'all-gather de "
+                              "l'unité suivante pendant le calcul de l'unité courante, et ne peut masquer plus que la "
+                              "durée de ce calcul. Sur des rangs CPU, la communication masquée partage encore les "
+                              "cœurs avec le calcul : comparez aussi les durées des pas des deux exécutions (ici "
+                              "{4} s au total).",
                               "Ваша сводка для ранга {0}: comm_s = {1} с, exposed_comm_s = {2} с, значит {3} обмена "
-                              "шло во время вычислений. Предзагрузка запускает all-gather следующего блока во время "
-                              "вычислений текущего; скрыть можно не больше, чем длятся вычисления.",
+                              "шло во время вычислений. Не всё это заслуга предвыборки: reduce-scatter перекрывает "
+                              "остаток обратного прохода и с предвыборкой, и без неё, поэтому и без предвыборки эта "
+                              "доля не равна 0. Предвыборка добавляет all-gather следующего модуля во время "
+                              "вычислений текущего и может скрыть не больше, чем длятся эти вычисления. На "
+                              "CPU-рангах скрытый обмен всё равно делит ядра с вычислениями: сравните и время шагов "
+                              "двух запусков (здесь всего {4} с).",
                               {std::to_string(r.rank), text::fixed(r.commS, 4), text::fixed(r.exposedCommS, 4),
-                               text::percent(hidden)});
+                               text::percent(hidden), text::fixed(in.summary.wallS, 2)});
     d.numeric = NumericAnswer{hidden, 0.05, "fraction"};
     return finish(std::move(d), in);
   }

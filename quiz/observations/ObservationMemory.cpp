@@ -39,11 +39,12 @@ LocalizedText whyPersistent(StrategyKind strategy, int ranks) {
   case StrategyKind::Tp:
     break;
   }
-  return localized("Tensor parallelism splits each block's weights across the {0} ranks; the embedding and output stay "
+  return localized("Tensor parallelism splits each block's weights across {0|rank|ranks}; the embedding and output stay "
                    "whole.",
-                   "Le parallélisme tensoriel répartit les poids de chaque bloc sur les {0} rangs ; l'embedding et la "
+                   "Le parallélisme tensoriel répartit les poids de chaque bloc sur {0|rang|rangs} ; l'embedding et la "
                    "sortie restent entiers.",
-                   "Тензорный параллелизм делит веса каждого блока между {0} рангами; эмбеддинг и выход остаются "
+                   "Тензорный параллелизм делит веса каждого блока между {0|рангом|рангами|рангами}; эмбеддинг и "
+                   "выход остаются "
                    "целыми.",
                    {n});
 }
@@ -64,11 +65,11 @@ public:
     d.templateId = id();
     d.lesson = lesson;
     d.moment = "persistent_memory";
-    d.text = localized("Your {0} run on {1} ranks (model: {2} of fp32 parameters): how many bytes did rank {3} hold "
-                       "persistently between steps (parameters, gradients, optimizer state)?",
-                       "Votre exécution {0} sur {1} rangs (modèle : {2} de paramètres fp32) : combien d'octets le rang "
-                       "{3} détenait-il en permanence entre les pas (paramètres, gradients, état de l'optimiseur) ?",
-                       "Ваш запуск {0} на {1} рангах (модель: {2} параметров fp32): сколько байт ранг {3} хранил "
+    d.text = localized("Your {0} run on {1|rank|ranks} (model: {2} of fp32 parameters): how many bytes did rank {3} "
+                       "hold persistently between steps (parameters, gradients, optimizer state)?",
+                       "Votre exécution {0} sur {1|rang|rangs} (modèle : {2} de paramètres fp32) : combien d'octets le "
+                       "rang {3} détenait-il en permanence entre les pas (paramètres, gradients, état de l'optimiseur) ?",
+                       "Ваш запуск {0} на {1|ранге|рангах|рангах} (модель: {2} параметров fp32): сколько байт ранг {3} хранил "
                        "постоянно между шагами (параметры, градиенты, состояние оптимизатора)?",
                        std::vector<LocalizedText>{strategyName(*strategy), same(std::to_string(in.summary.ranks)),
                                                   same(text::bytes(model)), same(std::to_string(r->rank))});
@@ -117,29 +118,38 @@ public:
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "persistent_memory";
     d.evidenceRun = runs->fsdpRun;
-    d.text = localized("Your DDP run ({0} ranks) and your FSDP run ({1} ranks): how many times more persistent memory "
-                       "did rank 0 hold under DDP than under FSDP?",
-                       "Votre exécution DDP ({0} rangs) et votre exécution FSDP ({1} rangs) : combien de fois plus de "
-                       "mémoire permanente le rang 0 détenait-il sous DDP que sous FSDP ?",
-                       "Ваш запуск DDP ({0} рангов) и запуск FSDP ({1} рангов): во сколько раз больше постоянной "
-                       "памяти хранил ранг 0 при DDP, чем при FSDP?",
-                       {std::to_string(runs->ddpS->ranks), std::to_string(n)});
+    const std::string sharding(name(runs->fsdp->config()->sharding)); // an fsdp run has a job record
+    d.text = localized("Your DDP run ({0|rank|ranks}) and your FSDP run ({1|rank|ranks}, sharding \"{2}\"): how many "
+                       "times more persistent memory did rank 0 hold under DDP than under FSDP?",
+                       "Votre exécution DDP ({0|rang|rangs}) et votre exécution FSDP ({1|rang|rangs}, partitionnement "
+                       "« {2} ») : combien de fois plus de mémoire permanente le rang 0 détenait-il sous DDP que sous "
+                       "FSDP ?",
+                       "Ваш запуск DDP ({0|ранг|ранга|рангов}) и запуск FSDP ({1|ранг|ранга|рангов}, шардирование "
+                       "«{2}»): во сколько раз больше постоянной памяти хранил ранг 0 при DDP, чем при FSDP?",
+                       {std::to_string(runs->ddpS->ranks), std::to_string(n), sharding});
     d.correct = same(text::times(ratio));
     for (double v : distinctFrom(ratio, {1.0, 2.0, static_cast<double>(n) * 2, static_cast<double>(n) / 2, 0.5,
                                          static_cast<double>(n)},
                                  0.15, true))
       d.wrong.push_back(same(text::times(v)));
     d.explanation = localized("Your summaries: rank 0 held {0} under DDP and {1} under FSDP, {2}. DDP keeps a full "
-                              "replica of parameters, gradients and AdamW moments on every rank; FULL_SHARD keeps "
-                              "1/{3} of each.",
+                              "replica of parameters, gradients and AdamW moments on every rank; your FSDP run "
+                              "(sharding \"{4}\") keeps only its 1/{3} shard of each between steps: both shardings "
+                              "free the gathered parameters by the end of the step, so the ratio is about {3} "
+                              "(less the padding of each unit to a multiple of {3}).",
                               "Vos résumés : le rang 0 détenait {0} sous DDP et {1} sous FSDP, soit {2}. DDP garde une "
-                              "réplique complète des paramètres, gradients et moments d'AdamW sur chaque rang ; "
-                              "FULL_SHARD en garde 1/{3}.",
+                              "réplique complète des paramètres, gradients et moments d'AdamW sur chaque rang ; votre "
+                              "exécution FSDP (partitionnement « {4} ») ne garde entre les pas que son shard de 1/{3} "
+                              "de chacun : les deux partitionnements libèrent les paramètres rassemblés avant la fin "
+                              "du pas, d'où un rapport d'environ {3} (au remplissage près de chaque unité à un "
+                              "multiple de {3}).",
                               "Ваши сводки: ранг 0 хранил {0} при DDP и {1} при FSDP, то есть {2}. DDP держит полную "
-                              "копию параметров, градиентов и моментов AdamW на каждом ранге; FULL_SHARD — 1/{3} от "
-                              "каждого.",
+                              "копию параметров, градиентов и моментов AdamW на каждом ранге; ваш запуск FSDP "
+                              "(шардирование «{4}») хранит между шагами только свой шард — 1/{3} каждого: оба режима "
+                              "освобождают собранные параметры к концу шага, поэтому отношение близко к {3} (с "
+                              "поправкой на дополнение каждого модуля до кратного {3}).",
                               {text::bytes(a->persistentBytes), text::bytes(b->persistentBytes), text::times(ratio),
-                               std::to_string(n)});
+                               std::to_string(n), sharding});
     d.numeric = NumericAnswer{ratio, 0.05 * ratio, "ratio"};
     return finish(std::move(d), in);
   }
@@ -163,32 +173,57 @@ public:
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "first_reduce_scatter";
     d.evidenceRun = runs->fsdpRun;
-    d.text = localized("Your DDP and FSDP runs: per training step, how many times the bytes a DDP rank sent did an "
-                       "FSDP rank send?",
-                       "Vos exécutions DDP et FSDP : par pas d'entraînement, combien de fois les octets envoyés par un "
-                       "rang DDP un rang FSDP a-t-il envoyés ?",
-                       "Ваши запуски DDP и FSDP: во сколько раз больше байт за шаг отправил ранг FSDP, чем ранг DDP?");
+    const auto sharding = runs->fsdp->config()->sharding; // an fsdp run has a job record
+    const bool fullShard = sharding == Sharding::Full;
+    d.text = localized("Your DDP run and your FSDP run (sharding \"{0}\"): per training step, how many times the bytes "
+                       "a DDP rank sends does an FSDP rank send, by the ring model of each collective?",
+                       "Vos exécutions DDP et FSDP (partitionnement « {0} ») : par pas d'entraînement, selon le "
+                       "modèle en anneau de chaque collective, un rang FSDP envoie combien de fois les octets "
+                       "qu'envoie un rang DDP ?",
+                       "Ваши запуски DDP и FSDP (шардирование «{0}»): во сколько раз больше байт за шаг отправляет "
+                       "ранг FSDP, чем ранг DDP, по кольцевой модели каждой коллективной операции?",
+                       {std::string(name(sharding))});
     d.correct = same(text::times(ratio));
-    for (double v : distinctFrom(ratio, {1.0, 2.0, 0.5, 3.0, 0.25, 4.0}, 0.2, true))
+    for (double v : distinctFrom(ratio, {1.5, 1.0, 2.0, 0.5, 3.0, 0.25, 4.0}, 0.2, true))
       d.wrong.push_back(same(text::times(v)));
-    d.explanation = localized("Your summaries: rank 0 sent {0} per step under DDP and {1} under FSDP, {2}. DDP "
-                              "all-reduces the gradients once (2(N−1)/N of the model on the wire); FULL_SHARD "
-                              "all-gathers the parameters twice and reduce-scatters the gradients once, 3 × (N−1)/N: "
-                              "1.5 × as much.",
-                              "Vos résumés : le rang 0 a envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2}. DDP "
-                              "fait un all-reduce des gradients (2(N−1)/N du modèle sur le réseau) ; FULL_SHARD "
-                              "rassemble les paramètres deux fois et fait un reduce-scatter des gradients, 3 × (N−1)/N "
-                              ": 1,5 fois plus.",
-                              "Ваши сводки: ранг 0 отправлял {0} за шаг при DDP и {1} при FSDP, то есть {2}. DDP "
-                              "делает один all-reduce градиентов (2(N−1)/N модели по сети); FULL_SHARD дважды собирает "
-                              "параметры и один раз делает reduce-scatter градиентов, 3 × (N−1)/N: в 1,5 раза больше.",
-                              {text::bytes(static_cast<std::int64_t>(perA)), text::bytes(static_cast<std::int64_t>(perB)),
-                               text::times(ratio)});
+    // Modelled, not measured: sent_bytes is each collective's size times its ring factor (summarize()).
+    const LocalizedText why =
+        fullShard ? localized("FULL_SHARD all-gathers the parameters twice (forward and backward) and reduce-scatters "
+                              "the gradients once, 3 × (N−1)/N: 1.5 × as much.",
+                              "FULL_SHARD rassemble les paramètres deux fois (passes avant et arrière) et fait un "
+                              "reduce-scatter des gradients, 3 × (N−1)/N : 1,5 fois plus.",
+                              "FULL_SHARD дважды собирает параметры (в прямом и обратном проходе) и один раз делает "
+                              "reduce-scatter градиентов, 3 × (N−1)/N: в 1,5 раза больше.")
+                  : localized("SHARD_GRAD_OP all-gathers the parameters once and keeps them until the backward, then "
+                              "reduce-scatters the gradients once, 2 × (N−1)/N: about as much as DDP.",
+                              "SHARD_GRAD_OP rassemble les paramètres une fois et les garde jusqu'à la passe arrière, "
+                              "puis fait un reduce-scatter des gradients, 2 × (N−1)/N : autant que DDP environ.",
+                              "SHARD_GRAD_OP собирает параметры один раз и хранит их до обратного прохода, затем "
+                              "один раз делает reduce-scatter градиентов, 2 × (N−1)/N: примерно столько же, сколько "
+                              "DDP.");
+    d.explanation = localized("Your summaries: rank 0 sent {0} per step under DDP and {1} under FSDP, {2}. These bytes "
+                              "are modelled, not measured: sent_bytes applies the ring algorithm's factor to each "
+                              "collective your trace records. DDP all-reduces the gradients once (2(N−1)/N of the "
+                              "model on the wire). {3}",
+                              "Vos résumés : le rang 0 a envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2}. Ces "
+                              "octets sont modélisés, non mesurés : sent_bytes applique le facteur de l'algorithme en "
+                              "anneau à chaque collective enregistrée dans votre trace. DDP fait un all-reduce des "
+                              "gradients (2(N−1)/N du modèle sur le réseau). {3}",
+                              "Ваши сводки: ранг 0 отправлял {0} за шаг при DDP и {1} при FSDP, то есть {2}. Эти байты "
+                              "смоделированы, а не измерены: sent_bytes применяет множитель кольцевого алгоритма к "
+                              "каждой коллективной операции из вашей трассы. DDP делает один all-reduce градиентов "
+                              "(2(N−1)/N модели по сети). {3}",
+                              std::vector<LocalizedText>{same(text::bytes(static_cast<std::int64_t>(perA))),
+                                                         same(text::bytes(static_cast<std::int64_t>(perB))),
+                                                         same(text::times(ratio)), why});
     d.numeric = NumericAnswer{ratio, 0.1 * ratio, "ratio"};
     return finish(std::move(d), in);
   }
 };
 
+// Why the run stopped. Ranks that hold the same bytes (DDP, FSDP, TP) reach the budget
+// together, and which one reports first is a race: the question asks which rank only
+// for a pipeline, whose stages hold different units.
 class OomNeededVsBudget final : public ObservationTemplate {
 public:
   std::string id() const override { return "oom-needed-vs-budget"; }
@@ -196,49 +231,65 @@ public:
     const auto strategy = strategyOf(in.trace);
     if (!in.summary.outOfMemory || !strategy) return std::nullopt;
     const auto& o = *in.summary.outOfMemory;
-    const std::string cat(trace::toString(o.category));
-    const int ranks = std::max(1, in.summary.ranks);
-    const int other = (o.rank + 1) % ranks;
+    const bool symmetric = *strategy != StrategyKind::Pipeline;
     Draft d;
     d.templateId = id();
     d.lesson = "oom-ddp-vs-fsdp";
     d.moment = "out_of_memory";
-    d.text = localized("Your {0} run on {1} ranks with a memory budget of {2} per rank stopped. Which rank ran out of "
-                       "memory first, and why?",
-                       "Votre exécution {0} sur {1} rangs avec un budget mémoire de {2} par rang s'est arrêtée. Quel "
-                       "rang a manqué de mémoire le premier, et pourquoi ?",
-                       "Ваш запуск {0} на {1} рангах с бюджетом памяти {2} на ранг остановился. Какому рангу первым не "
-                       "хватило памяти и почему?",
-                       std::vector<LocalizedText>{strategyName(*strategy), same(std::to_string(in.summary.ranks)),
-                                                  same(text::bytes(o.budget))});
-    const std::vector<std::string> args{std::to_string(o.rank), text::bytes(o.holding), text::bytes(o.needed), cat,
-                                        o.unit, text::bytes(o.budget), std::to_string(other)};
-    d.correct = localized("Rank {0}: holding {1}, it needed {2} more for {3} of {4}, past the {5} budget",
-                          "Le rang {0} : avec {1} déjà détenus, il lui fallait {2} de plus pour {3} de {4}, au-delà du "
+    const std::vector<LocalizedText> args{same(std::to_string(o.rank)), same(text::bytes(o.holding)),
+                                          same(text::bytes(o.needed)), categoryName(o.category), same(o.unit),
+                                          same(text::bytes(o.budget)), strategyName(*strategy),
+                                          same(std::to_string(in.summary.ranks))};
+    d.text = symmetric
+                 ? localized("Your {6} run on {7|rank|ranks} with a memory budget of {5} per rank stopped: a rank ran "
+                             "out of memory. Why?",
+                             "Votre exécution {6} sur {7|rang|rangs} avec un budget mémoire de {5} par rang s'est "
+                             "arrêtée : un rang a manqué de mémoire. Pourquoi ?",
+                             "Ваш запуск {6} на {7|ранге|рангах|рангах} с бюджетом памяти {5} на ранг остановился: "
+                             "одному из рангов не хватило памяти. Почему?",
+                             args)
+                 : localized("Your {6} run on {7|rank|ranks} with a memory budget of {5} per rank stopped. Which rank "
+                             "ran out of memory first, and why?",
+                             "Votre exécution {6} sur {7|rang|rangs} avec un budget mémoire de {5} par rang s'est "
+                             "arrêtée. Quel rang a manqué de mémoire le premier, et pourquoi ?",
+                             "Ваш запуск {6} на {7|ранге|рангах|рангах} с бюджетом памяти {5} на ранг остановился. "
+                             "Какому рангу первым не хватило памяти и почему?",
+                             args);
+    d.correct = localized("Rank {0} already held {1} and asked for {2} more ({3}, unit {4}): past the {5} budget",
+                          "Le rang {0} détenait déjà {1} et demandait {2} de plus ({3}, unité {4}) : au-delà du "
                           "budget de {5}",
-                          "Ранг {0}: имея {1}, ему понадобилось ещё {2} для {3} блока {4} — больше бюджета {5}",
-                          args);
-    if (ranks > 1)
-      d.wrong.push_back(localized("Rank {6}: it received the other ranks' gradients and had no room left for them",
-                                  "Le rang {6} : il a reçu les gradients des autres rangs et n'avait plus de place",
-                                  "Ранг {6}: он получил градиенты других рангов, и для них не осталось места", args));
-    d.wrong.push_back(localized("Rank {0}: its activations alone were larger than the {5} budget",
-                                "Le rang {0} : ses seules activations dépassaient le budget de {5}",
-                                "Ранг {0}: одни его активации были больше бюджета {5}", args));
-    d.wrong.push_back(localized("No rank: MPI stopped the job because a rank was too slow",
+                          "Ранг {0} уже занимал {1} и запросил ещё {2} ({3}, модуль {4}) — больше бюджета {5}", args);
+    d.wrong.push_back(localized("It received the other ranks' gradients and had no room left for them",
+                                "Il a reçu les gradients des autres rangs et n'avait plus de place",
+                                "Он получил градиенты других рангов, и для них не осталось места"));
+    d.wrong.push_back(localized("Its activations alone were larger than the {5} budget",
+                                "Ses seules activations dépassaient le budget de {5}",
+                                "Одни его активации были больше бюджета {5}", args));
+    d.wrong.push_back(localized("No rank did: MPI stopped the job because a rank was too slow",
                                 "Aucun : MPI a arrêté le travail parce qu'un rang était trop lent",
-                                "Ни один: MPI остановил задачу, потому что один ранг был слишком медленным"));
-    d.wrong.push_back(localized("Every rank at once: the budget applies to the sum over all ranks",
-                                "Tous les rangs à la fois : le budget s'applique à la somme sur tous les rangs",
-                                "Все ранги сразу: бюджет относится к сумме по всем рангам"));
-    d.explanation = localized("Your trace's oom record: rank {0} held {1} and asked for {2} ({3} of {4}); {1} + {2} is "
-                              "more than the {5} budget, so the allocator refused and the rank stopped.",
-                              "L'enregistrement oom de votre trace : le rang {0} détenait {1} et demandait {2} ({3} de "
-                              "{4}) ; {1} + {2} dépasse le budget de {5}, l'allocateur a refusé et le rang s'est "
-                              "arrêté.",
-                              "Запись oom в вашей трассе: ранг {0} хранил {1} и запросил {2} ({3} блока {4}); {1} + "
-                              "{2} больше бюджета {5}, поэтому аллокатор отказал, и ранг остановился.",
-                              args);
+                                "Никому: MPI остановил задачу, потому что один ранг был слишком медленным"));
+    d.wrong.push_back(localized("The budget applies to the sum over all ranks, and together they exceeded it",
+                                "Le budget s'applique à la somme sur tous les rangs, qu'ils ont dépassée ensemble",
+                                "Бюджет относится к сумме по всем рангам, и вместе они его превысили"));
+    const LocalizedText race =
+        symmetric ? localized(" Every {6} rank holds the same bytes, so all of them reach the budget at the same "
+                              "allocation; rank {0} is only the one that reported first.",
+                              " Chaque rang {6} détient les mêmes octets : tous atteignent le budget à la même "
+                              "allocation ; le rang {0} est seulement celui qui l'a signalé le premier.",
+                              " Все ранги {6} хранят одинаковые объёмы, поэтому бюджет они превышают на одном и том "
+                              "же выделении памяти; ранг {0} просто сообщил об этом первым.",
+                              args)
+                  : localized("", "", "");
+    std::vector<LocalizedText> withRace = args;
+    withRace.push_back(race);
+    d.explanation = localized("Your trace's oom record: rank {0} held {1} and asked for {2} ({3}, unit {4}); {1} + {2} "
+                              "is more than the {5} budget, so the allocator refused and the rank stopped.{8}",
+                              "L'enregistrement oom de votre trace : le rang {0} détenait {1} et demandait {2} ({3}, "
+                              "unité {4}) ; {1} + {2} dépasse le budget de {5}, l'allocateur a refusé et le rang "
+                              "s'est arrêté.{8}",
+                              "Запись oom в вашей трассе: ранг {0} занимал {1} и запросил {2} ({3}, модуль {4}); "
+                              "{1} + {2} больше бюджета {5}, поэтому аллокатор отказал, и ранг остановился.{8}",
+                              withRace);
     return finish(std::move(d), in);
   }
 };

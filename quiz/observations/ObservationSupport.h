@@ -46,6 +46,9 @@ std::vector<double> distinctFrom(double correct, const std::vector<double>& cand
 
 // "DDP", "FSDP", "pipeline", "tensor-parallel" in each language.
 LocalizedText strategyName(StrategyKind strategy);
+// A memory category's name in each language ("optimizer state", "état de
+// l'optimiseur", "состояние оптимизатора"), never its raw id.
+LocalizedText categoryName(trace::Category category);
 // The same text in all three languages (a number, a unit name).
 LocalizedText same(const std::string& s);
 

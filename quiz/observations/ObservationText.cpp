@@ -1,19 +1,54 @@
 #include "quiz/observations/ObservationText.h"
 
+#include "quiz/bank/Plural.h"
 #include "trace/Summary.h"
 
 #include <cctype>
 #include <cstdio>
+#include <utility>
 
 namespace shardlab::quiz::text {
 
-std::string fill(std::string pattern, const std::vector<std::string>& args) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string key = "{" + std::to_string(i) + "}";
-    for (std::size_t at = pattern.find(key); at != std::string::npos; at = pattern.find(key, at + args[i].size()))
-      pattern.replace(at, key.size(), args[i]);
+std::string fill(std::string_view lang, const std::string& pattern, const std::vector<std::string>& args) {
+  std::string out;
+  for (std::size_t at = 0; at < pattern.size();) {
+    const std::size_t open = pattern.find('{', at);
+    const std::size_t close = open == std::string::npos ? std::string::npos : pattern.find('}', open);
+    if (close == std::string::npos) {
+      out += pattern.substr(at);
+      break;
+    }
+    out += pattern.substr(at, open - at);
+    const std::string inside = pattern.substr(open + 1, close - open - 1);
+    const std::size_t bar = inside.find('|');
+    const std::string key = inside.substr(0, bar);
+    const bool isIndex = !key.empty() && key.find_first_not_of("0123456789") == std::string::npos;
+    const std::size_t index = isIndex ? std::stoul(key) : args.size();
+    if (index >= args.size()) {
+      out += pattern.substr(open, close - open + 1); // not a placeholder of this text: kept as written
+    } else if (bar == std::string::npos) {
+      out += args[index];
+    } else {
+      out += withNoun(lang, std::stoll(args[index]), inside.substr(bar + 1));
+    }
+    at = close + 1;
   }
-  return pattern;
+  return out;
+}
+
+std::string localNumber(std::string_view lang, std::string s) {
+  if (lang == "en") return s;
+  for (std::size_t i = 1; i + 1 < s.size(); ++i)
+    if (s[i] == '.' && std::isdigit(static_cast<unsigned char>(s[i - 1])) && std::isdigit(static_cast<unsigned char>(s[i + 1])))
+      s[i] = ',';
+  const bool fr = lang == "fr";
+  const std::pair<const char*, const char*> units[] = {
+      {" KiB", fr ? " Kio" : " КиБ"}, {" MiB", fr ? " Mio" : " МиБ"}, {" GiB", fr ? " Gio" : " ГиБ"}};
+  for (const auto& [from, to] : units)
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 1)) s.replace(at, 4, to);
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, " B") == 0 && std::isdigit(static_cast<unsigned char>(s[s.size() - 3])))
+    s.replace(s.size() - 1, 1, fr ? "o" : "Б");
+  return s;
 }
 
 namespace {
@@ -29,11 +64,13 @@ std::string russianUnits(std::string s) {
 
 LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
                         const std::vector<std::string>& args) {
-  LocalizedText t;
-  t.set("en", fill(en, args));
-  t.set("fr", fill(fr, args));
-  t.set("ru", russianUnits(fill(ru, args)));
-  return t;
+  std::vector<LocalizedText> same;
+  for (const auto& a : args) {
+    LocalizedText t;
+    for (const auto lang : {"en", "fr", "ru"}) t.set(lang, localNumber(lang, a));
+    same.push_back(std::move(t));
+  }
+  return localized(en, fr, ru, same);
 }
 
 LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
@@ -44,9 +81,9 @@ LocalizedText localized(const std::string& en, const std::string& fr, const std:
     return out;
   };
   LocalizedText t;
-  t.set("en", fill(en, argsIn("en")));
-  t.set("fr", fill(fr, argsIn("fr")));
-  t.set("ru", russianUnits(fill(ru, argsIn("ru"))));
+  t.set("en", fill("en", en, argsIn("en")));
+  t.set("fr", fill("fr", fr, argsIn("fr")));
+  t.set("ru", russianUnits(fill("ru", ru, argsIn("ru"))));
   return t;
 }
 

@@ -88,9 +88,13 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     const trace::Trace* on = prefetch(run) ? &run : prefetch(*second) ? second : nullptr;
     const trace::Trace* off = on == &run ? second : &run;
     if (!on || prefetch(*off)) return std::nullopt;
+    // The peak of gathered parameters, not the total peak: the total also holds gradients
+    // whose reduce-scatter has not finished yet, which varies from run to run.
     const auto a = trace::summarize(*on), b = trace::summarize(*off);
     if (a.ranksDetail.empty() || b.ranksDetail.empty()) return std::nullopt;
-    const double v = static_cast<double>(a.ranksDetail[0].peakBytes - b.ranksDetail[0].peakBytes);
+    constexpr auto gathered = static_cast<std::size_t>(trace::Category::GatheredParams);
+    const double v = static_cast<double>(a.ranksDetail[0].peakByCategory[gathered] -
+                                         b.ranksDetail[0].peakByCategory[gathered]);
     return PredictionMeasurement{v, std::max(0.1 * std::abs(v), 4096.0), "bytes"};
   }
   if (id == "stage0-activations-in-flight") {
@@ -110,11 +114,35 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     return PredictionMeasurement{v, 0.1 * v, "bytes"};
   }
   if (id == "naive-bubble") {
-    const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == StrategyKind::Pipeline; });
+    const auto* t = pick(run, second, [](const trace::Trace& x) {
+      const auto config = x.config();
+      return config && config->strategy == StrategyKind::Pipeline && config->schedule == Schedule::Naive;
+    });
     if (!t) return std::nullopt;
     const auto s = trace::summarize(*t);
     if (!s.bubble.present) return std::nullopt;
     return PredictionMeasurement{100.0 * s.bubble.measured, 5.0, "percent"};
+  }
+  if (id == "interleaved-messages-ratio") {
+    // Every stage-to-stage message of the run (activations forward, their gradients back),
+    // interleaved over the other schedule: (V·p − 1)/(p − 1) chunk boundaries per micro-batch.
+    if (!second) return std::nullopt;
+    const auto interleaved = [](const trace::Trace& t) {
+      const auto config = t.config();
+      return config && config->strategy == StrategyKind::Pipeline && config->schedule == Schedule::Interleaved;
+    };
+    const trace::Trace* on = interleaved(run) ? &run : interleaved(*second) ? second : nullptr;
+    const trace::Trace* off = on == &run ? second : &run;
+    if (!on || interleaved(*off) || strategyOf(*off) != StrategyKind::Pipeline) return std::nullopt;
+    const auto sends = [](const trace::Trace& t) {
+      return std::count_if(t.events.begin(), t.events.end(), [](const trace::Event& e) {
+        return e.record == trace::Record::Collective && e.kind == trace::Kind::Send;
+      });
+    };
+    const auto a = sends(*on), b = sends(*off);
+    if (b <= 0) return std::nullopt;
+    const double v = static_cast<double>(a) / static_cast<double>(b);
+    return PredictionMeasurement{v, 0.1 * v, "ratio"};
   }
   if (id == "all-reduces-per-step") {
     const auto s = trace::summarize(run);

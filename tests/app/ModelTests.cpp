@@ -12,6 +12,7 @@
 #include "quiz/bank/KnownIds.h"
 
 #include <QDir>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTemporaryDir>
@@ -287,7 +288,7 @@ TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
   ASSERT_FALSE(dir.isEmpty()) << "assets/ must be found through quiz/AssetLocator";
   const auto c = LessonCatalog::load(dir);
   EXPECT_TRUE(c.warnings().isEmpty()) << c.warnings().join(QLatin1Char('\n')).toStdString();
-  ASSERT_EQ(c.lessons().size(), 7);
+  ASSERT_EQ(c.lessons().size(), 8);
   int i = 0;
   for (const auto& known : shardlab::quiz::knownLessonIds()) {
     const QString id = QString::fromStdString(known);
@@ -328,6 +329,28 @@ TEST(Captions, NarrateRecordedFields) {
   EXPECT_TRUE(c.startsWith(QStringLiteral("Rank 2 all-gathers embed: 3 shards of 1.0 KiB from ranks 0, 1 and 3"))) << c.toStdString();
   EXPECT_TRUE(c.contains(QStringLiteral("4.0 µs"))) << c.toStdString();
   EXPECT_EQ(Captions::eventAt(m, m.event(ag).t0 + 1) >= 0, true);
+}
+
+// Waiting for a collective is exposed communication, not a pipeline bubble.
+TEST(Captions, OnlyPipelineWaitsAreCalledABubble) {
+  TraceModel m;
+  loadSample(m, {4, 1, false});
+  const int wait = firstOf(m, st::Record::Idle, st::Kind::WaitCollective, 0);
+  ASSERT_GE(wait, 0);
+  const QString c = Captions::describe(m, wait);
+  EXPECT_TRUE(c.contains(QStringLiteral("exposed communication"))) << c.toStdString();
+  EXPECT_FALSE(c.contains(QStringLiteral("bubble"))) << c.toStdString();
+}
+
+// Sizes and durations follow the language: a decimal comma in French and Russian.
+TEST(Captions, NumbersFollowTheLocale) {
+  const QLocale before;
+  QLocale::setDefault(QLocale(QStringLiteral("fr")));
+  EXPECT_EQ(Captions::duration(4000), QStringLiteral("4,0 µs"));
+  EXPECT_TRUE(Captions::bytes(1536).startsWith(QStringLiteral("1,5 "))) << Captions::bytes(1536).toStdString();
+  QLocale::setDefault(before);
+  EXPECT_EQ(Captions::bytes(1536), QStringLiteral("1.5 KiB"));
+  EXPECT_EQ(Captions::bytes(512), QStringLiteral("512 B"));
 }
 
 TEST(Failures, OutOfMemoryIsParsedAndReported) {

@@ -27,7 +27,7 @@ TEST(LabLoader, ExampleLabsAreValid) {
   EXPECT_EQ(lab.steps[0].runs.at(0).config().strategy, shardlab::StrategyKind::Ddp); // the lesson's setting
   EXPECT_EQ(lab.steps[2].runs.size(), 2u);                            // a comparison keeps both runs
   EXPECT_EQ(lab.steps[2].questionIds, fx().lessons.find("fsdp-prefetch")->questionIds);
-  EXPECT_EQ(lab.steps[0].notes.size(), 2u);
+  EXPECT_EQ(lab.steps[0].notes.size(), 3u); // en, fr and ru
 }
 
 TEST(LabLoader, CollectsEveryError) {

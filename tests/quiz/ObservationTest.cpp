@@ -4,6 +4,7 @@
 #include "quiz/bank/KnownIds.h"
 #include "quiz/bank/LabLoader.h"
 #include "quiz/observations/Observation.h"
+#include "quiz/observations/ObservationText.h"
 #include "RealRuns.h"
 #include "TestSupport.h"
 
@@ -168,7 +169,8 @@ TEST(ObservationTemplates, SentBytesRatioFsdpOverDdpIsAboutOneAndAHalf) {
   ASSERT_TRUE(q->evidenceAt);
 }
 
-TEST(ObservationTemplates, OomNeededVsBudgetNamesTheRank) {
+// DDP ranks hold the same bytes: the question asks why, not which rank was first (a race).
+TEST(ObservationTemplates, OomNeededVsBudgetAsksWhyForSymmetricRanks) {
   const auto& run = oomRun();
   REQUIRE_RUN(run);
   ASSERT_TRUE(run.summary.outOfMemory) << run.log;
@@ -176,11 +178,19 @@ TEST(ObservationTemplates, OomNeededVsBudgetNamesTheRank) {
   ASSERT_TRUE(q);
   expectWellFormed(*q);
   const auto& o = *run.summary.outOfMemory;
-  EXPECT_EQ(correctText(*q).rfind("Rank " + std::to_string(o.rank) + ":", 0), 0u) << correctText(*q);
+  EXPECT_EQ(q->question.text.get("en").find("Which rank"), std::string::npos) << q->question.text.get("en");
+  EXPECT_EQ(correctText(*q).rfind("Rank " + std::to_string(o.rank) + " already held", 0), 0u) << correctText(*q);
   EXPECT_NE(correctText(*q).find(st::formatBytes(o.needed)), std::string::npos);
   EXPECT_NE(correctText(*q).find(st::formatBytes(o.budget)), std::string::npos);
+  EXPECT_NE(q->question.explanation.get("en").find("same bytes"), std::string::npos);
+  // The category is named in words in every language, never by its id.
+  for (const char* lang : {"en", "fr", "ru"}) {
+    EXPECT_EQ(correctText(*q, lang).find(std::string(st::toString(o.category))), std::string::npos) << lang;
+  }
   ASSERT_TRUE(q->evidenceAt);
   EXPECT_EQ(run.trace.events[q->evidenceAt->eventIndex].record, st::Record::OutOfMemory);
+  // Russian counts agree with their number: "на 4 рангах", never "4 рангов".
+  EXPECT_NE(q->question.text.get("ru").find("на 4 рангах"), std::string::npos) << q->question.text.get("ru");
 }
 
 TEST(ObservationTemplates, BubbleFractionMatchesTheSummary) {
@@ -189,7 +199,13 @@ TEST(ObservationTemplates, BubbleFractionMatchesTheSummary) {
   const auto q = ask("bubble-fraction", run);
   ASSERT_TRUE(q);
   expectWellFormed(*q);
-  EXPECT_NEAR(q->numeric->value, run.summary.bubble.perStage.back(), 1e-12);
+  // The question is about the gap to (p−1)/(V·m+p−1) and its parts; the theory is never a wrong choice.
+  const auto& b = run.summary.bubble;
+  EXPECT_NEAR(q->numeric->value, b.perStage.back() - b.theory, 1e-12);
+  const double gap = b.perStage.back() - b.theory;
+  const std::string right = correctText(*q);
+  const std::string expected = gap > 0.05 ? "Time the formula leaves out" : gap < -0.05 ? "Unequal stages" : "Only the fill and drain";
+  EXPECT_EQ(right.rfind(expected, 0), 0u) << right;
   ASSERT_TRUE(q->evidenceAt);
 }
 
@@ -201,6 +217,13 @@ TEST(ObservationTemplates, BubbleChangeComparesOneAndEightMicrobatches) {
   ASSERT_TRUE(q);
   expectWellFormed(*q);
   EXPECT_NEAR(q->numeric->value, eight.summary.bubble.measured - one.summary.bubble.measured, 1e-12);
+  // No wrong choice ends at the theory's value for m = 8: applying the formula is not marked wrong.
+  char theory[32];
+  std::snprintf(theory, sizeof theory, "to %.1f %%", eight.summary.bubble.theory * 100.0);
+  for (const auto& c : q->question.choices)
+    if (!c.correct) {
+      EXPECT_EQ(c.text.get("en").find(theory), std::string::npos) << c.text.get("en");
+    }
   EXPECT_EQ(q->evidenceRun, 0); // the m = 8 run, given first here
 }
 
@@ -288,13 +311,13 @@ TEST(EvidenceMoments, FoundInRealRunsWithTheirOwnFigures) {
     for (const char* lang : {"en", "fr", "ru"}) EXPECT_FALSE(m->sentence.get(lang).empty());
     EXPECT_NE(m->sentence.get("en").find("In your run"), std::string::npos);
   }
-  // The sentence quotes the run's own numbers.
+  // The sentence quotes the run's own numbers, written as each language writes them ("1,50 Mio").
   const auto p = findMoment(fsdp.trace, fsdp.summary, "persistent_memory");
   ASSERT_TRUE(p);
-  EXPECT_NE(p->sentence.get("fr").find(st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes)), std::string::npos);
+  EXPECT_NE(p->sentence.get("fr").find(text::localNumber("fr", st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes))), std::string::npos);
   const auto g = findMoment(fsdp.trace, fsdp.summary, "first_all_gather");
   ASSERT_TRUE(g);
-  EXPECT_NE(g->sentence.get("ru").find(st::formatBytes(fsdp.trace.events[g->eventIndex].bytes)), std::string::npos);
+  EXPECT_NE(g->sentence.get("ru").find(text::localNumber("ru", st::formatBytes(fsdp.trace.events[g->eventIndex].bytes))), std::string::npos);
   const auto o = findMoment(oom.trace, oom.summary, "out_of_memory");
   ASSERT_TRUE(o);
   EXPECT_EQ(o->rank, oom.summary.outOfMemory->rank);
@@ -382,7 +405,7 @@ TEST(Predictions, MeasuredInRealRuns) {
   EXPECT_EQ(p->actual, static_cast<double>(fsdp.summary.ranksDetail.at(0).persistentBytes));
   EXPECT_TRUE(p->close(p->actual * 1.05));
   EXPECT_FALSE(p->close(p->actual * 4));
-  EXPECT_NE(p->compare(p->actual).get("fr").find(st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes)),
+  EXPECT_NE(p->compare(p->actual).get("fr").find(text::localNumber("fr", st::formatBytes(fsdp.summary.ranksDetail.at(0).persistentBytes))),
             std::string::npos);
   const auto need = measurePrediction("ddp-bytes-needed", oom.trace);
   ASSERT_TRUE(need);
@@ -408,4 +431,33 @@ TEST(Predictions, MeasuredInModelParallelRuns) {
   ASSERT_TRUE(flight);
   EXPECT_GE(flight->actual, 1.0);
   EXPECT_LE(flight->actual, 4.0); // 1F1B: at most p = 4 micro-batches in flight on stage 0
+}
+
+// The interleaving lesson's prediction: (V·p − 1)/(p − 1) times the stage-to-stage messages.
+TEST(Predictions, InterleavedRunSendsMoreMessages) {
+  const auto& plain =
+      realRun("pp2-1f1b", "--strategy pipeline --ranks 2 --layers 6 --steps 2 --seed 1 --schedule 1f1b --microbatches 4");
+  const auto& interleaved = realRun("pp2-interleaved", "--strategy pipeline --ranks 2 --layers 6 --steps 2 --seed 1 "
+                                                       "--schedule interleaved --virtual-stages 2 --microbatches 4");
+  REQUIRE_RUN_OR_SKIP(plain);
+  REQUIRE_RUN_OR_SKIP(interleaved);
+  const auto ratio = measurePrediction("interleaved-messages-ratio", plain.trace, &interleaved.trace);
+  ASSERT_TRUE(ratio);
+  EXPECT_DOUBLE_EQ(ratio->actual, (2.0 * 2 - 1) / (2 - 1)); // p = 2, V = 2
+  EXPECT_FALSE(measurePrediction("interleaved-messages-ratio", plain.trace)); // needs both runs
+}
+
+// 8 ranks and 2 layers: 2 × 4 units = 8 = ranks. The "one per rank" reason must not
+// replace the real one (review A6).
+TEST(ObservationTemplates, CollectiveCountKeepsTheRealReasonWhenRanksEqualTheCount) {
+  const auto& run = realRun("fsdp8", "--strategy fsdp --ranks 8 --layers 2 --steps 2 --seed 1");
+  REQUIRE_RUN(run);
+  const auto q = ask("collective-count", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  EXPECT_EQ(q->numeric->value, 8.0);
+  EXPECT_NE(correctText(*q).find("gathered before its forward and again before its backward"), std::string::npos)
+      << correctText(*q);
+  for (const auto& c : q->question.choices)
+    EXPECT_EQ(c.text.get("en").find("one per rank"), std::string::npos) << c.text.get("en");
 }
