@@ -5,6 +5,7 @@
 #include "quiz/bank/JsonValidator.h"
 #include "quiz/bank/KnownIds.h"
 #include "quiz/bank/Languages.h"
+#include "quiz/bank/Placeholders.h"
 
 #include <algorithm>
 #include <utility>
@@ -126,7 +127,10 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
           if (!path) v.error(np / lang, "path-outside-folder", problem);
           else if (!std::filesystem::is_regular_file(*path))
             v.error(np / lang, "file-not-found", "no file " + path->string());
-          else step.notes[lang] = *path;
+          else {
+            step.notes[lang] = *path;
+            checkPlaceholderFile(*path, lang, diagnostics);
+          }
         }
       }
     }
