@@ -60,6 +60,7 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
 
     std::optional<JobSpec> overrides = JobSpec{};
     if (const auto* spec = v.member(js, sp, "spec", false)) overrides = JobSpec::parse(*spec, sp / "spec", v);
+    if (overrides) step.overrides = *overrides;
     if (lesson && overrides) {
       // Check each run of the lesson with the lab's settings applied; a problem
       // common to both runs of a comparison is reported once, others name their run.
