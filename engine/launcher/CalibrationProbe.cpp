@@ -121,7 +121,7 @@ std::optional<Calibration> measureCalibration(const LaunchOptions& options, cons
   pipe.hidden = 256;
   pipe.batch = 256;
   pipe.microbatches = 8;
-  pipe.steps = 3;
+  pipe.steps = 2;
   pipe.device = DeviceKind::Cpu;
   const trace::Trace pipeTrace = runProbe(options, pipe, workerPath, error);
   if (!error.empty()) return std::nullopt;
@@ -154,7 +154,7 @@ std::optional<Calibration> measureCalibration(const LaunchOptions& options, cons
   fsdp.layers = 2;
   fsdp.hidden = 256;
   fsdp.batch = 16;
-  fsdp.steps = 2;
+  fsdp.steps = 1;
   fsdp.prefetch = false;
   fsdp.device = DeviceKind::Cpu;
   const trace::Trace fsdpTrace = runProbe(options, fsdp, workerPath, error);

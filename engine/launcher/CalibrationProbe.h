@@ -1,6 +1,7 @@
 // The calibration probe: two tiny real jobs on 2 CPU ranks through mpirun (a GPipe
 // pipeline for the hand-offs and the MLP's matrix multiplies, an FSDP job for the
-// all-gathers), about 1-2 s in all. The result is cached per machine and build
+// all-gathers), 2 steps and 1 step: mostly the two mpirun starts (3.2-3.4 s measured on
+// the 2-core development machine under a load average of 10). The result is cached per machine and build
 // under $XDG_CACHE_HOME/shardlab/ (else ~/.cache/shardlab/); a cache that cannot be
 // read, is not a calibration, or was measured on another machine or build is
 // ignored and measured again.
