@@ -45,6 +45,11 @@ MainWindow::MainWindow(QWidget* parent)
   setCentralWidget(stack_);
   start_ = new StartPage(catalog_, stack_);
   stack_->addWidget(start_);
+  connect(&machine_, &MachineProfile::ready, this, [this] {
+    catalog_.sizeFor(*machine_.calibration());
+    start_->refresh();
+  });
+  machine_.start(JobRunner::findLauncher());
 
   auto* work = workspace_ = new QWidget(stack_);
   auto* wl = new QVBoxLayout(work);
@@ -67,6 +72,13 @@ MainWindow::MainWindow(QWidget* parent)
   message_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   message_label_->hide();
   wl->addWidget(message_label_);
+  lessonNote_ = new QLabel(work);
+  lessonNote_->setObjectName(QStringLiteral("lessonNote"));
+  lessonNote_->setTextFormat(Qt::MarkdownText);
+  lessonNote_->setWordWrap(true);
+  lessonNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  lessonNote_->hide();
+  wl->addWidget(lessonNote_);
 
   auto* split = new QSplitter(Qt::Vertical, work);
   tabs_ = new QTabWidget(split);
@@ -175,6 +187,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(experiment_, &ExperimentPanel::runRequested, this, [this](const shardlab::JobConfig& config) {
     compare_.clear();
     plots_->setComparison(nullptr, {}, {});
+    lessonNote_->hide();
     flow_.runJob(config);
   });
   connect(experiment_, &ExperimentPanel::stopRequested, &flow_, &LessonFlow::stop);
@@ -444,7 +457,15 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   }
   compare_.clear();
   plots_->setComparison(nullptr, {}, {});
+  // A lesson sized for this machine waits for its calibration (cached: at once).
+  if (l->sizing && !machine_.calibration()) machine_.waitForCalibration();
   setWindowTitle(tr("ShardLab — %1").arg(l->title()));
+  QStringList notes;
+  for (const QString& note : {l->sizingMarkdown(), l->labNotesMarkdown(Lesson::currentLanguage())})
+    if (!note.isEmpty()) notes << note;
+  lessonNote_->setText(notes.join(QStringLiteral("\n\n")));
+  lessonNote_->setVisible(!notes.isEmpty());
+  quiz_->controller().setPlaceholderValues(l->placeholderValues());
   quiz_->setLesson(id);
   // Predict, then run, then compare: the lesson's order.
   const bool predictFirst = askPrediction && quiz_->hasPrediction();
@@ -518,6 +539,8 @@ bool MainWindow::openLabFile(const QString& path) {
     }
     return false;
   }
+  catalog_.setLab(*result.lab);
+  start_->refresh();
   quiz_->setLab(*result.lab);
   quizDock_->show();
   showMessage(tr("Lab \"%1\": %n step(s). Run its first lesson from the start page.", nullptr,

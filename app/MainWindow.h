@@ -7,6 +7,7 @@
 #include "models/JobRunner.h"
 #include "models/LessonCatalog.h"
 #include "models/LessonFlow.h"
+#include "models/MachineProfile.h"
 #include "models/PlaybackController.h"
 #include "models/TraceModel.h"
 
@@ -90,6 +91,7 @@ private:
   void retranslate();
 
   LessonCatalog catalog_;
+  MachineProfile machine_;  // sizes the catalog's lessons once known
   TraceModel model_;
   TraceModel compare_;
   PlaybackController playback_;
@@ -97,6 +99,7 @@ private:
   QTimer viewTimer_, slowTimer_;
   QStackedWidget* stack_ = nullptr;
   StartPage* start_ = nullptr;
+  QLabel* lessonNote_ = nullptr;  // the size chosen for this machine and why; the lab's notes
   QWidget* workspace_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   RankView* rankView_ = nullptr;

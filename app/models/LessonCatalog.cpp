@@ -2,16 +2,19 @@
 
 #include "models/AppSettings.h"
 #include "models/JobText.h"
+#include "models/SizingText.h"
 
 #include "quiz/bank/AssetLocator.h"
 #include "quiz/bank/Diagnostics.h"
 #include "quiz/bank/KnownIds.h"
 #include "quiz/bank/LessonLibrary.h"
+#include "quiz/bank/Placeholders.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QLocale>
+#include <QThread>
 
 #include <algorithm>
 
@@ -45,10 +48,67 @@ QStringList Lesson::specLabels(const QString& lang) const {
 
 QString Lesson::guidePath(const QString& lang) const { return pick(guides, lang); }
 
+shardlab::quiz::PlaceholderValues Lesson::placeholderValues() const {
+  // A comparison's placeholders name the run with the most micro-batches (GPipe's 8, not
+  // the naive run's 1); the runs share ranks, hidden size and batch.
+  shardlab::quiz::PlaceholderValues values;
+  if (!specs.isEmpty())
+    values.job = *std::max_element(specs.begin(), specs.end(), [](const auto& a, const auto& b) {
+      return a.microbatches < b.microbatches;
+    });
+  values.cores = cores > 0 ? cores : QThread::idealThreadCount();
+  values.gpus = gpus;
+  return values;
+}
+
+QString Lesson::fill(const QString& text, const QString& lang) const {
+  return QString::fromStdString(
+      shardlab::quiz::fillPlaceholders(text.toStdString(), lang.toStdString(), placeholderValues()));
+}
+
 QString Lesson::guideMarkdown(const QString& lang) const {
   QFile f(guidePath(lang));
   if (!f.open(QIODevice::ReadOnly)) return {};
-  return QString::fromUtf8(f.readAll());
+  return fill(QString::fromUtf8(f.readAll()), lang);
+}
+
+QString Lesson::labNotesMarkdown(const QString& lang) const {
+  if (!labStep) return {};
+  auto path = labStep->notes.find(lang.toStdString());
+  if (path == labStep->notes.end()) path = labStep->notes.find("en");
+  if (path == labStep->notes.end()) return {};
+  QFile f(QString::fromStdString(path->second.string()));
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return fill(QString::fromUtf8(f.readAll()), lang);
+}
+
+QString Lesson::sizingMarkdown() const {
+  if (!size || specs.isEmpty()) return {};
+  return sizingStatement(*size, specs.first().strategy, cores > 0 ? cores : QThread::idealThreadCount());
+}
+
+void LessonCatalog::updateJobs(Lesson& l) {
+  const auto& runs = l.size ? l.size->runs : l.writtenRuns;
+  l.specs.clear();
+  for (const auto& run : runs) l.specs << (l.labStep ? run.mergedWith(l.labStep->overrides) : run).config();
+}
+
+void LessonCatalog::sizeFor(const shardlab::Calibration& machine) {
+  for (auto& l : lessons_) {
+    l.cores = machine.cores;
+    l.gpus = machine.gpus;
+    if (l.sizing) l.size = shardlab::quiz::sizeLesson(l.writtenRuns, *l.sizing, machine);
+    updateJobs(l);
+  }
+}
+
+void LessonCatalog::setLab(const shardlab::quiz::Lab& lab) {
+  for (auto& l : lessons_) {
+    l.labStep.reset();
+    for (const auto& step : lab.steps)
+      if (step.lesson == l.id.toStdString()) l.labStep = step;
+    updateJobs(l);
+  }
 }
 
 QString Lesson::summary(const QString& lang) const {
@@ -90,11 +150,11 @@ LessonCatalog LessonCatalog::load(const QString& assetsDir) {
     l.id = QString::fromStdString(ql.id);
     l.titles = toMap(ql.title);
     for (const auto& run : ql.runs) {
-      std::vector<shardlab::JobIssue> issues;
-      l.specs << shardlab::JobConfig::fromJson(run.spec.toJson(), issues);
+      l.writtenRuns.push_back(run.spec);
       l.specLabelTexts << toMap(run.label);
-      for (const auto& i : issues) c.warnings_ << l.id + QStringLiteral(": ") + issueText(i);
     }
+    l.sizing = ql.sizing;
+    updateJobs(l);
     for (const auto& [lang, path] : ql.guides) {
       const std::filesystem::path p = path.is_absolute() ? path : dir / path;
       l.guides.insert(QString::fromStdString(lang), QDir::cleanPath(QString::fromStdString(p.string())));

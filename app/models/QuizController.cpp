@@ -71,6 +71,12 @@ void QuizController::setLesson(const QString& lessonId) {
   rebuild();
 }
 
+QString QuizController::predictionText(const QString& lang) const {
+  if (!prediction_) return {};
+  const std::string l = lang.toStdString();
+  return QString::fromStdString(sq::fillPlaceholders(prediction_->text.get(l), l, placeholderValues_));
+}
+
 void QuizController::setLab(const sq::Lab& lab) {
   lab_ = lab;
   if (!lab.steps.empty()) setLesson(QString::fromStdString(lab.steps.front().lesson));

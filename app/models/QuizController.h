@@ -8,6 +8,7 @@
 #include "quiz/bank/Attempt.h"
 #include "quiz/bank/Lab.h"
 #include "quiz/bank/Lesson.h"
+#include "quiz/bank/Placeholders.h"
 #include "quiz/bank/LocalizedText.h"
 #include "quiz/bank/QuestionBank.h"
 #include "quiz/observations/EvidenceMoment.h"
@@ -71,6 +72,10 @@ public:
   std::vector<shardlab::quiz::Question> knownQuestions() const;
 
   const std::optional<shardlab::quiz::Prediction>& prediction() const { return prediction_; }
+  // The prediction's question in `lang`, its placeholders filled from the lesson's job.
+  QString predictionText(const QString& lang) const;
+  // The lesson's job and the machine, for the prediction's placeholders (set before setLesson).
+  void setPlaceholderValues(const shardlab::quiz::PlaceholderValues& values) { placeholderValues_ = values; }
   // Records the learner's guess; false when the text is not a value of the prediction's kind.
   bool savePrediction(const QString& text);
   // The saved prediction against the run's measurement; none before a run or a guess.
@@ -91,6 +96,7 @@ private:
   std::vector<shardlab::quiz::Question> guide_;
   std::vector<shardlab::quiz::ObservedQuestion> observed_;
   std::optional<shardlab::quiz::Prediction> prediction_;
+  shardlab::quiz::PlaceholderValues placeholderValues_;
   std::optional<shardlab::quiz::Lab> lab_;
   const shardlab::trace::Trace* second_ = nullptr;
   std::vector<Item> items_;

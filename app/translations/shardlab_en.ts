@@ -1120,6 +1120,69 @@
     </message>
 </context>
 <context>
+    <name>Sizing</name>
+    <message>
+        <source>one micro-batch&apos;s compute on a stage is about %1× a hand-off (needs at least %2×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a block&apos;s forward compute is about %1× its all-gather (needs at least %2×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a block&apos;s backward compute is about %1× its gradient all-reduce (needs at least %2×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free cores per rank: about %1 (needs at least %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n stage</numerusform>
+            <numerusform>%n stages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rank</numerusform>
+            <numerusform>%n ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>**Sized for this machine:** %n core(s)</source>
+        <translation>
+            <numerusform>**Sized for this machine:** %n core</numerusform>
+            <numerusform>**Sized for this machine:** %n cores</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; hidden %1, batch %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>So that compute outweighs the communication: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These are estimates from this machine&apos;s calibration; the run measures them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</source>
+        <translation>
+            <numerusform>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</numerusform>
+            <numerusform>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n cores can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>**Warning:** within the lesson&apos;s budget of %1 s this machine cannot meet: %2. The closest size runs; its effect is weaker than the lesson describes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>StartPage</name>
     <message>
         <source>No lessons were found: %1</source>

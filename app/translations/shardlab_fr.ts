@@ -1128,6 +1128,69 @@
     </message>
 </context>
 <context>
+    <name>Sizing</name>
+    <message>
+        <source>one micro-batch&apos;s compute on a stage is about %1× a hand-off (needs at least %2×)</source>
+        <translation>le calcul d&apos;un micro-lot sur un étage vaut environ %1× un transfert entre étages (il faut au moins %2×)</translation>
+    </message>
+    <message>
+        <source>a block&apos;s forward compute is about %1× its all-gather (needs at least %2×)</source>
+        <translation>la passe avant d&apos;un bloc vaut environ %1× son all-gather (il faut au moins %2×)</translation>
+    </message>
+    <message>
+        <source>a block&apos;s backward compute is about %1× its gradient all-reduce (needs at least %2×)</source>
+        <translation>la passe arrière d&apos;un bloc vaut environ %1× l&apos;all-reduce de son gradient (il faut au moins %2×)</translation>
+    </message>
+    <message>
+        <source>free cores per rank: about %1 (needs at least %2)</source>
+        <translation>cœurs libres par rang : environ %1 (il en faut au moins %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n étage</numerusform>
+            <numerusform>%n étages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rang</numerusform>
+            <numerusform>%n rangs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>**Sized for this machine:** %n core(s)</source>
+        <translation>
+            <numerusform>**Dimensionné pour cette machine :** %n cœur</numerusform>
+            <numerusform>**Dimensionné pour cette machine :** %n cœurs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; hidden %1, batch %2.</source>
+        <translation> ; taille cachée %1, lot %2.</translation>
+    </message>
+    <message>
+        <source>So that compute outweighs the communication: </source>
+        <translation>Pour que le calcul l&apos;emporte sur la communication : </translation>
+    </message>
+    <message>
+        <source>These are estimates from this machine&apos;s calibration; the run measures them.</source>
+        <translation>Ce sont des estimations tirées de l&apos;étalonnage de cette machine ; l&apos;exécution les mesure.</translation>
+    </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</source>
+        <translation>
+            <numerusform>**Pas montré en vrai ici :** la tâche de la leçon compte %1, plus que le seul cœur de cette machine (%n) ne peut exécuter à la fois ; des rangs qui partagent un cœur l&apos;attendraient, lui, et non les uns les autres. Cette exécution utilise %2 à la place. Un rejeu de la tâche complète trouvera sa place à côté (pas encore disponible).</numerusform>
+            <numerusform>**Pas montré en vrai ici :** la tâche de la leçon compte %1, plus que les %n cœurs de cette machine ne peuvent exécuter à la fois ; des rangs qui partagent un cœur l&apos;attendraient, lui, et non les uns les autres. Cette exécution utilise %2 à la place. Un rejeu de la tâche complète trouvera sa place à côté (pas encore disponible).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>**Warning:** within the lesson&apos;s budget of %1 s this machine cannot meet: %2. The closest size runs; its effect is weaker than the lesson describes.</source>
+        <translation>**Attention :** dans le budget de la leçon (%1 s), cette machine ne peut pas obtenir : %2. La taille la plus proche est exécutée ; son effet est plus faible que ce que décrit la leçon.</translation>
+    </message>
+</context>
+<context>
     <name>StartPage</name>
     <message>
         <source>No lessons were found: %1</source>

@@ -1134,6 +1134,73 @@
     </message>
 </context>
 <context>
+    <name>Sizing</name>
+    <message>
+        <source>one micro-batch&apos;s compute on a stage is about %1× a hand-off (needs at least %2×)</source>
+        <translation>вычисление одного микробатча на стадии занимает примерно %1× времени передачи между стадиями (нужно не меньше %2×)</translation>
+    </message>
+    <message>
+        <source>a block&apos;s forward compute is about %1× its all-gather (needs at least %2×)</source>
+        <translation>прямой проход блока занимает примерно %1× времени его all-gather (нужно не меньше %2×)</translation>
+    </message>
+    <message>
+        <source>a block&apos;s backward compute is about %1× its gradient all-reduce (needs at least %2×)</source>
+        <translation>обратный проход блока занимает примерно %1× времени all-reduce его градиента (нужно не меньше %2×)</translation>
+    </message>
+    <message>
+        <source>free cores per rank: about %1 (needs at least %2)</source>
+        <translation>свободных ядер на ранг: примерно %1 (нужно не меньше %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n стадия</numerusform>
+            <numerusform>%n стадии</numerusform>
+            <numerusform>%n стадий</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n ранг</numerusform>
+            <numerusform>%n ранга</numerusform>
+            <numerusform>%n рангов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>**Sized for this machine:** %n core(s)</source>
+        <translation>
+            <numerusform>**Подобрано под эту машину:** %n ядро</numerusform>
+            <numerusform>**Подобрано под эту машину:** %n ядра</numerusform>
+            <numerusform>**Подобрано под эту машину:** %n ядер</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; hidden %1, batch %2.</source>
+        <translation>; скрытый размер %1, батч %2.</translation>
+    </message>
+    <message>
+        <source>So that compute outweighs the communication: </source>
+        <translation>Чтобы вычисления перевешивали обмен данными: </translation>
+    </message>
+    <message>
+        <source>These are estimates from this machine&apos;s calibration; the run measures them.</source>
+        <translation>Это оценки по калибровке этой машины; запуск их измеряет.</translation>
+    </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</source>
+        <translation>
+            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядро этой машины может выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Рядом будет место для воспроизведения полного задания (пока недоступно).</numerusform>
+            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядра этой машины могут выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Рядом будет место для воспроизведения полного задания (пока недоступно).</numerusform>
+            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядер этой машины могут выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Рядом будет место для воспроизведения полного задания (пока недоступно).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>**Warning:** within the lesson&apos;s budget of %1 s this machine cannot meet: %2. The closest size runs; its effect is weaker than the lesson describes.</source>
+        <translation>**Внимание:** в пределах бюджета урока (%1 с) эта машина не может обеспечить: %2. Запускается ближайший размер; эффект будет слабее, чем описано в уроке.</translation>
+    </message>
+</context>
+<context>
     <name>StartPage</name>
     <message>
         <source>No lessons were found: %1</source>

@@ -161,8 +161,7 @@ void QuizPanel::setLab(const sq::Lab& lab) {
 }
 
 QString QuizPanel::predictionQuestion() const {
-  const auto& prediction = controller_.prediction();
-  return prediction ? q(prediction->text.get(lang())) : QString();
+  return controller_.predictionText(QString::fromStdString(lang()));
 }
 
 QString QuizPanel::predictionResult() const { return predictionResult_->text(); }

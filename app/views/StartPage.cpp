@@ -117,6 +117,9 @@ void StartPage::showGuide() {
   const QString lang = Lesson::currentLanguage();
   QString md = l->guideMarkdown(lang);
   if (md.isEmpty()) md = QStringLiteral("# %1\n\n%2").arg(l->title(lang), l->summary(lang));
+  // The size chosen for this machine, and the lab's notes, before the page.
+  for (const QString& note : {l->labNotesMarkdown(lang), l->sizingMarkdown()})
+    if (!note.isEmpty()) md = note + QStringLiteral("\n\n---\n\n") + md;
   const auto [body, answer] = splitAnswer(md);
   answer_->setEnabled(!answer.isEmpty());
   shownMarkdown_ = answer_->isChecked() || answer.isEmpty() ? md : body;

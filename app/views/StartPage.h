@@ -19,6 +19,8 @@ public:
   explicit StartPage(const LessonCatalog& catalog, QWidget* parent = nullptr);
 
   void selectLesson(const QString& id);
+  // The catalog changed (sized for the machine, a lab opened): the guide is shown again.
+  void refresh() { showGuide(); }
   QString selectedLesson() const;
   // The guide as shown (Markdown source of the visible part).
   QString guideMarkdown() const { return shownMarkdown_; }

@@ -61,6 +61,10 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   cli.add_option("--dump-params", o.dumpParams, "write the final parameters (float32, canonical layout) to FILE");
   cli.add_option("--mpirun", o.mpirun, "the mpirun to use");
   cli.add_flag("--quiet,-q", o.quiet, "print no summary table");
+  cli.add_flag("--calibrate", o.calibrate,
+               "print this machine's calibration as JSON (cores, GPUs, matrix multiply, hand-off latency, collective "
+               "bandwidth): cached per machine and build, measured (about 2 s) when not; no job is run");
+  cli.add_flag("--recalibrate", o.recalibrate, "measure the calibration again even when cached, then as --calibrate");
   cli.add_flag("--check", o.checkOnly, "check the job against every rule and exit: 0 valid, 2 not; nothing is launched");
 
   try {

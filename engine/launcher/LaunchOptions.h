@@ -21,6 +21,8 @@ struct LaunchOptions {
   std::string mpirun = "mpirun";
   bool quiet = false;
   bool checkOnly = false;       // --check: validate the job, launch nothing
+  bool calibrate = false;       // --calibrate: print this machine's calibration as JSON (cached, else measured), launch no job
+  bool recalibrate = false;     // --recalibrate: measure it again even when cached, then as --calibrate
 };
 
 // Parses argv. On bad input returns nullopt and fills `errors` with one message per

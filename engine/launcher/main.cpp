@@ -3,6 +3,7 @@
 // learner can copy to a cluster.
 #include "job/ExitCodes.h"
 #include "job/Version.h"
+#include "launcher/CalibrationProbe.h"
 #include "launcher/DeviceChoice.h"
 #include "launcher/LaunchOptions.h"
 #include "launcher/MpiJob.h"
@@ -135,6 +136,24 @@ int main(int argc, char** argv) {
     return kExitMissingTool;
   }
 
+  if (options.calibrate || options.recalibrate) {
+    std::string error;
+    const auto calibration =
+        options.recalibrate ? measureCalibration(options, worker, error) : machineCalibration(options, worker, error);
+    if (!calibration) {
+      std::fprintf(stderr, "shardlab-run: error: calibration: %s\n", error.c_str());
+      return kExitRankFailed;
+    }
+    std::printf("%s\n", calibration->toJson().dump(2).c_str());
+    return code(LauncherExit::Done);
+  }
+  // What the machine can do, measured once per machine and build: the job record keeps
+  // it, so every trace says what its lesson was sized for.
+  std::string calibrationError;
+  const auto calibration = machineCalibration(options, worker, calibrationError);
+  if (!calibration)
+    std::fprintf(stderr, "shardlab-run: warning: no calibration recorded: %s\n", calibrationError.c_str());
+
   const DeviceChoice device = chooseDevice(options.job);
   if (!device.error.empty()) {
     std::fprintf(stderr, "shardlab-run: error: --device: %s\n", device.error.c_str());
@@ -173,6 +192,7 @@ int main(int argc, char** argv) {
   nlohmann::json jobRecord = options.job.toJson();
   jobRecord["model"] = options.job.modelJson();
   jobRecord["device_reason"] = device.reason;
+  jobRecord["calibration"] = calibration ? calibration->toJson() : nlohmann::json();
   jobRecord["command"] = joinCommand(command);
   jobRecord["shardlab_version"] = kVersion;
   jobRecord["started_at"] = isoNow();

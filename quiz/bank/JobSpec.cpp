@@ -31,9 +31,9 @@ bool JobSpec::checkConsistency(const JsonPath& where, JsonValidator& validator) 
   return issues.empty();
 }
 
-JobSpec JobSpec::mergedWith(const JobSpec& overrides) const {
+JobSpec JobSpec::withSettings(const nlohmann::json& settings) const {
   JobSpec out = *this;
-  for (const auto& [key, value] : overrides.settings_.items()) out.settings_[key] = value;
+  for (const auto& [key, value] : settings.items()) out.settings_[key] = value;
   return out;
 }
 

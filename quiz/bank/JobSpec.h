@@ -28,7 +28,9 @@ public:
   bool checkConsistency(const JsonPath& where, JsonValidator& validator) const;
 
   // These settings with `overrides` applied on top.
-  JobSpec mergedWith(const JobSpec& overrides) const;
+  JobSpec mergedWith(const JobSpec& overrides) const { return withSettings(overrides.settings_); }
+  // These settings with the keys of `settings` replaced (the sizing rule's ranks, hidden, batch).
+  JobSpec withSettings(const nlohmann::json& settings) const;
   // The engine's defaults with these settings applied.
   JobConfig config() const;
 

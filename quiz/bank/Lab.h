@@ -14,6 +14,7 @@ namespace shardlab::quiz {
 
 struct LabStep {
   std::string lesson;
+  JobSpec overrides;                         // the lab's settings for the lesson (its step's "spec")
   std::vector<JobSpec> runs;                 // the lesson's runs with the lab's settings applied
   std::vector<std::string> questionIds;      // guide questions (default: the lesson's)
   std::vector<std::string> observationIds;   // observation template ids

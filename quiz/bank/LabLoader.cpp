@@ -5,6 +5,7 @@
 #include "quiz/bank/JsonValidator.h"
 #include "quiz/bank/KnownIds.h"
 #include "quiz/bank/Languages.h"
+#include "quiz/bank/Placeholders.h"
 
 #include <algorithm>
 #include <utility>
@@ -59,6 +60,7 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
 
     std::optional<JobSpec> overrides = JobSpec{};
     if (const auto* spec = v.member(js, sp, "spec", false)) overrides = JobSpec::parse(*spec, sp / "spec", v);
+    if (overrides) step.overrides = *overrides;
     if (lesson && overrides) {
       // Check each run of the lesson with the lab's settings applied; a problem
       // common to both runs of a comparison is reported once, others name their run.
@@ -126,7 +128,10 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
           if (!path) v.error(np / lang, "path-outside-folder", problem);
           else if (!std::filesystem::is_regular_file(*path))
             v.error(np / lang, "file-not-found", "no file " + path->string());
-          else step.notes[lang] = *path;
+          else {
+            step.notes[lang] = *path;
+            checkPlaceholderFile(*path, lang, diagnostics);
+          }
         }
       }
     }

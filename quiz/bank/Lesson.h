@@ -3,6 +3,7 @@
 #pragma once
 
 #include "quiz/bank/JobSpec.h"
+#include "quiz/bank/LessonSizing.h"
 #include "quiz/bank/LocalizedText.h"
 
 #include <filesystem>
@@ -33,6 +34,8 @@ struct Lesson {
   std::vector<std::string> questionIds;
   std::map<std::string, std::filesystem::path> guides; // language -> Markdown file
   std::optional<Prediction> prediction;
+  // What the lesson must make visible, and its time budget; absent: the job runs as written.
+  std::optional<LessonSizingRule> sizing;
   std::filesystem::path file;
 
   bool isComparison() const { return runs.size() > 1; }

@@ -5,7 +5,9 @@
 #include "quiz/bank/JsonValidator.h"
 #include "quiz/bank/KnownIds.h"
 #include "quiz/bank/Languages.h"
+#include "quiz/bank/Placeholders.h"
 
+#include <algorithm>
 #include <set>
 
 namespace shardlab::quiz {
@@ -49,7 +51,7 @@ std::optional<Lesson> LessonLibrary::loadFile(const std::filesystem::path& file,
   const std::size_t before = v.errorCount();
   const JsonPath root;
   if (!v.requireObject(*doc, root)) return std::nullopt;
-  v.rejectUnknownKeys(*doc, root, {"format", "id", "title", "spec", "runs", "questions", "guide", "prediction"});
+  v.rejectUnknownKeys(*doc, root, {"format", "id", "title", "spec", "runs", "questions", "guide", "prediction", "sizing"});
   if (const auto* format = v.member(*doc, root, "format"); format && *format != kFormat)
     v.error(root / "format", "format", "unsupported format " + format->dump() + " (this build reads 1)");
 
@@ -107,7 +109,10 @@ std::optional<Lesson> LessonLibrary::loadFile(const std::filesystem::path& file,
         if (!path) v.error(root / "guide" / lang, "path-outside-folder", problem);
         else if (!std::filesystem::is_regular_file(*path))
           v.error(root / "guide" / lang, "file-not-found", "no file " + path->string());
-        else lesson.guides[std::string(lang)] = *path;
+        else {
+          lesson.guides[std::string(lang)] = *path;
+          checkPlaceholderFile(*path, lang, diagnostics);
+        }
       }
       for (const auto& [lang, value] : guide->items())
         if (!isSupportedLanguage(lang)) v.error(root / "guide" / lang, "unknown-language", "\"" + lang + "\" is not one of en, fr, ru");
@@ -123,13 +128,49 @@ std::optional<Lesson> LessonLibrary::loadFile(const std::filesystem::path& file,
       p.kind = v.string(*jp, pp, "kind").value_or("");
       if (!p.kind.empty() && !kPredictionKinds.count(p.kind))
         v.error(pp / "kind", "bad-value", "\"" + p.kind + "\" is not one of bytes, count, milliseconds, percent, ratio");
-      if (const auto* t = v.member(*jp, pp, "text")) p.text = v.localized(*t, pp / "text").value_or(LocalizedText{});
+      if (const auto* t = v.member(*jp, pp, "text")) {
+        p.text = v.localized(*t, pp / "text").value_or(LocalizedText{});
+        for (auto lang : kLanguages)
+          for (const auto& issue : checkPlaceholders(p.text.get(lang), lang))
+            v.error(pp / "text" / lang, "placeholder", issue.message);
+      }
       if (auto m = v.string(*jp, pp, "moment", false)) {
         if (!isKnownMomentId(*m))
           v.error(pp / "moment", "unknown-moment", "\"" + *m + "\" is not a moment id (known: " + joined(knownMomentIds()) + ")");
         p.moment = *m;
       }
       lesson.prediction = p;
+    }
+  }
+  if (const auto* js = v.member(*doc, root, "sizing", false)) {
+    const JsonPath sp = root / "sizing";
+    if (v.requireObject(*js, sp)) {
+      v.rejectUnknownKeys(*js, sp, {"budget_seconds", "conditions"});
+      LessonSizingRule rule;
+      if (const auto* b = v.member(*js, sp, "budget_seconds")) {
+        if (!b->is_number() || b->get<double>() <= 0) v.error(sp / "budget_seconds", "bad-value", "must be a positive number of seconds");
+        else rule.budgetSeconds = b->get<double>();
+      }
+      const auto* conditions = v.member(*js, sp, "conditions");
+      if (conditions && !conditions->is_array())
+        v.error(sp / "conditions", "wrong-type", "expected an array of {\"ratio\", \"at_least\"}");
+      for (std::size_t i = 0; conditions && conditions->is_array() && i < conditions->size(); ++i) {
+        const auto& jc = (*conditions)[i];
+        const JsonPath cp = sp / "conditions" / i;
+        if (!v.requireObject(jc, cp)) continue;
+        v.rejectUnknownKeys(jc, cp, {"ratio", "at_least"});
+        SizingCondition c;
+        c.ratio = v.string(jc, cp, "ratio").value_or("");
+        const auto& known = knownSizingRatios();
+        if (!c.ratio.empty() && std::find(known.begin(), known.end(), c.ratio) == known.end())
+          v.error(cp / "ratio", "unknown-ratio", "\"" + c.ratio + "\" is not a sizing ratio (known: " + joined(known) + ")");
+        if (const auto* a = v.member(jc, cp, "at_least")) {
+          if (!a->is_number() || a->get<double>() <= 0) v.error(cp / "at_least", "bad-value", "must be a positive number");
+          else c.atLeast = a->get<double>();
+        }
+        rule.conditions.push_back(c);
+      }
+      lesson.sizing = rule;
     }
   }
   if (v.errorCount() != before) return std::nullopt;

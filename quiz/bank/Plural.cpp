@@ -5,6 +5,8 @@
 
 namespace shardlab::quiz {
 
+int pluralFormCount(std::string_view lang) { return lang == "ru" ? 3 : 2; }
+
 int pluralForm(std::string_view lang, std::int64_t n) {
   const std::int64_t a = n < 0 ? -n : n;
   if (lang == "ru") {

@@ -16,6 +16,8 @@ namespace shardlab::quiz {
 //   ru: 0 when n ends in 1 but not 11, 1 when it ends in 2-4 but not 12-14, else 2
 //       (one|few|many: "21 ранг", "3 ранга", "11 рангов").
 int pluralForm(std::string_view lang, std::int64_t n);
+// How many forms lang has: 3 for ru (one|few|many), 2 for en and fr (one|other).
+int pluralFormCount(std::string_view lang);
 
 // "n word": forms separated by '|' in the order pluralForm counts them; when fewer
 // forms are given than the rule needs, the last one stands for the missing ones.

@@ -10,6 +10,8 @@
 #include "quiz/bank/LabLoader.h"
 #include "quiz/bank/Languages.h"
 #include "quiz/bank/LessonLibrary.h"
+#include "quiz/bank/LessonSizing.h"
+#include "quiz/bank/Placeholders.h"
 #include "quiz/export/MoodleXmlExporter.h"
 #include "quiz/observations/Observation.h"
 #include "quiz/progress/Progress.h"
@@ -22,6 +24,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -177,6 +181,69 @@ void addResultsCommand(CLI::App& app, Context& ctx) {
   });
 }
 
+const Lesson& findLesson(const LessonLibrary& lessons, const std::string& id) {
+  const auto* lesson = lessons.find(id);
+  if (!lesson) throw std::runtime_error("no lesson \"" + id + "\" (known: " + joined(knownLessonIds()) + ")");
+  return *lesson;
+}
+
+void addSizeCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("size", "Size a lesson for a machine (shardlab-run --calibrate's JSON) and print "
+                                         "the chosen jobs, the conditions' estimates and the budget as JSON");
+  auto id = std::make_shared<std::string>();
+  auto calibrationFile = std::make_shared<std::string>();
+  cmd->add_option("LESSON", *id, "Lesson id")->required();
+  cmd->add_option("--calibration", *calibrationFile, "The machine's calibration (JSON)")->required();
+  cmd->callback([&ctx, id, calibrationFile] {
+    const auto assets = ctx.assets();
+    const auto bank = QuestionBank::loadDirectory(assets / "quiz");
+    const auto lessons = LessonLibrary::loadDirectory(assets / "lessons", &bank);
+    const Lesson& lesson = findLesson(lessons, *id);
+    std::ifstream in(*calibrationFile);
+    const auto machine = shardlab::Calibration::fromJson(nlohmann::json::parse(in, nullptr, false));
+    if (!machine) throw std::runtime_error(*calibrationFile + " is not a calibration (shardlab-run --calibrate)");
+    nlohmann::json out = {{"lesson", lesson.id}, {"runs", nlohmann::json::array()}};
+    std::vector<JobSpec> runs;
+    for (const auto& r : lesson.runs) runs.push_back(r.spec);
+    if (lesson.sizing) {
+      const LessonSize size = sizeLesson(runs, *lesson.sizing, *machine);
+      runs = size.runs;
+      out["sized"] = {{"ranks", size.ranks}, {"hidden", size.hidden}, {"batch", size.batch},
+                      {"lesson_ranks", size.lessonRanks}, {"estimated_seconds", size.estimatedSeconds},
+                      {"budget_seconds", size.budgetSeconds}, {"conditions", nlohmann::json::array()}};
+      for (const auto& c : size.conditions)
+        out["sized"]["conditions"].push_back({{"ratio", c.condition.ratio}, {"at_least", c.condition.atLeast},
+                                              {"estimated", c.estimated}, {"met", c.met()}});
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      out["runs"].push_back({{"label", lesson.runs[i].label.get("en")}, {"spec", runs[i].toJson()}});
+    std::cout << out.dump(2) << "\n";
+  });
+}
+
+void addGuideCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("guide", "Print a lesson's guide page filled from the job that ran (its trace) "
+                                          "and the machine it ran on");
+  auto id = std::make_shared<std::string>();
+  auto traceFile = std::make_shared<std::string>();
+  auto lang = std::make_shared<std::string>("en");
+  cmd->add_option("LESSON", *id, "Lesson id")->required();
+  cmd->add_option("--trace", *traceFile, "The run's trace (its job record names the job and the machine)")->required();
+  cmd->add_option("--lang", *lang, "en, fr or ru")->check(CLI::IsMember({"en", "fr", "ru"}));
+  cmd->callback([&ctx, id, traceFile, lang] {
+    const auto assets = ctx.assets();
+    const auto lessons = LessonLibrary::loadDirectory(assets / "lessons", nullptr);
+    const Lesson& lesson = findLesson(lessons, *id);
+    const auto read = shardlab::trace::readTraceFile(*traceFile);
+    const auto job = read.trace.config();
+    if (!job) throw std::runtime_error(*traceFile + " has no job record");
+    std::ifstream in(lesson.guides.at(*lang));
+    std::stringstream text;
+    text << in.rdbuf();
+    std::cout << fillPlaceholders(text.str(), *lang, placeholderValues(*job, read.trace.job.value("calibration", nlohmann::json())));
+  });
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -187,7 +254,7 @@ int main(int argc, char** argv) {
                  "Assets folder (default: $SHARDLAB_ASSETS, <exe>/../share/shardlab/assets, then the source tree's)");
   app.require_subcommand(1);
   const std::vector<std::function<void(CLI::App&, Context&)>> commands{
-      addExportCommand, addValidateCommand, addShowCommand, addObserveCommand, addResultsCommand};
+      addExportCommand, addValidateCommand, addShowCommand, addObserveCommand, addResultsCommand, addSizeCommand, addGuideCommand};
   for (const auto& add : commands) add(app, ctx);
   try {
     app.parse(argc, argv);

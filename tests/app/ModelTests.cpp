@@ -4,6 +4,7 @@
 #include "models/Captions.h"
 #include "models/JobText.h"
 #include "models/LessonCatalog.h"
+#include "views/LabOpener.h"
 #include "models/MemoryStateModel.h"
 #include "models/PlaybackController.h"
 #include "models/TraceModel.h"
@@ -319,6 +320,47 @@ TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
   EXPECT_EQ(oom->title(QStringLiteral("ru")), QStringLiteral("Нехватка памяти: DDP против FSDP"));
   // No assets folder: no lessons, no invented fallback.
   EXPECT_TRUE(LessonCatalog::load(QDir::tempPath() + QStringLiteral("/no-such-shardlab-assets")).lessons().isEmpty());
+}
+
+TEST(LessonCatalog, SizedForTheMachineWithTheLabsSettingsOnTop) {
+  auto c = LessonCatalog::load(LessonCatalog::assetsDirectory());
+  shardlab::Calibration machine;  // a 2-core laptop: 20 GFLOP/s per rank, 100 µs hand-offs, 2 GB/s
+  machine.cores = 2;
+  machine.gemmFlopsPerSecond = 20e9;
+  machine.handoffLatencySeconds = 100e-6;
+  machine.collectiveBytesPerSecond = 2e9;
+  const Lesson* bubble = c.find(QStringLiteral("pipeline-bubble"));
+  EXPECT_EQ(bubble->specs.first().ranks, 4) << "as written until the machine is known";
+  EXPECT_TRUE(bubble->sizingMarkdown().isEmpty());
+  c.sizeFor(machine);
+  ASSERT_TRUE(bubble->size);
+  for (const auto& job : bubble->specs) {
+    EXPECT_EQ(job.ranks, 2);
+    EXPECT_EQ(job.hidden, bubble->size->hidden);
+  }
+  EXPECT_EQ(bubble->specs.at(1).microbatches, 8) << "the lesson's schedule and micro-batches are its point";
+  const QString said = bubble->sizingMarkdown();
+  EXPECT_TRUE(said.contains(QStringLiteral("Sized for this machine"))) << said.toStdString();
+  EXPECT_TRUE(said.contains(QStringLiteral("Not shown for real here"))) << "4 stages on 2 cores: " << said.toStdString();
+  EXPECT_FALSE(said.contains(QStringLiteral("Warning"))) << said.toStdString();
+  EXPECT_EQ(bubble->fill(QStringLiteral("{stages|stage|stages}, {microbatches} micro-batches, {cores} cores"),
+                         QStringLiteral("en")),
+            QStringLiteral("2 stages, 8 micro-batches, 2 cores"));
+  EXPECT_EQ(bubble->fill(QStringLiteral("{stages|стадия|стадии|стадий}"), QStringLiteral("ru")), QStringLiteral("2 стадии"));
+  EXPECT_TRUE(c.find(QStringLiteral("oom-ddp-vs-fsdp"))->sizingMarkdown().isEmpty()) << "runs as written";
+
+  // A lab's settings apply over the size; its notes are there to show.
+  const auto lab = openLab(LessonCatalog::assetsDirectory() + QStringLiteral("/labs/fsdp-intro.json"));
+  ASSERT_TRUE(lab.lab) << lab.errors.join(QLatin1Char('\n')).toStdString();
+  c.setLab(*lab.lab);
+  const Lesson* ddp = c.find(QStringLiteral("ddp-replicas"));
+  EXPECT_EQ(ddp->specs.first().ranks, 2);
+  EXPECT_FALSE(ddp->labNotesMarkdown(QStringLiteral("en")).isEmpty());
+  EXPECT_EQ(ddp->labNotesMarkdown(QStringLiteral("ru")), ddp->labNotesMarkdown(QStringLiteral("en"))) << "English when the lab has no Russian notes";
+  const Lesson* prefetch = c.find(QStringLiteral("fsdp-prefetch"));
+  EXPECT_EQ(prefetch->specs.first().steps, 5) << "the lab's setting";
+  EXPECT_EQ(prefetch->specs.first().hidden, prefetch->size->hidden) << "the size for the machine under it";
+  EXPECT_TRUE(c.find(QStringLiteral("tensor-parallel"))->labNotesMarkdown(QStringLiteral("en")).isEmpty());
 }
 
 TEST(Captions, NarrateRecordedFields) {
