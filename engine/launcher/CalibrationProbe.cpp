@@ -69,8 +69,13 @@ trace::Trace runProbe(const LaunchOptions& base, const JobConfig& job, const std
   trace::TraceParser parser(trace);
   parser.parseLine(std::string(trace::kMagic) + " " + std::to_string(trace::kFormatVersion));
   parser.parseLine("job " + job.toJson().dump());
+  // A fault asked for the job (tests: SHARDLAB_FAULT) is not the probe's: its ranks run without it.
+  const char* fault = std::getenv("SHARDLAB_FAULT");
+  const std::string savedFault = fault ? fault : "";
+  if (fault) ::unsetenv("SHARDLAB_FAULT");
   MpiJob mpi(options, worker, dir);
   const JobOutcome outcome = mpi.run([&](std::string_view line) { parser.parseLine(line); });
+  if (!savedFault.empty()) ::setenv("SHARDLAB_FAULT", savedFault.c_str(), 1);
   if (outcome.mpirunStatus != 0 || outcome.interrupted)
     error = "probe job (" + std::string(name(job.strategy)) + ") failed: mpirun exited with status " +
             std::to_string(outcome.mpirunStatus);
