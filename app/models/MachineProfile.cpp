@@ -12,6 +12,16 @@ MachineProfile::MachineProfile(QObject* parent) : QObject(parent) {
   });
 }
 
+MachineProfile::~MachineProfile() {
+  process_.disconnect(this);
+  if (process_.state() == QProcess::NotRunning) return;
+  process_.terminate();
+  if (!process_.waitForFinished(3000)) {
+    process_.kill();
+    process_.waitForFinished(1000);
+  }
+}
+
 void MachineProfile::start(const QString& launcher) {
   if (process_.state() != QProcess::NotRunning) return;
   process_.start(launcher, {QStringLiteral("--calibrate")});

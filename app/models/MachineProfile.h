@@ -14,6 +14,9 @@ class MachineProfile : public QObject {
   Q_OBJECT
 public:
   explicit MachineProfile(QObject* parent = nullptr);
+  // Stops a calibration still running (the launcher stops its probe's ranks on SIGTERM),
+  // without answering: whoever listened may be half destroyed.
+  ~MachineProfile() override;
 
   // Starts `launcher --calibrate`; ready() follows when it answers.
   void start(const QString& launcher);

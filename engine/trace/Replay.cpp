@@ -12,7 +12,8 @@ namespace shardlab::trace {
 namespace {
 
 constexpr std::string_view kWallTimesNote = "no CPU times recorded; using wall times";
-constexpr std::string_view kCpuTimesNote = "each op's recorded CPU time (device time on GPU ranks)";
+constexpr std::string_view kCpuTimesNote =
+    "each op replays the shortest CPU time recorded for the same arithmetic (device time on GPU ranks)";
 
 // One thing a rank did, to be replayed: a piece of an op (an op is cut where it waited
 // for a collective), a blocking receive (both on the compute stream), or a
@@ -21,7 +22,7 @@ struct Task {
   std::int32_t event = -1;     // index into the measured trace's events
   std::int32_t rank = 0;
   std::int64_t t0 = 0, t1 = 0; // measured interval of this task
-  std::int64_t work = 0;       // compute: the time it replays (see shortestWallTimes)
+  std::int64_t work = 0;       // compute: the time it replays (see shortestTimes)
   std::int32_t piece = 0;      // a piece of an op: which (0 before its first wait)
   bool comm = false;           // on the communication stream
   std::int32_t group = -1;     // a collective: the tasks of all its participants
@@ -61,13 +62,13 @@ struct KeyHash {
 template <typename V>
 using KeyMap = std::unordered_map<Key, V, KeyHash>;
 
-// Without CPU times, an op's wall time also holds any time slice the rank lost to
-// another process, and wall time is never less than the compute. So each piece of an
-// op replays the shortest wall time of any op doing the same arithmetic: the same
+// An op's wall time also holds any time slice the rank lost to another process, and
+// even its CPU time varies with caches and frequency. So each piece of an op replays
+// the shortest time (CPU time when recorded, else wall time) of any op doing the same arithmetic: the same
 // piece of the same kind on a unit of the same size (job.model.unit_parameters; the
 // unit itself when the trace lacks them), over all ranks, steps and micro-batches.
 // That is the op's time when it had a core to itself, a duration the trace holds.
-void shortestWallTimes(const Trace& trace, Graph& g) {
+void shortestTimes(const Trace& trace, Graph& g) {
   std::vector<std::int64_t> unitSize;
   if (trace.job.is_object() && trace.job.contains("model") && trace.job["model"].is_object() &&
       trace.job["model"].contains("unit_parameters") && trace.job["model"]["unit_parameters"].is_array())
@@ -82,11 +83,24 @@ void shortestWallTimes(const Trace& trace, Graph& g) {
   const auto isOp = [&](const Task& t) {
     return !t.comm && trace.events[static_cast<std::size_t>(t.event)].record == Record::Op;
   };
+  // With CPU times (the op record's trailing field) the shortest CPU time stands for the
+  // op instead: its duration with a core to itself, measured. A piece of an op cut at a
+  // wait (traces recorded before ops were split) has only its wall time.
+  const auto duration = [&](const Task& t) {
+    const Event& e = trace.events[static_cast<std::size_t>(t.event)];
+    const bool wholeOp = t.t1 - t.t0 == e.t1 - e.t0;
+    if (wholeOp && e.cpuNs >= 0) {
+      g.cpuTimes = true;
+      return std::min(e.cpuNs, t.t1 - t.t0);
+    }
+    return t.t1 - t.t0;
+  };
   KeyMap<std::int64_t> shortest;
   for (const Task& t : g.tasks)
     if (isOp(t)) {
-      auto [it, fresh] = shortest.try_emplace(keyOfTask(t), t.t1 - t.t0);
-      if (!fresh) it->second = std::min(it->second, t.t1 - t.t0);
+      const std::int64_t d = duration(t);
+      auto [it, fresh] = shortest.try_emplace(keyOfTask(t), d);
+      if (!fresh) it->second = std::min(it->second, d);
     }
   for (Task& t : g.tasks)
     if (isOp(t)) t.work = shortest[keyOfTask(t)];
@@ -274,16 +288,7 @@ Graph buildGraph(const Trace& trace) {
                                       std::to_string(e.rank) + " sent it in step " + std::to_string(e.step) +
                                       " (micro-batch " + std::to_string(e.micro) + ")"});
   }
-  shortestWallTimes(trace, g);
-  // With CPU times (the op record's trailing field), an op replays the CPU time it
-  // spent: its duration with a core to itself, measured on this very op. A piece of an
-  // op cut at a wait (traces recorded before ops were split) keeps its wall-time estimate.
-  for (Task& t : g.tasks) {
-    const Event& e = trace.events[static_cast<std::size_t>(t.event)];
-    if (t.comm || e.record != Record::Op || e.cpuNs < 0 || t.t1 - t.t0 != e.t1 - e.t0) continue;
-    t.work = std::min(e.cpuNs, e.t1 - e.t0);
-    g.cpuTimes = true;
-  }
+  shortestTimes(trace, g);
   return g;
 }
 
