@@ -182,7 +182,7 @@ void TraceModel::index(int from) {
 
 const st::Summary& TraceModel::summary() const {
   if (!summary_ || summaryAt_ != eventCount()) {
-    summary_ = std::make_unique<st::Summary>(st::summarize(*trace_));
+    summary_ = std::make_unique<st::Summary>(st::summarizeMeasured(*trace_));
     summaryAt_ = eventCount();
   }
   return *summary_;

@@ -75,9 +75,11 @@ struct Summary {
   std::string toTable() const; // the readable table shardlab-run prints
 };
 
-// The measured summary and the replay section.
+// The measured summary and the replay section (shardlab-run's table and --summary-json).
 Summary summarize(const Trace& trace);
-// The measured summary alone (the replay measures its replayed traces with it).
+// The measured summary alone: for readers that never show the replay (the app's views,
+// the quiz) and for the replay itself, which measures its replayed traces with it.
+// The replay costs three schedules of the whole trace, so they do not pay for it.
 Summary summarizeMeasured(const Trace& trace);
 
 // Theoretical bubble fraction: (p-1)/(V*m + p-1); naive is m = 1.

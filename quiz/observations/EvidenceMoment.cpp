@@ -345,7 +345,7 @@ std::optional<MomentLocation> findMoment(const trace::Trace& trace, const trace:
 }
 
 std::optional<MomentLocation> findMoment(const trace::Trace& trace, std::string_view moment) {
-  return findMoment(trace, trace::summarize(trace), moment);
+  return findMoment(trace, trace::summarizeMeasured(trace), moment);
 }
 
 } // namespace shardlab::quiz

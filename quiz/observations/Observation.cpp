@@ -165,9 +165,9 @@ const ObservationTemplate* findObservationTemplate(std::string_view id) {
 
 std::vector<ObservedQuestion> observe(const trace::Trace& trace, const trace::Trace* second,
                                       const std::vector<std::string>* only) {
-  const auto s1 = trace::summarize(trace);
+  const auto s1 = trace::summarizeMeasured(trace);
   std::optional<trace::Summary> s2;
-  if (second) s2 = trace::summarize(*second);
+  if (second) s2 = trace::summarizeMeasured(*second);
   std::vector<ObservedQuestion> out;
   for (const auto& t : observationTemplates()) {
     if (only && std::find(only->begin(), only->end(), t->id()) == only->end()) continue;

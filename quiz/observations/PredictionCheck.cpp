@@ -74,7 +74,7 @@ LocalizedText PredictionMeasurement::compare(double predicted) const {
 std::optional<PredictionMeasurement> measurePrediction(std::string_view id, const trace::Trace& run,
                                                        const trace::Trace* second) {
   if (id == "rank0-persistent-bytes") {
-    const auto s = trace::summarize(run);
+    const auto s = trace::summarizeMeasured(run);
     if (s.stepsCompleted <= 0 || s.ranksDetail.empty() || s.ranksDetail[0].persistentBytes <= 0) return std::nullopt;
     const double v = static_cast<double>(s.ranksDetail[0].persistentBytes);
     return PredictionMeasurement{v, 0.1 * v, "bytes"};
@@ -90,7 +90,7 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     if (!on || prefetch(*off)) return std::nullopt;
     // The peak of gathered parameters, not the total peak: the total also holds gradients
     // whose reduce-scatter has not finished yet, which varies from run to run.
-    const auto a = trace::summarize(*on), b = trace::summarize(*off);
+    const auto a = trace::summarizeMeasured(*on), b = trace::summarizeMeasured(*off);
     if (a.ranksDetail.empty() || b.ranksDetail.empty()) return std::nullopt;
     constexpr auto gathered = static_cast<std::size_t>(trace::Category::GatheredParams);
     const double v = static_cast<double>(a.ranksDetail[0].peakByCategory[gathered] -
@@ -119,7 +119,7 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
       return config && config->strategy == StrategyKind::Pipeline && config->schedule == Schedule::Naive;
     });
     if (!t) return std::nullopt;
-    const auto s = trace::summarize(*t);
+    const auto s = trace::summarizeMeasured(*t);
     if (!s.bubble.present) return std::nullopt;
     return PredictionMeasurement{100.0 * s.bubble.measured, 5.0, "percent"};
   }
@@ -145,7 +145,7 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     return PredictionMeasurement{v, 0.1 * v, "ratio"};
   }
   if (id == "all-reduces-per-step") {
-    const auto s = trace::summarize(run);
+    const auto s = trace::summarizeMeasured(run);
     const auto it = s.collectives.find("all_reduce");
     if (s.stepsCompleted <= 0 || it == s.collectives.end()) return std::nullopt;
     return PredictionMeasurement{static_cast<double>(it->second.count) / s.stepsCompleted, 0.0, "count"};
