@@ -20,6 +20,8 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QButtonGroup>
+#include <QToolButton>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -64,7 +66,32 @@ MainWindow::MainWindow(QWidget* parent)
   progress_->setMaximumWidth(260);
   progress_->setRange(0, 1);
   progress_->setValue(0);
+  // The switch over the same views: what was measured, or a replay of it
+  // (docs/replay.md), always labelled as such in the run label and the pipeline header.
+  shownSwitch_ = new QWidget(work);
+  shownSwitch_->setObjectName(QStringLiteral("shownSwitch"));
+  auto* sl = new QHBoxLayout(shownSwitch_);
+  sl->setContentsMargins(0, 0, 0, 0);
+  sl->setSpacing(0);
+  shownGroup_ = new QButtonGroup(shownSwitch_);
+  shownGroup_->setExclusive(true);
+  for (int id = 0; id < 3; ++id) {
+    auto* b = new QToolButton(shownSwitch_);
+    b->setCheckable(true);
+    b->setAutoRaise(false);
+    b->setObjectName(QStringList{QStringLiteral("showMeasured"), QStringLiteral("showScheduleAlone"),
+                                 QStringLiteral("showProjected")}[id]);
+    shownGroup_->addButton(b, id);
+    sl->addWidget(b);
+  }
+  shownGroup_->button(0)->setChecked(true);
+  connect(shownGroup_, &QButtonGroup::idClicked, this, [this](int id) {
+    showRun(id == 0   ? std::nullopt
+            : id == 1 ? std::optional(shardlab::trace::ReplayMode::ScheduleAlone)
+                      : std::optional(shardlab::trace::ReplayMode::Reference));
+  });
   header->addWidget(runLabel_, 1);
+  header->addWidget(shownSwitch_);
   header->addWidget(progress_);
   wl->addLayout(header);
   message_label_ = new QLabel(work);
@@ -191,7 +218,7 @@ MainWindow::MainWindow(QWidget* parent)
     flow_.runJob(config);
   });
   connect(experiment_, &ExperimentPanel::stopRequested, &flow_, &LessonFlow::stop);
-  buildMenus();
+  retranslate(); // the menus and every text set in one place
   onModelReset();
   resize(1280, 800);
 }
@@ -360,6 +387,21 @@ void MainWindow::retranslate() {
   if (log_) log_->parentWidget()->setWindowTitle(tr("Log"));
   if (quizDock_) quizDock_->setWindowTitle(tr("Quiz"));
   if (runLabel_) runLabel_->setText(model_.runLabel());
+  if (shownGroup_) {
+    const QStringList names{tr("Measured"), tr("Schedule alone"), tr("Projected")};
+    const QStringList tips{
+        tr("What this run measured on this machine."),
+        tr("Replay of this run's own dependency graph with communication free and each op at its fastest "
+           "recorded time: what the schedule alone costs. A computation on the trace, not a new run."),
+        tr("Replay of this run's graph with each transfer costed on %1 (docs/replay.md) and each op at its "
+           "fastest recorded time. A computation on the trace, not a new run.")
+            .arg(QString::fromUtf8(shardlab::trace::kReferenceInterconnect.name.data(),
+                                   static_cast<qsizetype>(shardlab::trace::kReferenceInterconnect.name.size())))};
+    for (int id = 0; id < 3; ++id) {
+      shownGroup_->button(id)->setText(names[id]);
+      shownGroup_->button(id)->setToolTip(tips[id]);
+    }
+  }
   if (summary_) summary_->rebuild();
   if (plots_) plots_->rebuild();
   if (tabs_) {
@@ -392,7 +434,24 @@ bool MainWindow::showView(const QString& name) {
   return false;
 }
 
+void MainWindow::showRun(std::optional<shardlab::trace::ReplayMode> mode) {
+  if (flow_.isRunning() && mode) return; // a replay of a run still streaming would be stale at once
+  model_.showReplay(mode);
+  playback_.fitDuration();
+  refreshViews();
+}
+
+// The switch follows the model (a new run shows what was measured) and is offered
+// once a finished run has ops to replay.
+void MainWindow::syncShownSwitch() {
+  const auto& mode = model_.replayMode();
+  const int id = !mode ? 0 : *mode == shardlab::trace::ReplayMode::ScheduleAlone ? 1 : 2;
+  if (auto* b = shownGroup_->button(id); b && !b->isChecked()) b->setChecked(true);
+  shownSwitch_->setEnabled(!flow_.isRunning() && !model_.measured().events.empty());
+}
+
 void MainWindow::onModelReset() {
+  syncShownSwitch();
   playback_.modelReset();
   rankView_->modelReset();
   timeline_->modelReset();
@@ -493,6 +552,7 @@ void MainWindow::onRunFinished(JobRunner::Outcome outcome, const QString& text) 
   playback_.setLive(false);
   playback_.setFollowLive(false);
   playback_.fitDuration();
+  model_.breakdown(0); // the whole run's, not the last one computed while it streamed
   refreshViews();
   quiz_->refreshObservations();
   showMessage(text, outcome != JobRunner::Outcome::Finished);

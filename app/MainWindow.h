@@ -20,6 +20,7 @@ class LogPane;
 class PipelineView;
 class PlaybackBar;
 class PlotsView;
+class QButtonGroup;
 class QLabel;
 class QProgressBar;
 class QDockWidget;
@@ -43,6 +44,7 @@ public:
   JobRunner& runner() { return flow_.runner(); }
   RankView* rankView() const { return rankView_; }
   TimelineView* timelineView() const { return timeline_; }
+  PipelineView* pipelineView() const { return pipeline_; }
   CaptionBar* captionBar() const { return caption_; }
   LogPane* logPane() const { return log_; }
   ExperimentPanel* experimentPanel() const { return experiment_; }
@@ -71,6 +73,8 @@ public:
   bool showView(const QString& name);
   // Pushes pending model changes into the views now (tests, screenshots).
   void refreshViews();
+  // The switch over the views: the measured run (nullopt) or a replay of it.
+  void showRun(std::optional<shardlab::trace::ReplayMode> mode);
 
 Q_SIGNALS:
   void lessonFinished(bool ok, const QString& explanation);
@@ -114,6 +118,9 @@ private:
   QLabel* runLabel_ = nullptr;
   QLabel* message_label_ = nullptr;
   QProgressBar* progress_ = nullptr;
+  QWidget* shownSwitch_ = nullptr;   // measured | schedule alone | projected
+  QButtonGroup* shownGroup_ = nullptr;
+  void syncShownSwitch();
   QuizPanel* quiz_ = nullptr;
   QDockWidget* quizDock_ = nullptr;
   QString message_;

@@ -68,7 +68,10 @@ int main(int argc, char** argv) {
   QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
   QCommandLineOption theme(QStringLiteral("theme"), QCoreApplication::translate("main", "Theme for this run: light, dark."), QStringLiteral("NAME"));
   QCommandLineOption present(QStringLiteral("presentation"), QCoreApplication::translate("main", "Presentation mode (large text) for this run."));
-  cli.addOptions({lesson, open, shot, at, headless, tab, lang, size, theme, present});
+  QCommandLineOption show(QStringLiteral("show"),
+                          QCoreApplication::translate("main", "What the views show: measured, schedule-alone or projected (replays of the run)."),
+                          QStringLiteral("WHAT"), QStringLiteral("measured"));
+  cli.addOptions({lesson, open, shot, at, headless, tab, lang, size, theme, present, show});
   cli.process(app);
   if (cli.isSet(lang)) {
     AppSettings::setLanguageOverride(cli.value(lang));
@@ -110,9 +113,19 @@ int main(int argc, char** argv) {
     if (quizTab) return showQuiz();
     if (!w.showView(cli.value(tab))) say(QCoreApplication::translate("main", "shardlab: no view '%1'").arg(cli.value(tab)));
   };
+  std::optional<std::optional<shardlab::trace::ReplayMode>> shown;
+  if (cli.value(show) == QLatin1String("measured")) shown = std::optional<shardlab::trace::ReplayMode>();
+  else if (cli.value(show) == QLatin1String("schedule-alone")) shown = shardlab::trace::ReplayMode::ScheduleAlone;
+  else if (cli.value(show) == QLatin1String("projected")) shown = shardlab::trace::ReplayMode::Reference;
+  if (!shown) {
+    say(QCoreApplication::translate("main", "shardlab: --show must be measured, schedule-alone or projected (got '%1')")
+            .arg(cli.value(show)));
+    return 2;
+  }
   auto screenshot = [&]() -> int {
     w.playback().pause();
     w.playback().setFollowLive(false);
+    w.showRun(*shown);
     w.refreshViews();
     if (!quizTab) w.playback().setFraction(fraction);
     selectTab();

@@ -54,12 +54,21 @@ QString Captions::describe(const TraceModel& model, int i) {
       if (r != e.rank) others << r;
     }
   switch (e.record) {
-  case st::Record::Op:
-    return tr("Rank %1 computes %2 of %3%4 in step %5 — %6")
+  case st::Record::Op: {
+    const QString computes = tr("Rank %1 computes %2 of %3%4 in step %5 — %6")
+                                 .arg(e.rank)
+                                 .arg(Palette::kindName(e.kind), unit, micro)
+                                 .arg(e.step)
+                                 .arg(dur);
+    // The op's CPU time against its wall time: the rest, the rank was ready but
+    // another process held the core (docs/trace-format.md, CPU_NS).
+    const qint64 coreWait = e.cpuNs >= 0 ? std::max<qint64>(0, e.t1 - e.t0 - e.cpuNs) : 0;
+    if (coreWait * 10 < e.t1 - e.t0) return computes; // under a tenth: scheduling noise
+    return tr("%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)")
+        .arg(computes)
         .arg(e.rank)
-        .arg(Palette::kindName(e.kind), unit, micro)
-        .arg(e.step)
-        .arg(dur);
+        .arg(duration(coreWait), duration(e.cpuNs));
+  }
   case st::Record::Collective:
     switch (e.kind) {
     case st::Kind::AllGather:

@@ -89,16 +89,16 @@ std::optional<sq::MomentLocation> QuizController::refreshObservations(const QStr
   if (lab_)
     for (const auto& step : lab_->steps)
       if (step.lesson == lesson_.toStdString() && !step.observationIds.empty()) only = step.observationIds;
-  observed_ = sq::observe(model_.trace(), second, only ? &*only : nullptr);
+  observed_ = sq::observe(model_.measured(), second, only ? &*only : nullptr);
   traceHash_.clear();
   if (!traceFile.isEmpty()) {
-    if (const auto run = sq::describeRun(traceFile.toStdString(), model_.trace())) {
+    if (const auto run = sq::describeRun(traceFile.toStdString(), model_.measured())) {
       traceHash_ = QString::fromStdString(run->hash);
       progress_->recordRun(*run);
     }
-  } else if (!model_.trace().events.empty()) {
+  } else if (!model_.measured().events.empty()) {
     // A live run has no file: identify it by its job record (the settings and start time).
-    sq::RunRecord run{sq::formatTraceHash(sq::fnv1a64(model_.trace().job.dump())), std::string(), sq::runConfig(model_.trace())};
+    sq::RunRecord run{sq::formatTraceHash(sq::fnv1a64(model_.measured().job.dump())), std::string(), sq::runConfig(model_.measured())};
     traceHash_ = QString::fromStdString(run.hash);
     progress_->recordRun(run);
   }
@@ -106,7 +106,8 @@ std::optional<sq::MomentLocation> QuizController::refreshObservations(const QStr
   if (pendingMoment_.empty()) return std::nullopt;
   // The lesson ran for a "Show me": go to the moment in the run that now shows it.
   const std::string moment = std::exchange(pendingMoment_, std::string());
-  const auto found = sq::findMoment(model_.trace(), model_.summary(), moment);
+  model_.showReplay(std::nullopt); // the moment is a time of the measured run
+  const auto found = sq::findMoment(model_.measured(), model_.summary(), moment);
   if (found) {
     playback_.pause();
     playback_.setFollowLive(false);
@@ -147,7 +148,8 @@ QuizController::Evidence QuizController::showMe(int index) {
   const auto& it = items_.at(static_cast<std::size_t>(index));
   if (!it.item.question.evidence) return {};
   const auto& ev = *it.item.question.evidence;
-  if (auto moment = sq::findMoment(model_.trace(), model_.summary(), ev.moment)) {
+  model_.showReplay(std::nullopt); // answers and their moments belong to the measured run
+  if (auto moment = sq::findMoment(model_.measured(), model_.summary(), ev.moment)) {
     playback_.pause();
     playback_.setFollowLive(false);
     playback_.setTime(moment->time);
@@ -178,10 +180,10 @@ bool QuizController::savePrediction(const QString& text) {
 }
 
 std::optional<QuizController::PredictionCheck> QuizController::checkPrediction() {
-  if (!prediction_ || model_.trace().events.empty()) return std::nullopt;
+  if (!prediction_ || model_.measured().events.empty()) return std::nullopt;
   for (const auto& p : progress_->predictions()) {
     if (p.lesson != lesson_.toStdString() || p.prediction != prediction_->id) continue;
-    const auto measured = sq::measurePrediction(prediction_->id, model_.trace(), second_);
+    const auto measured = sq::measurePrediction(prediction_->id, model_.measured(), second_);
     if (!measured) return std::nullopt;
     auto record = p;
     record.actual = measured->actual;

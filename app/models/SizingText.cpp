@@ -53,8 +53,9 @@ QString sizingStatement(const shardlab::quiz::LessonSize& size, shardlab::Strate
             QCoreApplication::translate("Sizing",
                                         "**Not shown for real here:** the lesson's own job has %1, more than this "
                                         "machine's %n core(s) can run at once; ranks sharing a core would wait for it, "
-                                        "not for each other. This run uses %2 instead. A replay of the full-size job "
-                                        "belongs beside it (not available yet).",
+                                        "not for each other. This run uses %2 instead. Its lost time is taken apart by "
+                                        "replays of its own trace, and the switch above the views shows it replayed "
+                                        "with communication free (Schedule alone).",
                                         nullptr, cores)
                 .arg(workers(size.lessonRanks, pipeline), workers(size.ranks, pipeline));
   // Too few cores is said above when the lesson was cut down for it.

@@ -15,6 +15,15 @@ TraceModel::TraceModel(QObject* parent) : QObject(parent) { clear(); }
 void TraceModel::clear() {
   trace_ = std::make_unique<st::Trace>();
   parser_ = std::make_unique<st::TraceParser>(*trace_);
+  measured_.reset();
+  replayMode_.reset();
+  breakdown_.reset();
+  breakdownAt_ = -1;
+  reindex();
+  Q_EMIT reset();
+}
+
+void TraceModel::reindex() {
   ranks_.clear();
   eventStarts_.clear();
   collStarts_.clear();
@@ -27,9 +36,36 @@ void TraceModel::clear() {
   stepsDone_ = 0;
   failures_.clear();
   parseError_.clear();
+  config_.reset();
   updateJob();
   ++generation_;
+}
+
+void TraceModel::showReplay(std::optional<st::ReplayMode> mode) {
+  if (mode == replayMode_) return;
+  const QString parseError = parseError_;
+  if (!mode) {
+    trace_ = std::move(measured_);
+  } else {
+    if (!measured_) measured_ = std::move(trace_);
+    trace_ = std::make_unique<st::Trace>(st::replayedTrace(*measured_, *mode));
+  }
+  replayMode_ = mode;
+  parser_ = std::make_unique<st::TraceParser>(*trace_);
+  reindex();
+  index(0);
+  parseError_ = parseError;
   Q_EMIT reset();
+}
+
+const std::optional<st::BubbleBreakdown>& TraceModel::breakdown(int maxAgeMs) const {
+  const int count = static_cast<int>(measured().events.size());
+  if (breakdownAt_ == count) return breakdown_;
+  if (breakdownAt_ >= 0 && breakdownAge_.isValid() && breakdownAge_.elapsed() < maxAgeMs) return breakdown_;
+  breakdown_ = st::bubbleBreakdown(measured());
+  breakdownAt_ = count;
+  breakdownAge_.start();
+  return breakdown_;
 }
 
 QString TraceModel::loadFile(const QString& path) {
@@ -264,7 +300,20 @@ QString TraceModel::runLabel() const {
   }
   if (parts.isEmpty()) return tr("%n rank(s), device not yet known", nullptr, n);
   if (unknown > 0) parts << tr("%n rank(s) not yet reported", nullptr, unknown);
-  return parts.join(QStringLiteral(", "));
+  const QString ran = parts.join(QStringLiteral(", "));
+  return replayMode_ ? tr("REPLAY of this run (%1) — %2").arg(replayName(*replayMode_), ran) : ran;
+}
+
+QString TraceModel::replayName(st::ReplayMode mode) {
+  switch (mode) {
+  case st::ReplayMode::ScheduleAlone: return tr("schedule alone: communication free, each op at its fastest recorded time");
+  case st::ReplayMode::Fitted: return tr("communication as fitted to this run");
+  case st::ReplayMode::Reference:
+    return tr("projected on %1, ops at their fastest recorded time")
+        .arg(QString::fromUtf8(st::kReferenceInterconnect.name.data(),
+                               static_cast<qsizetype>(st::kReferenceInterconnect.name.size())));
+  }
+  return {};
 }
 
 const std::vector<int>& TraceModel::lane(int rank, Lane l) const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "trace/Event.h"
+#include "trace/Replay.h"
 #include "trace/Summary.h"
 #include "trace/Trace.h"
 #include "trace/TraceReader.h"
@@ -39,7 +40,19 @@ public:
   // Replaces the run with an already parsed trace (tests, the compare window).
   void setTrace(shardlab::trace::Trace trace);
 
+  // The run on screen: the measured trace, or a replay of it (showReplay).
   const shardlab::trace::Trace& trace() const { return *trace_; }
+  // The measured run, whatever is on screen: what the quiz checks answers against.
+  const shardlab::trace::Trace& measured() const { return measured_ ? *measured_ : *trace_; }
+
+  // Shows a replay of the measured run in its place (docs/replay.md), or the
+  // measured run again (nullopt). Emits reset(). A new run, file or trace drops it.
+  void showReplay(std::optional<shardlab::trace::ReplayMode> mode);
+  const std::optional<shardlab::trace::ReplayMode>& replayMode() const { return replayMode_; }
+  static QString replayName(shardlab::trace::ReplayMode mode); // what the replay assumes, in words
+  // The measured run's lost pipeline stage time taken apart (replays of it); none for
+  // other strategies. While events stream in, recomputed at most every `maxAgeMs`.
+  const std::optional<shardlab::trace::BubbleBreakdown>& breakdown(int maxAgeMs = 2000) const;
   const shardlab::trace::Event& event(int index) const { return trace_->events[static_cast<std::size_t>(index)]; }
   int eventCount() const { return static_cast<int>(trace_->events.size()); }
   // Summary of the run from summarize(); recomputed when events arrived since.
@@ -110,6 +123,12 @@ private:
 
 
   std::unique_ptr<shardlab::trace::Trace> trace_;
+  std::unique_ptr<shardlab::trace::Trace> measured_; // held here while a replay is shown
+  std::optional<shardlab::trace::ReplayMode> replayMode_;
+  mutable std::optional<shardlab::trace::BubbleBreakdown> breakdown_;
+  mutable int breakdownAt_ = -1;
+  mutable QElapsedTimer breakdownAge_;
+  void reindex();
   std::unique_ptr<shardlab::trace::TraceParser> parser_;
   struct RankIndex {
     std::vector<int> lanes[3];

@@ -59,6 +59,18 @@ QColor Palette::problem() { return kVermillion; }
 QColor Palette::accent() { return kBlue; }
 
 QColor Palette::idle(bool dark) { return dark ? QColor(0x80, 0x40, 0x40, 110) : QColor(0xD5, 0x5E, 0x00, 55); }
+// Dense dots, darker than any op colour, unlike the idle hatching: the op was running
+// but its rank had no core.
+QRectF Palette::coreWaitPart(const shardlab::trace::Event& op, const QRectF& block) {
+  const auto wall = op.t1 - op.t0;
+  if (op.cpuNs < 0 || wall <= 0 || op.cpuNs >= wall) return {};
+  const double share = static_cast<double>(wall - op.cpuNs) / static_cast<double>(wall);
+  return QRectF(block.right() - block.width() * share, block.top(), block.width() * share, block.height());
+}
+
+QBrush Palette::coreWait(bool dark) {
+  return QBrush(dark ? QColor(0xF0, 0xF0, 0xF0, 200) : QColor(0x20, 0x20, 0x20, 200), Qt::Dense4Pattern);
+}
 
 QString Palette::categoryName(st::Category c) {
   switch (c) {

@@ -5,7 +5,9 @@
 
 #include "trace/Event.h"
 
+#include <QBrush>
 #include <QColor>
+#include <QRectF>
 #include <QPalette>
 
 namespace Palette {
@@ -14,6 +16,12 @@ QColor kind(shardlab::trace::Kind k);
 QColor unit(int unit);
 QColor rankShade(QColor base, int rank, int ranks); // one shard of a unit, per owner rank
 QColor idle(bool dark);
+// The share of an op's wall time its rank spent waiting for a CPU core (drawn over the op).
+QBrush coreWait(bool dark);
+// The part of an op's block drawn with coreWait(): a share of its width equal to the
+// share of its wall time not spent on its CPU (the trace records how long the rank
+// waited for a core, not when, so the part sits at the block's end). Empty without CPU time.
+QRectF coreWaitPart(const shardlab::trace::Event& op, const QRectF& block);
 // Roles of the widgets' style sheets: what went right (a right answer, a finished run),
 // what went wrong (a broken rule, a wrong answer, a failed run), and a highlight (evidence).
 QColor ok();

@@ -8,6 +8,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace st = shardlab::trace;
 
@@ -54,16 +55,25 @@ void PipelineView::paintEvent(QPaintEvent*) {
   // summarize() walks the whole run: while a job streams, at most twice a second.
   const auto& s = model_.recentSummary();
   const auto& b = s.bubble;
+  const QLocale locale;
+  const auto pct = [&](double f) { return locale.toString(f * 100.0, 'f', 1); };
+  QString head = tr("Step %1 · schedule %2 · %3 · %4 · theory %5%")
+                     .arg(step_)
+                     .arg(QString::fromStdString(b.schedule), tr("%n stage(s)", nullptr, b.stages),
+                          tr("%n micro-batch(es)", nullptr, b.microbatches))
+                     .arg(pct(b.theory));
+  if (model_.replayMode())
+    head = tr("REPLAY (%1) · bubble in this replay %2% · %3")
+               .arg(TraceModel::replayName(*model_.replayMode()), pct(b.measured), head);
   p.setPen(palette().color(QPalette::Text));
-  const QString head = tr("Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%")
-                           .arg(step_)
-                           .arg(QString::fromStdString(b.schedule), tr("%n stage(s)", nullptr, b.stages),
-                                tr("%n micro-batch(es)", nullptr, b.microbatches))
-                           .arg(QLocale().toString(b.measured * 100.0, 'f', 1), QLocale().toString(b.theory * 100.0, 'f', 1));
-  p.drawText(QRectF(8, 2, width() - 16, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter, head);
+  const double lineH = fm.height() * 1.3;
+  p.drawText(QRectF(8, 2, width() - 16, lineH), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(head, Qt::ElideRight, width() - 16));
+  p.drawText(QRectF(8, 2 + lineH, width() - 16, lineH), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(breakdownText(), Qt::ElideRight, width() - 16));
   if (t0 >= t1) return;
   const double label = fm.horizontalAdvance(tr("Stage 00")) + 16;
-  const double top = fm.height() * 1.8;
+  const double top = fm.height() * 3.0;
   const int n = std::max(1, model_.rankCount());
   const double rowH = std::min((height() - top - fm.height() * 1.5) / n, fm.height() * 3.0);
   const double w = width() - label - 8;
@@ -85,6 +95,7 @@ void PipelineView::paintEvent(QPaintEvent*) {
       if (e.step != step_) continue;
       const QRectF bb(x(e.t0), row.top() + 2, std::max(1.0, x(e.t1) - x(e.t0)), row.height() - 4);
       p.fillRect(bb, Palette::kind(e.kind));
+      p.fillRect(Palette::coreWaitPart(e, bb), Palette::coreWait(dark));
       p.setPen(QPen(palette().color(QPalette::Base), 1));
       p.drawRect(bb);
       QString text = e.kind == st::Kind::Forward ? QStringLiteral("F") : e.kind == st::Kind::Backward ? QStringLiteral("B") : QStringLiteral("O");
@@ -99,5 +110,27 @@ void PipelineView::paintEvent(QPaintEvent*) {
   }
   p.setPen(palette().color(QPalette::Text));
   p.drawText(QRectF(label, top + n * rowH, w, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("Step %1 lasted %2 · hatched: recorded idle (bubble)").arg(step_).arg(Captions::duration(t1 - t0)));
+             tr("Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op")
+                 .arg(step_)
+                 .arg(Captions::duration(t1 - t0)));
+}
+
+// The measured run's lost stage time and its parts, every part a replay of this trace
+// (BubbleBreakdown, docs/replay.md); before a step completed, the recorded idle alone.
+QString PipelineView::breakdownText() const {
+  const QLocale locale;
+  const auto pct = [&](double f) { return locale.toString(f * 100.0, 'f', 1); };
+  const auto& breakdown = model_.breakdown();
+  const double idle = model_.replayMode() ? shardlab::trace::summarizeMeasured(model_.measured()).bubble.measured
+                                          : model_.recentSummary().bubble.measured;
+  if (!breakdown) return tr("Measured: recorded idle %1% of stage time (whole run)").arg(pct(idle));
+  const auto& d = *breakdown;
+  QString text = tr("Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%")
+                     .arg(pct(d.notComputing), pct(d.schedule), pct(d.handoffs), pct(d.slowerOps));
+  if (d.cpuTimes) text += tr(" + waiting for cores %1%").arg(pct(d.coreWaits));
+  text += tr(" + unexplained %1%").arg((d.unexplained >= 0 ? QStringLiteral("+") : QString()) + pct(d.unexplained));
+  text += tr(" (parts from replays of this trace, ±%1%)").arg(pct(shardlab::trace::kBreakdownTolerance));
+  if (std::abs(d.unexplained) > shardlab::trace::kBreakdownTolerance)
+    text += tr(" · the replay misses more than that here: read the parts as rough");
+  return text;
 }

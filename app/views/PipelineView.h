@@ -1,6 +1,7 @@
-// PipelineView: the stage × time diagram of one measured pipeline step: F/B blocks
-// labelled by micro-batch, the bubble (recorded idle) highlighted, and the measured
-// bubble fraction from summarize() next to the theoretical (p-1)/(V·m+p-1).
+// PipelineView: the stage × time diagram of one pipeline step: F/B blocks labelled by
+// micro-batch, the bubble (recorded idle) hatched, each op's wait for a CPU core
+// dotted, and a header with the theoretical (p-1)/(V·m+p-1) and the measured lost
+// stage time taken apart by replays of the trace (trace::BubbleBreakdown).
 #pragma once
 
 #include "models/TraceModel.h"
@@ -13,6 +14,8 @@ public:
   explicit PipelineView(const TraceModel& model, QWidget* parent = nullptr);
   // The step drawn: the step under the playhead (or the first steady step).
   int shownStep() const { return step_; }
+  // The header's second line: measured = schedule + hand-offs + slower ops + core waits + unexplained.
+  QString breakdownText() const;
   QSize sizeHint() const override { return {900, 300}; }
 
 public Q_SLOTS:

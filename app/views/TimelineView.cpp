@@ -178,6 +178,7 @@ void TimelineView::paintLane(QPainter& p, int r, TraceModel::Lane lane, bool dar
       p.fillRect(b, QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
     } else {
       p.fillRect(b, Palette::kind(e.kind));
+      if (lane == TraceModel::Lane::Compute) p.fillRect(Palette::coreWaitPart(e, b), Palette::coreWait(dark));
       if (b.width() > 24) {
         QString label = model_.unitName(e.unit);
         if (e.micro >= 0) label += QStringLiteral("/m%1").arg(e.micro);

@@ -23,6 +23,9 @@ struct Task {
   std::int32_t rank = 0;
   std::int64_t t0 = 0, t1 = 0; // measured interval of this task
   std::int64_t work = 0;       // compute: the time it replays (see shortestTimes)
+  std::int64_t cpu = 0;        // compute: its own CPU time (its wall time when none was recorded)
+  std::int64_t transfer = 0;   // communication: its measured duration (see measuredTransfers)
+  std::int64_t ready = 0;      // a receive: when its rank began waiting for the message (else t0)
   std::int32_t piece = 0;      // a piece of an op: which (0 before its first wait)
   bool comm = false;           // on the communication stream
   std::int32_t group = -1;     // a collective: the tasks of all its participants
@@ -103,7 +106,29 @@ void shortestTimes(const Trace& trace, Graph& g) {
       if (!fresh) it->second = std::min(it->second, d);
     }
   for (Task& t : g.tasks)
-    if (isOp(t)) t.work = shortest[keyOfTask(t)];
+    if (isOp(t)) {
+      t.work = shortest[keyOfTask(t)];
+      t.cpu = duration(t);
+    }
+}
+
+// What each transfer took, as the fit samples it: a collective lasts, on the rank that
+// joined it last, about its transfer alone; a message, from when both sides were ready
+// (the send issued, the receiver waiting) to when the receiver could copy it: the
+// hand-off, thread wake-up included. The copy itself is the receive's own duration.
+void measuredTransfers(Graph& g) {
+  for (const auto& members : g.groups) {
+    std::int64_t shortest = INT64_MAX;
+    for (auto m : members) shortest = std::min(shortest, g.tasks[static_cast<std::size_t>(m)].t1 - g.tasks[static_cast<std::size_t>(m)].t0);
+    for (auto m : members) g.tasks[static_cast<std::size_t>(m)].transfer = shortest;
+  }
+  for (Task& t : g.tasks)
+    if (t.comm && t.group < 0) t.transfer = t.t1 - t.t0;
+  for (const Task& t : g.tasks) {
+    if (t.comm || t.deps[2] < 0) continue;
+    Task& send = g.tasks[static_cast<std::size_t>(t.deps[2])];
+    send.transfer = std::max<std::int64_t>(0, t.t0 - std::max(send.t0, t.ready));
+  }
 }
 
 // Builds the dependency graph (docs/replay.md, "The graph").
@@ -160,12 +185,15 @@ Graph buildGraph(const Trace& trace) {
     std::stable_sort(waits[r].begin(), waits[r].end(), byStart);
     std::size_t w = 0;
     std::int32_t waitedOn = -1, piece = 0;
+    std::int64_t waitStart = -1; // the wait just before this task, if any
     auto pushCompute = [&](std::int32_t ev, std::int64_t t0, std::int64_t t1) {
       Task t;
       t.event = ev;
       t.rank = static_cast<std::int32_t>(r);
       t.t0 = t0;
       t.t1 = t1;
+      t.ready = waitStart >= 0 && waitStart <= t0 ? waitStart : t0;
+      waitStart = -1;
       t.piece = piece++;
       if (!g.computeOrder[r].empty()) t.deps[0] = g.computeOrder[r].back();
       t.deps[1] = waitedOn;
@@ -183,6 +211,8 @@ Graph buildGraph(const Trace& trace) {
         if (e.record == Record::Op && wait.t0 >= e.t0 && wait.t1 <= e.t1) {
           if (wait.t0 > pieceStart) pushCompute(ev, pieceStart, wait.t0);
           pieceStart = wait.t1;
+        } else if (wait.t1 <= e.t0) {
+          waitStart = wait.t0;
         }
         waitedOn = waitedFor(wait.t1);
       }
@@ -289,6 +319,7 @@ Graph buildGraph(const Trace& trace) {
                                       " (micro-batch " + std::to_string(e.micro) + ")"});
   }
   shortestTimes(trace, g);
+  measuredTransfers(g);
   return g;
 }
 
@@ -348,26 +379,20 @@ std::vector<std::pair<std::int64_t, std::int64_t>> schedule(const Graph& g, Cost
   return when;
 }
 
-// The sample of one transfer's cost: a collective lasts, on the rank that joined it
-// last, about its transfer alone.
+// The fit's samples: every collective once and every message once, at their measured
+// duration (measuredTransfers).
 std::map<std::string, AlphaBeta> fitCommunication(const Trace& trace, const Graph& g) {
   std::map<std::string, std::vector<std::pair<double, double>>> samples; // bytes, seconds
   for (const auto& members : g.groups) {
-    std::int64_t shortest = INT64_MAX;
-    for (auto m : members) {
-      const Task& t = g.tasks[static_cast<std::size_t>(m)];
-      shortest = std::min(shortest, t.t1 - t.t0);
-    }
-    const Event& e = trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(members[0])].event)];
-    samples[std::string(toString(e.kind))].emplace_back(static_cast<double>(e.bytes), static_cast<double>(shortest) * 1e-9);
+    const Task& t = g.tasks[static_cast<std::size_t>(members[0])];
+    const Event& e = trace.events[static_cast<std::size_t>(t.event)];
+    samples[std::string(toString(e.kind))].emplace_back(static_cast<double>(e.bytes), static_cast<double>(t.transfer) * 1e-9);
   }
-  // A message likewise: the shorter of its send (which may wait for the receiver)
-  // and its receive (which starts once the message is there).
   for (const Task& t : g.tasks) {
     if (t.comm || t.deps[2] < 0) continue;
     const Task& send = g.tasks[static_cast<std::size_t>(t.deps[2])];
     samples["send"].emplace_back(static_cast<double>(trace.events[static_cast<std::size_t>(t.event)].bytes),
-                                 static_cast<double>(std::min(t.t1 - t.t0, send.t1 - send.t0)) * 1e-9);
+                                 static_cast<double>(send.transfer) * 1e-9);
   }
   std::map<std::string, AlphaBeta> fits;
   for (const auto& [kind, xy] : samples) {
@@ -461,17 +486,33 @@ struct ReplayRun {
   std::optional<std::string> stoppedAt;
 };
 
-ReplayRun runMode(const Trace& measured, const Graph& g, ReplayMode mode,
-                  const std::map<std::string, AlphaBeta>& fits) {
+// What a replay gives each task: ops their fastest time (the public modes) or their
+// own CPU or wall time (the breakdown's later replays); transfers nothing, the fitted
+// model, the reference interconnect, or their own measured duration.
+enum class OpTime : std::uint8_t { Fastest, OwnCpu, OwnWall };
+enum class TransferTime : std::uint8_t { Free, Fitted, Reference, Measured };
+
+ReplayRun runCosts(const Trace& measured, const Graph& g, OpTime opTime, TransferTime transferTime,
+                   const std::map<std::string, AlphaBeta>& fits, nlohmann::json replayTag) {
   const auto cost = [&](const Task& t) -> std::int64_t {
     const Event& e = measured.events[static_cast<std::size_t>(t.event)];
-    if (!t.comm) return t.work; // a receive's transfer is its send's
+    if (!t.comm) { // a receive's transfer is its send's; measured, its copy is its own
+      if (e.record != Record::Op) return transferTime == TransferTime::Measured ? t.t1 - t.t0 : t.work;
+      switch (opTime) {
+      case OpTime::Fastest: return t.work;
+      case OpTime::OwnCpu: return t.cpu;
+      case OpTime::OwnWall: return t.t1 - t.t0;
+      }
+    }
     double seconds = 0.0;
-    if (mode == ReplayMode::Fitted) {
-      const auto it = fits.find(std::string(toString(e.kind)));
-      if (it != fits.end()) seconds = it->second.alphaS + static_cast<double>(e.bytes) * it->second.betaSPerByte;
-    } else if (mode == ReplayMode::Reference) {
-      seconds = referenceSeconds(e);
+    switch (transferTime) {
+    case TransferTime::Free: break;
+    case TransferTime::Fitted:
+      if (const auto it = fits.find(std::string(toString(e.kind))); it != fits.end())
+        seconds = it->second.alphaS + static_cast<double>(e.bytes) * it->second.betaSPerByte;
+      break;
+    case TransferTime::Reference: seconds = referenceSeconds(e); break;
+    case TransferTime::Measured: return t.transfer;
     }
     return static_cast<std::int64_t>(std::llround(seconds * 1e9));
   };
@@ -481,11 +522,7 @@ ReplayRun runMode(const Trace& measured, const Graph& g, ReplayMode mode,
   Trace& out = run.trace;
   out.version = measured.version;
   out.job = measured.job.is_object() ? measured.job : nlohmann::json::object();
-  out.job["replay"] = {{"mode", std::string(toString(mode))},
-                       {"compute", std::string(g.timesNote())},
-                       {"communication", mode == ReplayMode::ScheduleAlone ? "free"
-                                         : mode == ReplayMode::Fitted  ? "alpha + bytes * beta fitted to this run"
-                                                                       : std::string(kReferenceInterconnect.name)}};
+  out.job["replay"] = std::move(replayTag);
   out.units = measured.units;
   out.ranks = measured.ranks;
   out.texts = measured.texts;
@@ -527,6 +564,47 @@ ReplayRun runMode(const Trace& measured, const Graph& g, ReplayMode mode,
   std::stable_sort(out.events.begin(), out.events.end(), [](const Event& a, const Event& b) { return a.t0 < b.t0; });
   run.stoppedAt = stoppedAt(measured, g, when);
   return run;
+}
+
+ReplayRun runMode(const Trace& measured, const Graph& g, ReplayMode mode,
+                  const std::map<std::string, AlphaBeta>& fits) {
+  const TransferTime transfer = mode == ReplayMode::ScheduleAlone ? TransferTime::Free
+                                : mode == ReplayMode::Fitted      ? TransferTime::Fitted
+                                                                  : TransferTime::Reference;
+  nlohmann::json tag = {{"mode", std::string(toString(mode))},
+                        {"compute", std::string(g.timesNote())},
+                        {"communication", mode == ReplayMode::ScheduleAlone ? "free"
+                                          : mode == ReplayMode::Fitted      ? "alpha + bytes * beta fitted to this run"
+                                                                            : std::string(kReferenceInterconnect.name)}};
+  return runCosts(measured, g, OpTime::Fastest, transfer, fits, std::move(tag));
+}
+
+// The breakdown's chain of replays (see BubbleBreakdown). Each replay is summarised
+// as the measured trace is, so the stage time S and the op time U are counted over
+// the same steady steps.
+std::optional<BubbleBreakdown> breakdownOf(const Trace& measured, const Graph& g,
+                                           const std::map<std::string, AlphaBeta>& fits) {
+  const Summary m = summarizeMeasured(measured);
+  if (!m.bubble.present || m.bubble.stageS <= 0.0) return std::nullopt;
+  const auto summaryOf = [&](OpTime ops, TransferTime transfers) {
+    return summarizeMeasured(runCosts(measured, g, ops, transfers, fits, {{"mode", "breakdown"}}).trace).bubble;
+  };
+  const BubbleSummary schedule = summaryOf(OpTime::Fastest, TransferTime::Free);
+  const BubbleSummary handoffs = summaryOf(OpTime::Fastest, TransferTime::Measured);
+  const BubbleSummary own = summaryOf(OpTime::OwnCpu, TransferTime::Measured);
+  const BubbleSummary wall = g.cpuTimes ? summaryOf(OpTime::OwnWall, TransferTime::Measured) : own;
+  const double U = schedule.opS;
+  if (U <= 0.0 || schedule.stageS <= 0.0 || handoffs.stageS <= 0.0 || own.stageS <= 0.0 || wall.stageS <= 0.0)
+    return std::nullopt;
+  BubbleBreakdown b;
+  b.cpuTimes = g.cpuTimes;
+  b.notComputing = 1.0 - U / m.bubble.stageS;
+  b.schedule = 1.0 - U / schedule.stageS;
+  b.handoffs = U / schedule.stageS - U / handoffs.stageS;
+  b.slowerOps = U / handoffs.stageS - U / own.stageS;
+  b.coreWaits = U / own.stageS - U / wall.stageS;
+  b.unexplained = U / wall.stageS - U / m.bubble.stageS;
+  return b;
 }
 
 ReplayResult resultOf(const Trace& replayed, ReplayMode mode) {
@@ -597,7 +675,14 @@ ReplayReport replayReport(const Trace& measured) {
     report.stoppedAt = run.stoppedAt;
     report.results.push_back(resultOf(run.trace, mode));
   }
+  report.breakdown = breakdownOf(measured, g, report.fitted);
   return report;
+}
+
+std::optional<BubbleBreakdown> bubbleBreakdown(const Trace& measured) {
+  const Graph g = buildGraph(measured);
+  if (g.tasks.empty()) return std::nullopt;
+  return breakdownOf(measured, g, fitCommunication(measured, g));
 }
 
 } // namespace shardlab::trace

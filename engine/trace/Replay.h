@@ -50,13 +50,38 @@ struct ReplayResult {
   std::optional<double> bubble; // pipeline jobs: the summary's bubble.measured of the replayed trace
 };
 
+// A pipeline run's lost stage time taken apart (docs/replay.md, "The bubble taken
+// apart"). `notComputing` is the measured share of stage time not spent on the
+// arithmetic, taken at its fastest recorded time: 1 - U / S, with U that time summed
+// over the steady steps' ops and S the steady steps' stage time. Replays of the same
+// graph add one measured effect at a time, each lengthening the step:
+//   schedule      ops at their fastest time, communication free (= schedule_alone)
+//   handoffs      + every transfer at its own measured duration
+//   slowerOps     + every op at its own CPU time rather than its fastest
+//   coreWaits     + every op at its own wall time: the time its rank waited for a core
+//   unexplained   what the last replay still misses of the measurement (its sign kept)
+// Each term is U/S_before - U/S_after, so the terms add up to notComputing exactly and
+// `unexplained` is the test of the graph: small when the replay reproduces the run.
+struct BubbleBreakdown {
+  double notComputing = 0.0;
+  double schedule = 0.0, handoffs = 0.0, slowerOps = 0.0, coreWaits = 0.0, unexplained = 0.0;
+  bool cpuTimes = false; // without CPU times, slowerOps holds the core waits too and coreWaits is 0
+};
+// The tolerance docs/replay.md states for `unexplained` on a run that finished.
+inline constexpr double kBreakdownTolerance = 0.05;
+
 struct ReplayReport {
   bool present = false;         // the trace had ops to replay
   std::string timesNote;        // which measured times the compute replays
   std::optional<std::string> stoppedAt; // a cut-short trace: where the replay stopped and why
   std::map<std::string, AlphaBeta> fitted; // the fitted mode's model, by kind
   std::vector<ReplayResult> results;       // in kReplayModes order
+  std::optional<BubbleBreakdown> breakdown; // pipeline runs that completed a step
 };
+
+// The breakdown alone (the app's pipeline header); none for other strategies or
+// before a step completed.
+std::optional<BubbleBreakdown> bubbleBreakdown(const Trace& measured);
 
 // The three modes' results (the summary's `replay` section).
 ReplayReport replayReport(const Trace& measured);

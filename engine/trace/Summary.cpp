@@ -291,12 +291,15 @@ Summary summarizeMeasured(const Trace& trace) {
     b.theory = theoreticalBubble(config->schedule, b.stages, b.microbatches, b.virtualStages);
     const int firstSteady = s.stepsCompleted > 1 ? 1 : 0;
     std::vector<std::int64_t> idle(R, 0), span(R, 0);
+    std::int64_t opSum = 0;
     // Idle counts only inside the steps whose span is counted below: a steady step the
     // rank finished (a failed run's unfinished last step would inflate the fraction).
     for (const auto& e : trace.events) {
-      if (e.record != Record::Idle || e.step < firstSteady || e.step >= s.stepsCompleted) continue;
+      if ((e.record != Record::Idle && e.record != Record::Op) || e.step < firstSteady || e.step >= s.stepsCompleted)
+        continue;
       if (static_cast<std::size_t>(e.rank) >= R || !stepEnd.count({e.rank, e.step})) continue;
-      idle[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
+      if (e.record == Record::Op) opSum += e.t1 - e.t0;
+      else idle[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
     }
     for (std::size_t r = 0; r < R; ++r) {
       const int rank = static_cast<int>(r);
@@ -315,6 +318,8 @@ Summary summarizeMeasured(const Trace& trace) {
       spanSum += span[r];
     }
     b.measured = spanSum > 0 ? static_cast<double>(idleSum) / static_cast<double>(spanSum) : 0.0;
+    b.stageS = static_cast<double>(spanSum) * 1e-9;
+    b.opS = static_cast<double>(opSum) * 1e-9;
   }
   return s;
 }
@@ -384,6 +389,13 @@ nlohmann::json Summary::toJson() const {
       if (result.mode == ReplayMode::Reference) mode["interconnect"] = std::string(kReferenceInterconnect.name);
       r[std::string(toString(result.mode))] = mode;
     }
+    if (replay.breakdown) {
+      const auto& b = *replay.breakdown;
+      r["bubble_breakdown"] = {{"not_computing", b.notComputing}, {"schedule", b.schedule},
+                               {"handoffs", b.handoffs},          {"slower_ops", b.slowerOps},
+                               {"core_waits", b.cpuTimes ? json(b.coreWaits) : json()},
+                               {"unexplained", b.unexplained},   {"tolerance", kBreakdownTolerance}};
+    }
     j["replay"] = r;
   }
   j["out_of_memory"] = outOfMemory ? json({{"rank", outOfMemory->rank},
@@ -441,6 +453,16 @@ std::string Summary::toTable() const {
         o << line;
       }
       o << "\n";
+    }
+    if (replay.breakdown) {
+      const auto& b = *replay.breakdown;
+      char coreWaits[16] = "-";
+      if (b.cpuTimes) std::snprintf(coreWaits, sizeof coreWaits, "%.3f", b.coreWaits);
+      std::snprintf(line, sizeof line,
+                    "  stage time not computing %.3f = schedule %.3f + hand-offs %.3f + slower ops %.3f + "
+                    "waiting for cores %s + unexplained %+.3f\n",
+                    b.notComputing, b.schedule, b.handoffs, b.slowerOps, coreWaits, b.unexplained);
+      o << line;
     }
     if (replay.stoppedAt) o << "replay stopped: " << *replay.stoppedAt << "\n";
   }

@@ -52,7 +52,9 @@ struct OutOfMemoryReport {
 struct BubbleSummary {
   bool present = false;
   std::vector<double> perStage; // idle / stage time over the steady steps
-  double measured = 0.0;
+  double measured = 0.0;        // idle / stage time, all stages together
+  double stageS = 0.0;          // stage time: the steady steps' time, summed over stages
+  double opS = 0.0;             // op time inside those steps, summed over stages
   double theory = 0.0;
   std::string schedule;
   int stages = 0, microbatches = 0, virtualStages = 1;

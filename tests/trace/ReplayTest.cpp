@@ -191,3 +191,70 @@ TEST(Replay, ModesByName) {
   for (auto mode : kReplayModes) EXPECT_EQ(replayModeFromString(toString(mode)), mode);
   EXPECT_FALSE(replayModeFromString("projected"));
 }
+
+// The breakdown of lost stage time: each part is one replay apart from the next, so
+// the parts add up to the measurement exactly; `unexplained` is what no replay saw.
+namespace {
+double partsSum(const BubbleBreakdown& b) {
+  return b.schedule + b.handoffs + b.slowerOps + b.coreWaits + b.unexplained;
+}
+Trace withCpuTimes(Trace t, double cpuShare) {
+  for (auto& e : t.events)
+    if (e.record == Record::Op) e.cpuNs = static_cast<std::int64_t>(static_cast<double>(e.t1 - e.t0) * cpuShare);
+  return t;
+}
+} // namespace
+
+TEST(BubbleBreakdown, EqualStagesWithACoreEachLoseOnlyTheSchedule) {
+  for (int p : {2, 4})
+    for (int m : {1, 4, 8}) {
+      const auto b = bubbleBreakdown(withCpuTimes(gpipe(p, m, 300, 600, 0, 3), 1.0));
+      ASSERT_TRUE(b) << "p=" << p << " m=" << m;
+      EXPECT_TRUE(b->cpuTimes);
+      const double theory = static_cast<double>(p - 1) / (m + p - 1);
+      EXPECT_NEAR(b->schedule, theory, 1e-9);
+      EXPECT_NEAR(b->coreWaits, 0.0, 1e-9);
+      EXPECT_NEAR(b->slowerOps, 0.0, 1e-9);
+      // The hand-built messages take 1 ns to copy: next to nothing, not nothing.
+      EXPECT_GE(b->handoffs, 0.0);
+      EXPECT_LT(b->handoffs, 0.01);
+      EXPECT_NEAR(b->unexplained, 0.0, 0.01);
+      EXPECT_NEAR(partsSum(*b), b->notComputing, 1e-12);
+    }
+}
+
+TEST(BubbleBreakdown, OpsThatWaitedForACoreShowAsCoreWaits) {
+  // Every op ran 300/600 ns of CPU in 450/900 ns of wall time: a third of it waiting.
+  const int p = 2, m = 4;
+  const auto b = bubbleBreakdown(withCpuTimes(gpipe(p, m, 450, 900, 0, 3), 2.0 / 3.0));
+  ASSERT_TRUE(b);
+  const double theory = static_cast<double>(p - 1) / (m + p - 1);
+  EXPECT_NEAR(b->schedule, theory, 1e-6);
+  // Stretching every op by 3/2 stretches the step by 3/2: U/S falls by a third.
+  EXPECT_NEAR(b->coreWaits, (1.0 - theory) / 3.0, 0.01);
+  EXPECT_NEAR(b->unexplained, 0.0, 0.01);
+  EXPECT_NEAR(partsSum(*b), b->notComputing, 1e-12);
+}
+
+TEST(BubbleBreakdown, WhatTheTraceDoesNotRecordIsUnexplainedNotHidden) {
+  // Each message was 5 µs late, but no record says so (no wait, a 1 ns copy).
+  const int p = 2, m = 4;
+  const auto b = bubbleBreakdown(withCpuTimes(gpipe(p, m, 300, 600, 5000, 3), 1.0));
+  ASSERT_TRUE(b);
+  EXPECT_GT(b->unexplained, 0.3);
+  EXPECT_NEAR(b->notComputing - b->schedule - b->handoffs, b->unexplained, 1e-9);
+}
+
+TEST(BubbleBreakdown, WithoutCpuTimesTheCoreWaitsAreNotSplitOut) {
+  const auto b = bubbleBreakdown(gpipe(2, 4, 300, 600, 0, 3));
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(b->cpuTimes);
+  EXPECT_EQ(b->coreWaits, 0.0);
+  EXPECT_NEAR(partsSum(*b), b->notComputing, 1e-12);
+}
+
+TEST(BubbleBreakdown, OnlyPipelineRunsHaveOne) {
+  Trace t = gpipe(2, 4, 300, 600, 0, 3);
+  t.job["strategy"] = "ddp";
+  EXPECT_FALSE(bubbleBreakdown(t));
+}
