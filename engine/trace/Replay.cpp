@@ -531,6 +531,31 @@ ReplayRun runCosts(const Trace& measured, const Graph& g, OpTime opTime, Transfe
     Event e = measured.events[static_cast<std::size_t>(g.tasks[i].event)];
     e.t0 = when[i].first;
     e.t1 = when[i].second;
+    if (e.record == Record::Op && e.cpuNs >= 0) e.cpuNs = e.t1 - e.t0; // a replayed op has its core
+    out.events.push_back(e);
+  }
+  // Memory, out-of-memory and failure records move with their rank's compute stream:
+  // inside a task, to the same share of its replayed time; between tasks, to the end
+  // of the one before. After the cut they are dropped with everything else.
+  for (const Event& m : measured.events) {
+    if (m.record != Record::Memory && m.record != Record::DeviceMemory && m.record != Record::OutOfMemory &&
+        m.record != Record::Failure)
+      continue;
+    if (static_cast<std::size_t>(m.rank) >= g.computeOrder.size()) continue;
+    const auto& order = g.computeOrder[static_cast<std::size_t>(m.rank)];
+    const auto after = std::upper_bound(order.begin(), order.end(), m.t0, [&](std::int64_t t, std::int32_t task) {
+      return t < g.tasks[static_cast<std::size_t>(task)].t0;
+    });
+    Event e = m;
+    if (after == order.begin()) {
+      e.t0 = e.t1 = 0;
+    } else {
+      const auto k = static_cast<std::size_t>(*(after - 1));
+      if (when[k].first < 0) continue;
+      const Task& t = g.tasks[k];
+      const double share = t.t1 > t.t0 ? std::clamp(static_cast<double>(m.t0 - t.t0) / static_cast<double>(t.t1 - t.t0), 0.0, 1.0) : 1.0;
+      e.t0 = e.t1 = when[k].first + std::llround(share * static_cast<double>(when[k].second - when[k].first));
+    }
     out.events.push_back(e);
   }
   for (std::size_t r = 0; r < g.computeOrder.size(); ++r) {

@@ -62,8 +62,14 @@ TEST(ReplaySwitch, ARealPipelineRunIsTakenApartAndReplayedInTheSameViews) {
 
   // Schedule alone: the same views show the replay, and say so; its bubble is the
   // header's schedule part. The quiz still reads the measured run.
+  const auto measuredSummary = model.summary();
   aloneButton->click();
   ASSERT_TRUE(model.replayMode());
+  // Memory moves with the compute it happened in: the same allocations in the same
+  // order, so the rank cards show the same peaks.
+  ASSERT_EQ(model.summary().ranksDetail.size(), measuredSummary.ranksDetail.size());
+  for (std::size_t r = 0; r < measuredSummary.ranksDetail.size(); ++r)
+    EXPECT_EQ(model.summary().ranksDetail[r].peakBytes, measuredSummary.ranksDetail[r].peakBytes) << "rank " << r;
   EXPECT_EQ(*model.replayMode(), st::ReplayMode::ScheduleAlone);
   EXPECT_TRUE(model.runLabel().startsWith(QStringLiteral("REPLAY"))) << model.runLabel().toStdString();
   EXPECT_TRUE(model.trace().job.contains("replay"));
