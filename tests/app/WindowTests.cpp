@@ -3,6 +3,7 @@
 // has the focus.
 #include "models/AppSettings.h"
 #include "views/ExperimentPanel.h"
+#include "views/GuidePanel.h"
 #include "models/JobRunner.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
@@ -220,4 +221,8 @@ TEST(LessonFlow, PredictFirstThenTheRunStarts) {
   QTest::qWait(200);
   EXPECT_FALSE(quiz->predictionResult().contains(QStringLiteral("Saved:")))
       << "the prediction is compared with the run: " << quiz->predictionResult().toStdString();
+  // The guide stayed beside the run, and the next lesson is offered now that it ran.
+  EXPECT_TRUE(w.findChild<QDockWidget*>(QStringLiteral("guide"))->isVisibleTo(&w));
+  EXPECT_EQ(w.guidePanel()->lesson(), QStringLiteral("fsdp-shard-gather-free"));
+  EXPECT_TRUE(w.guidePanel()->nextEnabled());
 }
