@@ -132,8 +132,9 @@ MainWindow::MainWindow(QWidget* parent)
   guideDock_->setObjectName(QStringLiteral("guide"));
   guide_ = new GuidePanel(catalog_, guideDock_);
   guideDock_->setWidget(guide_);
-  addDockWidget(Qt::RightDockWidgetArea, guideDock_);
-  splitDockWidget(guideDock_, quizDock_, Qt::Vertical);
+  // A tab beside the experiment form: the quiz keeps the whole right side's height.
+  addDockWidget(Qt::LeftDockWidgetArea, guideDock_);
+  tabifyDockWidget(expDock, guideDock_);
   guideDock_->hide();
   connect(guide_, &GuidePanel::nextLessonRequested, this, [this](const QString& id) {
     start_->selectLesson(id);
@@ -538,6 +539,7 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   quiz_->setLesson(id);
   guide_->setLesson(id);
   guideDock_->show();
+  guideDock_->raise();
   // Predict, then run, then compare: the lesson's order.
   const bool predictFirst = askPrediction && quiz_->hasPrediction();
   if (predictFirst) {

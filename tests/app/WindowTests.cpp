@@ -47,7 +47,12 @@ struct Language {
   bool ok = false;
 };
 
-QString tabText(MainWindow& w, int i) { return w.findChild<QTabWidget*>()->tabText(i); }
+// The views' tabs (the window has other tab widgets: the quiz dock's, the docks' own tab bars).
+QString tabText(MainWindow& w, int i) {
+  for (auto* tabs : w.findChildren<QTabWidget*>())
+    if (tabs->indexOf(w.rankView()) >= 0) return tabs->tabText(i);
+  return {};
+}
 } // namespace
 
 TEST(Translations, FrenchWindow) {
