@@ -6,6 +6,8 @@
 #include "trace/ChromeTrace.h"
 #include "views/CompareWindow.h"
 #include "views/ExperimentPanel.h"
+#include "views/GuidePanel.h"
+#include "views/LearnerDialogs.h"
 #include "views/LogPane.h"
 #include "views/Palette.h"
 #include "views/PipelineView.h"
@@ -151,6 +153,21 @@ MainWindow::MainWindow(QWidget* parent)
   connect(quiz_, &QuizPanel::predictionDone, &flow_, &LessonFlow::predictionDone);
   addDockWidget(Qt::RightDockWidgetArea, quizDock_);
   quizDock_->hide();
+  // The running lesson's guide stays beside the run (the start page that showed it is
+  // replaced by the workspace when the job starts), with "Next lesson" once it ran.
+  guideDock_ = new QDockWidget(tr("Guide"), this);
+  guideDock_->setObjectName(QStringLiteral("guide"));
+  guide_ = new GuidePanel(catalog_, guideDock_);
+  guideDock_->setWidget(guide_);
+  // A tab beside the experiment form: the quiz keeps the whole right side's height.
+  addDockWidget(Qt::LeftDockWidgetArea, guideDock_);
+  tabifyDockWidget(expDock, guideDock_);
+  guideDock_->hide();
+  connect(guide_, &GuidePanel::nextLessonRequested, this, [this](const QString& id) {
+    start_->selectLesson(id);
+    runLesson(id, true);
+  });
+  connect(&quiz_->controller(), &QuizController::progressChanged, this, &MainWindow::refreshCompletion);
 
   // Data flow: runner -> model -> (coalesced) views; playback -> views.
   viewTimer_.setSingleShot(true);
@@ -195,7 +212,10 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&flow_, &LessonFlow::runFinished, this, &MainWindow::onRunFinished);
   connect(&flow_, &LessonFlow::comparisonFinished, this,
           [this](JobRunner::Outcome, const QString& text) { onComparisonFinished(text); });
-  connect(&flow_, &LessonFlow::lessonFinished, this, [this](bool ok) { Q_EMIT lessonFinished(ok, message_); });
+  connect(&flow_, &LessonFlow::lessonFinished, this, [this](bool ok) {
+    guide_->setRunDone(true);
+    Q_EMIT lessonFinished(ok, message_);
+  });
   connect(&playback_, &PlaybackController::timeChanged, rankView_, &RankView::setTime);
   connect(&playback_, &PlaybackController::timeChanged, timeline_, &TimelineView::setTime);
   connect(&playback_, &PlaybackController::timeChanged, pipeline_, &PipelineView::setTime);
@@ -207,6 +227,7 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(start_, &StartPage::lessonChosen, this, [this](const QString& id) { runLesson(id, true); });
   connect(start_, &StartPage::experimentChosen, this, [this] {
+    leaveLesson();
     showWorkspace();
     experiment_->parentWidget()->show();
   });
@@ -215,11 +236,17 @@ MainWindow::MainWindow(QWidget* parent)
     compare_.clear();
     plots_->setComparison(nullptr, {}, {});
     lessonNote_->hide();
+    leaveLesson();
     flow_.runJob(config);
   });
   connect(experiment_, &ExperimentPanel::stopRequested, &flow_, &LessonFlow::stop);
   retranslate(); // the menus and every text set in one place
   onModelReset();
+  refreshCompletion();
+  if (const QString problem = quiz_->controller().progressProblem(); !problem.isEmpty()) {
+    showMessage(tr("Your progress file could not be read, so the quiz starts empty: %1").arg(problem), true);
+    log_->append(problem + QLatin1Char('\n'));
+  }
   resize(1280, 800);
 }
 
@@ -253,6 +280,17 @@ void MainWindow::buildMenus() {
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  auto* learner = menuBar()->addMenu(tr("L&earner"));
+  learnerLabel_ = learner->addAction(QString());
+  learnerLabel_->setEnabled(false);
+  learner->addAction(tr("&Switch learner…"), this, [this] {
+    if (const auto name = LearnerDialogs::askName(this, quiz_->controller().learner())) switchLearner(*name);
+  });
+  learner->addAction(tr("&Reset my progress…"), this, [this] {
+    if (LearnerDialogs::confirmReset(this, quiz_->controller().learner())) resetProgress();
+  });
+  refreshCompletion(); // names the learner in the menu
 
   auto* play = menuBar()->addMenu(tr("&Playback"));
   auto add = [&](const QString& text, const QKeySequence& key, auto slot) {
@@ -386,6 +424,7 @@ void MainWindow::retranslate() {
   if (experiment_) experiment_->parentWidget()->setWindowTitle(tr("Experiment"));
   if (log_) log_->parentWidget()->setWindowTitle(tr("Log"));
   if (quizDock_) quizDock_->setWindowTitle(tr("Quiz"));
+  if (guideDock_) guideDock_->setWindowTitle(tr("Guide"));
   if (runLabel_) runLabel_->setText(model_.runLabel());
   if (shownGroup_) {
     const QStringList names{tr("Measured"), tr("Schedule alone"), tr("Projected")};
@@ -483,6 +522,36 @@ void MainWindow::showMessage(const QString& text, bool problem) {
   message_label_->setVisible(!text.isEmpty());
 }
 
+void MainWindow::refreshCompletion() {
+  if (!quiz_) return;
+  const QString name = quiz_->controller().learner();
+  if (learnerLabel_) learnerLabel_->setText(tr("Learner: %1").arg(name.isEmpty() ? tr("(no name)") : name));
+  QStringList done;
+  for (const auto& l : catalog_.lessons())
+    if (quiz_->controller().lessonComplete(l.id, l.questionIds())) done << l.id;
+  start_->setCompleted(done);
+}
+
+void MainWindow::switchLearner(const QString& name) {
+  AppSettings::setLearner(name);
+  quiz_->setLearner(name);
+  refreshCompletion();
+  showMessage(tr("Answers are now recorded for %1.").arg(name.isEmpty() ? tr("(no name)") : name), false);
+}
+
+void MainWindow::resetProgress() {
+  quiz_->resetProgress();
+  refreshCompletion();
+  showMessage(tr("Your progress was reset."), false);
+}
+
+void MainWindow::leaveLesson() {
+  if (flow_.waitingForPrediction()) flow_.stop(); // its job must not start once the prediction box is gone
+  quiz_->setLesson(QString());
+  guide_->setLesson(QString());
+  guideDock_->hide();
+}
+
 void MainWindow::setPresentationLayout(bool on) {
   // On a projector the class watches the run: the form and the log make room for it
   // (the View menu's dock toggles bring them back).
@@ -502,6 +571,7 @@ QString MainWindow::openTrace(const QString& path) {
     if (job.contains("command") && job["command"].is_string())
       log_->setCommandLine(QString::fromStdString(job["command"].get<std::string>()));
   }
+  leaveLesson();
   quiz_->refreshObservations(path);
   showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
@@ -526,6 +596,9 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   lessonNote_->setVisible(!notes.isEmpty());
   quiz_->controller().setPlaceholderValues(l->placeholderValues());
   quiz_->setLesson(id);
+  guide_->setLesson(id);
+  guideDock_->show();
+  guideDock_->raise();
   // Predict, then run, then compare: the lesson's order.
   const bool predictFirst = askPrediction && quiz_->hasPrediction();
   if (predictFirst) {

@@ -16,6 +16,7 @@
 
 class CaptionBar;
 class ExperimentPanel;
+class GuidePanel;
 class LogPane;
 class PipelineView;
 class PlaybackBar;
@@ -49,6 +50,10 @@ public:
   LogPane* logPane() const { return log_; }
   ExperimentPanel* experimentPanel() const { return experiment_; }
   QuizPanel* quizPanel() const { return quiz_; }
+  GuidePanel* guidePanel() const { return guide_; }
+  // Learner menu, without its dialogs: whose progress the quiz records, and forgetting it.
+  void switchLearner(const QString& name);
+  void resetProgress();
   const LessonCatalog& catalog() const { return catalog_; }
   QString lastMessage() const { return message_; }
   StartPage* startPage() const { return start_; }
@@ -92,6 +97,10 @@ private:
   void chooseTraceToOpen();
   void onModelReset();
   void showMessage(const QString& text, bool problem);
+  // The start page's ticks: lessons whose questions this learner answered.
+  void refreshCompletion();
+  // A free experiment or an opened trace: no lesson's guide, questions or prediction.
+  void leaveLesson();
   void retranslate();
 
   LessonCatalog catalog_;
@@ -123,5 +132,8 @@ private:
   void syncShownSwitch();
   QuizPanel* quiz_ = nullptr;
   QDockWidget* quizDock_ = nullptr;
+  GuidePanel* guide_ = nullptr;
+  QDockWidget* guideDock_ = nullptr;
+  QAction* learnerLabel_ = nullptr; // "Learner: NAME" in the Learner menu
   QString message_;
 };

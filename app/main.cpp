@@ -4,10 +4,12 @@
 //   shardlab --open TRACE [--screenshot FILE] [--at F]
 //   shardlab --headless              run the default FSDP job via shardlab-run, print its summary
 //   shardlab --version
+// The environment variable SHARDLAB_LEARNER names the learner for this run (no first-start question).
 #include "models/AppSettings.h"
 #include "job/ExitCodes.h"
 #include "models/JobRunner.h"
 #include "views/ExperimentPanel.h"
+#include "views/LearnerDialogs.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
 #include "views/QuizPanel.h"
@@ -88,6 +90,10 @@ int main(int argc, char** argv) {
     return runHeadless(noDisplay ? QCoreApplication::translate("main", "no display (DISPLAY and WAYLAND_DISPLAY are unset)")
                                  : QCoreApplication::translate("main", "the Qt platform is '%1', which shows no window").arg(platform));
 
+  // First start: whose progress is this? (Screenshots and SHARDLAB_LEARNER skip the question;
+  // a cancelled dialog records for the unnamed learner and asks again at the next start.)
+  if (!cli.isSet(shot) && !AppSettings::learnerAsked())
+    if (const auto name = LearnerDialogs::askName(nullptr, QString())) AppSettings::setLearner(*name);
   MainWindow w;
   if (AppSettings::presentation()) w.setPresentationLayout(true);
   {

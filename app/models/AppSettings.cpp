@@ -32,6 +32,14 @@ QString AppSettings::effectiveLanguage() {
   if (lang.isEmpty()) lang = QLocale().name().left(2);
   return known.contains(lang) ? lang : QStringLiteral("en");
 }
+QString AppSettings::learner() {
+  if (qEnvironmentVariableIsSet("SHARDLAB_LEARNER")) return qEnvironmentVariable("SHARDLAB_LEARNER").trimmed();
+  return QSettings().value(QStringLiteral("learner/name")).toString();
+}
+void AppSettings::setLearner(const QString& name) { QSettings().setValue(QStringLiteral("learner/name"), name.trimmed()); }
+bool AppSettings::learnerAsked() {
+  return qEnvironmentVariableIsSet("SHARDLAB_LEARNER") || QSettings().contains(QStringLiteral("learner/name"));
+}
 void AppSettings::setLanguage(const QString& code) { QSettings().setValue(QStringLiteral("ui/language"), code); }
 QString AppSettings::theme() {
   if (!themeOverride_.isEmpty()) return themeOverride_;

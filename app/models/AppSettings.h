@@ -1,5 +1,6 @@
-// AppSettings: persisted preferences (QSettings): language, theme, font scale and
-// presentation mode. apply() sets the translator, the Fusion palette and the font.
+// AppSettings: persisted preferences (QSettings): language, theme, font scale,
+// presentation mode and the learner's name. apply() sets the translator, the Fusion
+// palette and the font.
 #pragma once
 
 #include <QCoreApplication>
@@ -26,6 +27,12 @@ public:
   static void setTheme(const QString& theme);
   static bool presentation();         // large fonts for a projector
   static void setPresentation(bool on);
+  // Whose progress the quiz records: $SHARDLAB_LEARNER when set (tests, screenshots, a lab
+  // PC's login script), else the name saved at first start ("" before one was given).
+  static QString learner();
+  static void setLearner(const QString& name);
+  // Whether the app should ask for a name at start: none saved and none in the environment.
+  static bool learnerAsked();
   static double fontScale();          // 1.0 by default
   static void setFontScale(double scale);
   // Installs the translator and palette; returns false when the language has no .qm.

@@ -132,6 +132,15 @@ const Lesson* LessonCatalog::find(const QString& id) const {
   return nullptr;
 }
 
+QStringList Lesson::questionIds() const {
+  if (labStep && !labStep->questionIds.empty()) {
+    QStringList ids;
+    for (const auto& question : labStep->questionIds) ids << QString::fromStdString(question);
+    return ids;
+  }
+  return writtenQuestionIds;
+}
+
 LessonCatalog LessonCatalog::load(const QString& assetsDir) {
   LessonCatalog c;
   if (assetsDir.isEmpty()) {
@@ -154,6 +163,7 @@ LessonCatalog LessonCatalog::load(const QString& assetsDir) {
       l.specLabelTexts << toMap(run.label);
     }
     l.sizing = ql.sizing;
+    for (const auto& id : ql.questionIds) l.writtenQuestionIds << QString::fromStdString(id);
     updateJobs(l);
     for (const auto& [lang, path] : ql.guides) {
       const std::filesystem::path p = path.is_absolute() ? path : dir / path;

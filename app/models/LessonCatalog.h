@@ -33,8 +33,11 @@ struct Lesson {
   std::optional<shardlab::quiz::LessonSizingRule> sizing;  // what it must make visible, its budget
   std::optional<shardlab::quiz::LessonSize> size;          // the size chosen for this machine
   std::optional<shardlab::quiz::LabStep> labStep;          // the open lab's step for this lesson
+  QStringList writtenQuestionIds;                          // the guide questions the lesson's file names
   int cores = 0, gpus = 0;                                 // the machine, for the guide's placeholders
 
+  // The guide questions the quiz asks: the open lab's step's, else the lesson's.
+  QStringList questionIds() const;
   // In `lang` ("en", "fr", "ru"), else English.
   QString title(const QString& lang = currentLanguage()) const;
   QStringList specLabels(const QString& lang = currentLanguage()) const;

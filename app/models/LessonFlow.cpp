@@ -42,6 +42,7 @@ void LessonFlow::predictionDone() {
 
 void LessonFlow::stop() {
   queue_.clear();
+  waitingForPrediction_ = false; // a lesson waiting for its prediction does not start later
   runner_.stop();
   comparisonRunner_.stop();
 }

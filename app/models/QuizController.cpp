@@ -1,5 +1,6 @@
 #include "models/QuizController.h"
 
+#include "models/AppSettings.h"
 #include "models/LessonCatalog.h"
 #include "models/PlaybackController.h"
 #include "models/TraceModel.h"
@@ -7,8 +8,10 @@
 #include "quiz/bank/LessonLibrary.h"
 #include "quiz/observations/PredictionCheck.h"
 #include "quiz/observations/TraceHash.h"
+#include "quiz/progress/ProgressLocation.h"
 
 #include <QDir>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -16,27 +19,63 @@
 
 namespace sq = shardlab::quiz;
 
+namespace {
+
+// When this session started and a random part: two starts in the same second differ.
+std::string newSession() {
+  return sq::isoUtc(std::chrono::system_clock::now()) + "-" +
+         QString::number(QRandomGenerator::global()->generate(), 16).toStdString();
+}
+
+} // namespace
+
 QuizController::QuizController(TraceModel& model, PlaybackController& playback, QObject* parent)
-    : QObject(parent), model_(model), playback_(playback) {
+    : QObject(parent), model_(model), playback_(playback), session_(newSession()) {
   try {
     const auto dir = LessonCatalog::assetsDirectory();
     if (!dir.isEmpty()) bank_ = std::make_unique<sq::QuestionBank>(sq::QuestionBank::loadDirectory(dir.toStdString() + "/quiz"));
   } catch (const std::exception&) {
     bank_.reset(); // no guide questions; observation questions still work
   }
-  const QString appData = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-  setProgressFile(QDir(appData).filePath(QStringLiteral("progress.json")));
+  setLearner(AppSettings::learner());
   rebuild();
 }
 
 QuizController::~QuizController() = default;
 
 void QuizController::setProgressFile(const QString& path) {
+  progressProblem_.clear();
   try {
     progress_ = std::make_unique<sq::Progress>(sq::Progress::load(path.toStdString()));
-  } catch (const std::exception&) {
-    progress_ = std::make_unique<sq::Progress>(path.toStdString()); // unreadable: start over, keep the file until saved
+  } catch (const std::exception& e) {
+    // Unreadable: start over (the message names the file and what is wrong); the file stays until saved.
+    progressProblem_ = QString::fromStdString(e.what());
+    progress_ = std::make_unique<sq::Progress>(path.toStdString());
   }
+  Q_EMIT progressChanged();
+}
+
+void QuizController::setLearner(const QString& name) {
+  const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+  setProgressFile(QString::fromStdString(sq::progressFile(dataDir.toStdString(), name.toStdString()).string()));
+  progress_->setLearner(name.toStdString());
+  if (run_) progress_->recordRun(*run_); // answers about the run on screen name it in this file too
+  rebuild(); // the review and the ticks are this learner's now
+}
+
+void QuizController::resetProgress() {
+  progress_->clear();
+  saveProgress();
+  rebuild();
+  Q_EMIT progressChanged();
+}
+
+bool QuizController::lessonComplete(const QString& lessonId, const QStringList& questionIds) const {
+  if (questionIds.isEmpty()) return false;
+  const auto answered = progress_->questionsAnsweredIn(lessonId.toStdString());
+  for (const QString& id : questionIds)
+    if (!answered.count(id.toStdString())) return false;
+  return true;
 }
 
 void QuizController::saveProgress() {
@@ -51,6 +90,10 @@ void QuizController::setLesson(const QString& lessonId) {
   lesson_ = lessonId;
   guide_.clear();
   prediction_.reset();
+  observed_.clear();
+  traceHash_.clear();
+  run_.reset();
+  second_ = nullptr;
   if (bank_ && !lessonId.isEmpty()) {
     try {
       sq::Diagnostics d;
@@ -91,16 +134,16 @@ std::optional<sq::MomentLocation> QuizController::refreshObservations(const QStr
       if (step.lesson == lesson_.toStdString() && !step.observationIds.empty()) only = step.observationIds;
   observed_ = sq::observe(model_.measured(), second, only ? &*only : nullptr);
   traceHash_.clear();
+  run_.reset();
   if (!traceFile.isEmpty()) {
-    if (const auto run = sq::describeRun(traceFile.toStdString(), model_.measured())) {
-      traceHash_ = QString::fromStdString(run->hash);
-      progress_->recordRun(*run);
-    }
+    run_ = sq::describeRun(traceFile.toStdString(), model_.measured());
   } else if (!model_.measured().events.empty()) {
     // A live run has no file: identify it by its job record (the settings and start time).
-    sq::RunRecord run{sq::formatTraceHash(sq::fnv1a64(model_.measured().job.dump())), std::string(), sq::runConfig(model_.measured())};
-    traceHash_ = QString::fromStdString(run.hash);
-    progress_->recordRun(run);
+    run_ = sq::RunRecord{sq::formatTraceHash(sq::fnv1a64(model_.measured().job.dump())), std::string(), sq::runConfig(model_.measured())};
+  }
+  if (run_) {
+    traceHash_ = QString::fromStdString(run_->hash);
+    progress_->recordRun(*run_);
   }
   rebuild();
   if (pendingMoment_.empty()) return std::nullopt;
@@ -135,13 +178,23 @@ int QuizController::firstObservation() const {
   return -1;
 }
 
+sq::AnswerKey QuizController::keyOf(const Item& item) const {
+  // A guide question means the same in every run; an observation question only in its own.
+  return {item.item.question.id, item.observed ? traceHash_.toStdString() : std::string(), lesson_.toStdString()};
+}
+
 bool QuizController::answer(int index, int shown) {
   const auto& it = items_.at(static_cast<std::size_t>(index));
   const bool right = static_cast<std::size_t>(shown) == it.item.correctShown;
-  progress_->recordAnswer(it.item.question.id, it.item.order.at(static_cast<std::size_t>(shown)), right,
-                          it.observed ? traceHash_.toStdString() : std::string());
+  progress_->recordAnswer(keyOf(it), it.item.order.at(static_cast<std::size_t>(shown)), right);
   saveProgress();
+  Q_EMIT progressChanged();
   return right;
+}
+
+const sq::AnswerRecord* QuizController::answerOf(int index) const {
+  if (index < 0 || index >= static_cast<int>(items_.size())) return nullptr;
+  return progress_->findAnswer(keyOf(items_[static_cast<std::size_t>(index)]));
 }
 
 QuizController::Evidence QuizController::showMe(int index) {
@@ -163,33 +216,25 @@ QuizController::Evidence QuizController::showMe(int index) {
   return {Evidence::Kind::LessonRequested, std::nullopt, lesson};
 }
 
-std::vector<sq::Question> QuizController::knownQuestions() const {
-  std::vector<sq::Question> known = guide_;
-  if (bank_) known.insert(known.end(), bank_->questions().begin(), bank_->questions().end());
-  for (const auto& o : observed_) known.push_back(o.question);
-  return known;
-}
-
 bool QuizController::savePrediction(const QString& text) {
   if (!prediction_) return false;
   const auto value = sq::parsePredictionValue(prediction_->kind, text.toStdString());
   if (!value) return false;
-  progress_->recordPrediction({lesson_.toStdString(), prediction_->id, prediction_->kind, *value, std::nullopt});
+  progress_->recordPrediction({lesson_.toStdString(), prediction_->id, prediction_->kind, *value, std::nullopt, session_});
   saveProgress();
   return true;
 }
 
 std::optional<QuizController::PredictionCheck> QuizController::checkPrediction() {
   if (!prediction_ || model_.measured().events.empty()) return std::nullopt;
-  for (const auto& p : progress_->predictions()) {
-    if (p.lesson != lesson_.toStdString() || p.prediction != prediction_->id) continue;
-    const auto measured = sq::measurePrediction(prediction_->id, model_.measured(), second_);
-    if (!measured) return std::nullopt;
-    auto record = p;
-    record.actual = measured->actual;
-    progress_->recordPrediction(record);
-    saveProgress();
-    return PredictionCheck{measured->compare(record.value), measured->close(record.value)};
-  }
-  return std::nullopt;
+  // Only a guess made in this session: another start (or learner) never sees an earlier one.
+  const auto* saved = progress_->findPrediction(lesson_.toStdString(), prediction_->id, session_);
+  if (!saved) return std::nullopt;
+  const auto measured = sq::measurePrediction(prediction_->id, model_.measured(), second_);
+  if (!measured) return std::nullopt;
+  auto record = *saved;
+  record.actual = measured->actual;
+  progress_->recordPrediction(record);
+  saveProgress();
+  return PredictionCheck{measured->compare(record.value), measured->close(record.value)};
 }

@@ -1,8 +1,13 @@
 // QuizController: the quiz of the current lesson and run, without widgets. It owns
-// the question bank, the learner's progress (quiz::Progress), the lesson's guide
-// questions (filtered by a lab's step), the observation questions generated from the
-// run's own trace, their shuffled order (quiz::Attempt), the prediction and its check
-// against the measurement, and where "Show me" leads. QuizPanel shows it.
+// the question bank, the learner's progress (quiz::Progress, one file per learner),
+// the lesson's guide questions (filtered by a lab's step), the observation questions
+// generated from the run's own trace, their shuffled order (quiz::Attempt), the
+// prediction and its check against the measurement, and where "Show me" leads.
+// QuizPanel shows it.
+//
+// Answers are recorded under (question, run, lesson): an observation question belongs
+// to the run it was generated from. Predictions belong to this controller's session
+// (one start of the app): a later start, or another learner, never sees them.
 #pragma once
 
 #include "quiz/bank/Attempt.h"
@@ -17,6 +22,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -49,10 +55,21 @@ public:
   QuizController(TraceModel& model, PlaybackController& playback, QObject* parent = nullptr);
   ~QuizController() override;
 
-  // Where answers are saved (default: AppDataLocation/progress.json).
+  // Where answers are saved (default: the learner's file in AppDataLocation, ProgressLocation.h).
   void setProgressFile(const QString& path);
   const shardlab::quiz::Progress& progress() const { return *progress_; }
-  // The lesson whose guide questions and prediction to ask ("" for none).
+  // Why the progress file could not be read (it was set aside: the quiz starts empty and
+  // the file is replaced at the first answer); "" when it was read.
+  QString progressProblem() const { return progressProblem_; }
+  // Switches to `name`'s progress file in the app's data folder ("" for the unnamed learner).
+  void setLearner(const QString& name);
+  QString learner() const { return QString::fromStdString(progress_->learner()); }
+  // Forgets this learner's answers and predictions, and saves that.
+  void resetProgress();
+  // A lesson is complete when every one of `questionIds` was answered in it.
+  bool lessonComplete(const QString& lessonId, const QStringList& questionIds) const;
+  // The lesson whose guide questions and prediction to ask ("" for a free experiment or an
+  // opened trace). The previous run's observation questions go too: the lesson's run is not there yet.
   void setLesson(const QString& lessonId);
   QString lesson() const { return lesson_; }
   // An instructor's lab: its steps' questions and observation templates replace the lesson's.
@@ -68,8 +85,8 @@ public:
   bool answer(int index, int shown);
   // Moves the playhead to item `index`'s evidence, or says what shows it.
   Evidence showMe(int index);
-  // Every question that may have been answered: for the review.
-  std::vector<shardlab::quiz::Question> knownQuestions() const;
+  // The learner's answer to item `index` in this lesson and run; nullptr when not answered.
+  const shardlab::quiz::AnswerRecord* answerOf(int index) const;
 
   const std::optional<shardlab::quiz::Prediction>& prediction() const { return prediction_; }
   // The prediction's question in `lang`, its placeholders filled from the lesson's job.
@@ -83,16 +100,21 @@ public:
 
 Q_SIGNALS:
   void itemsChanged();
+  void progressChanged(); // an answer, a reset or another learner
 
 private:
   void rebuild();
   void saveProgress();
+  shardlab::quiz::AnswerKey keyOf(const Item& item) const;
 
   TraceModel& model_;
   PlaybackController& playback_;
   std::unique_ptr<shardlab::quiz::QuestionBank> bank_;
   std::unique_ptr<shardlab::quiz::Progress> progress_;
+  QString progressProblem_;
+  const std::string session_; // this start of the app: predictions are kept per session
   QString lesson_, traceHash_;
+  std::optional<shardlab::quiz::RunRecord> run_; // the run on screen, recorded in each learner's file
   std::vector<shardlab::quiz::Question> guide_;
   std::vector<shardlab::quiz::ObservedQuestion> observed_;
   std::optional<shardlab::quiz::Prediction> prediction_;

@@ -209,6 +209,25 @@
     </message>
 </context>
 <context>
+    <name>GuidePanel</name>
+    <message>
+        <source>Show the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next lesson ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last lesson</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Available once this lesson&apos;s run is over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>JobRule</name>
     <message>
         <source>must be a JSON object</source>
@@ -418,6 +437,29 @@
     </message>
     <message>
         <source> · budget %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LearnerDialogs</name>
+    <message>
+        <source>Who is learning?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this computer&apos;s unnamed learner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset my progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -714,6 +756,42 @@
             <numerusform>Lab &quot;%1&quot;: %n step. Run its first lesson from the start page.</numerusform>
             <numerusform>Lab &quot;%1&quot;: %n steps. Run its first lesson from the start page.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your progress file could not be read, so the quiz starts empty: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L&amp;earner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1103,10 +1181,6 @@
 <context>
     <name>ReviewView</name>
     <message>
-        <source>asked about an earlier run; run it again to review it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Your answer:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1116,6 +1190,18 @@
     </message>
     <message>
         <source>No mistakes to review.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right at the first try.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrong at the first try.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answers yet in this quiz.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1223,6 +1309,10 @@
     <message>
         <source>Show the answer</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>%1 — complete: you answered all its questions.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -209,6 +209,25 @@
     </message>
 </context>
 <context>
+    <name>GuidePanel</name>
+    <message>
+        <source>Show the answer</source>
+        <translation>Afficher la réponse</translation>
+    </message>
+    <message>
+        <source>Next lesson ▶</source>
+        <translation>Leçon suivante ▶</translation>
+    </message>
+    <message>
+        <source>Last lesson</source>
+        <translation>Dernière leçon</translation>
+    </message>
+    <message>
+        <source>Available once this lesson&apos;s run is over.</source>
+        <translation>Disponible une fois l&apos;exécution de cette leçon terminée.</translation>
+    </message>
+</context>
+<context>
     <name>JobRule</name>
     <message>
         <source>must be a JSON object</source>
@@ -427,6 +446,29 @@
     <message>
         <source> · budget %1</source>
         <translation> · budget %1</translation>
+    </message>
+</context>
+<context>
+    <name>LearnerDialogs</name>
+    <message>
+        <source>Who is learning?</source>
+        <translation>Qui apprend ?</translation>
+    </message>
+    <message>
+        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
+        <translation>Votre nom (ou un pseudonyme). Vos réponses et vos prédictions sont conservées sous ce nom, séparément de celles des autres apprenants de cet ordinateur.</translation>
+    </message>
+    <message>
+        <source>this computer&apos;s unnamed learner</source>
+        <translation>l&apos;apprenant sans nom de cet ordinateur</translation>
+    </message>
+    <message>
+        <source>Reset my progress</source>
+        <translation>Réinitialiser ma progression</translation>
+    </message>
+    <message>
+        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
+        <translation>Oublier toutes les réponses et prédictions de %1 ? Les leçons perdent leurs coches. Cette action est irréversible.</translation>
     </message>
 </context>
 <context>
@@ -722,6 +764,42 @@
             <numerusform>TP « %1 » : %n étape. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
             <numerusform>TP « %1 » : %n étapes. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Guide</source>
+        <translation>Guide</translation>
+    </message>
+    <message>
+        <source>Your progress file could not be read, so the quiz starts empty: %1</source>
+        <translation>Votre fichier de progression n&apos;a pas pu être lu ; le quiz repart de zéro : %1</translation>
+    </message>
+    <message>
+        <source>L&amp;earner</source>
+        <translation>A&amp;pprenant</translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation>&amp;Changer d&apos;apprenant…</translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation>&amp;Réinitialiser ma progression…</translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation>Apprenant : %1</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(sans nom)</translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation>Les réponses sont désormais enregistrées pour %1.</translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation>Votre progression a été réinitialisée.</translation>
     </message>
 </context>
 <context>
@@ -1111,10 +1189,6 @@
 <context>
     <name>ReviewView</name>
     <message>
-        <source>asked about an earlier run; run it again to review it.</source>
-        <translation>posée sur une exécution précédente ; relancez-la pour la revoir.</translation>
-    </message>
-    <message>
         <source>Your answer:</source>
         <translation>Votre réponse :</translation>
     </message>
@@ -1125,6 +1199,18 @@
     <message>
         <source>No mistakes to review.</source>
         <translation>Aucune erreur à revoir.</translation>
+    </message>
+    <message>
+        <source>Right at the first try.</source>
+        <translation>Juste du premier coup.</translation>
+    </message>
+    <message>
+        <source>Wrong at the first try.</source>
+        <translation>Faux au premier essai.</translation>
+    </message>
+    <message>
+        <source>No answers yet in this quiz.</source>
+        <translation>Pas encore de réponse dans ce quiz.</translation>
     </message>
 </context>
 <context>
@@ -1231,6 +1317,10 @@
     <message>
         <source>Show the answer</source>
         <translation>Afficher la réponse</translation>
+    </message>
+    <message>
+        <source>%1 — complete: you answered all its questions.</source>
+        <translation>%1 — terminée : vous avez répondu à toutes ses questions.</translation>
     </message>
 </context>
 <context>

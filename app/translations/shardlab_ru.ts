@@ -211,6 +211,25 @@
     </message>
 </context>
 <context>
+    <name>GuidePanel</name>
+    <message>
+        <source>Show the answer</source>
+        <translation>Показать ответ</translation>
+    </message>
+    <message>
+        <source>Next lesson ▶</source>
+        <translation>Следующий урок ▶</translation>
+    </message>
+    <message>
+        <source>Last lesson</source>
+        <translation>Последний урок</translation>
+    </message>
+    <message>
+        <source>Available once this lesson&apos;s run is over.</source>
+        <translation>Доступно после завершения запуска этого урока.</translation>
+    </message>
+</context>
+<context>
     <name>JobRule</name>
     <message>
         <source>must be a JSON object</source>
@@ -429,6 +448,29 @@
     <message>
         <source> · budget %1</source>
         <translation> · бюджет %1</translation>
+    </message>
+</context>
+<context>
+    <name>LearnerDialogs</name>
+    <message>
+        <source>Who is learning?</source>
+        <translation>Кто учится?</translation>
+    </message>
+    <message>
+        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
+        <translation>Ваше имя (или псевдоним). Ваши ответы и прогнозы хранятся под ним, отдельно от других учащихся на этом компьютере.</translation>
+    </message>
+    <message>
+        <source>this computer&apos;s unnamed learner</source>
+        <translation>учащийся без имени на этом компьютере</translation>
+    </message>
+    <message>
+        <source>Reset my progress</source>
+        <translation>Сбросить мой прогресс</translation>
+    </message>
+    <message>
+        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
+        <translation>Забыть все ответы и прогнозы (учащийся: %1)? Уроки потеряют отметки. Это нельзя отменить.</translation>
     </message>
 </context>
 <context>
@@ -726,6 +768,42 @@
             <numerusform>Практикум «%1»: %n шага. Запустите его первый урок со стартовой страницы.</numerusform>
             <numerusform>Практикум «%1»: %n шагов. Запустите его первый урок со стартовой страницы.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Guide</source>
+        <translation>Руководство</translation>
+    </message>
+    <message>
+        <source>Your progress file could not be read, so the quiz starts empty: %1</source>
+        <translation>Не удалось прочитать файл прогресса, поэтому тест начинается с нуля: %1</translation>
+    </message>
+    <message>
+        <source>L&amp;earner</source>
+        <translation>&amp;Учащийся</translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation>&amp;Сменить учащегося…</translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation>С&amp;бросить мой прогресс…</translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation>Учащийся: %1</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(без имени)</translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation>Теперь ответы записываются для учащегося: %1.</translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation>Ваш прогресс сброшен.</translation>
     </message>
 </context>
 <context>
@@ -1117,10 +1195,6 @@
 <context>
     <name>ReviewView</name>
     <message>
-        <source>asked about an earlier run; run it again to review it.</source>
-        <translation>вопрос о прежнем запуске; запустите его снова, чтобы повторить.</translation>
-    </message>
-    <message>
         <source>Your answer:</source>
         <translation>Ваш ответ:</translation>
     </message>
@@ -1131,6 +1205,18 @@
     <message>
         <source>No mistakes to review.</source>
         <translation>Ошибок для повторения нет.</translation>
+    </message>
+    <message>
+        <source>Right at the first try.</source>
+        <translation>Верно с первой попытки.</translation>
+    </message>
+    <message>
+        <source>Wrong at the first try.</source>
+        <translation>Неверно с первой попытки.</translation>
+    </message>
+    <message>
+        <source>No answers yet in this quiz.</source>
+        <translation>В этом тесте ещё нет ответов.</translation>
     </message>
 </context>
 <context>
@@ -1241,6 +1327,10 @@
     <message>
         <source>Show the answer</source>
         <translation>Показать ответ</translation>
+    </message>
+    <message>
+        <source>%1 — complete: you answered all its questions.</source>
+        <translation>%1 — пройден: вы ответили на все его вопросы.</translation>
     </message>
 </context>
 <context>

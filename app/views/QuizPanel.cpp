@@ -136,6 +136,7 @@ QuizPanel::QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* p
   connect(&controller_, &QuizController::itemsChanged, this, [this] {
     const int count = questionCount();
     showQuestion(count == 0 ? -1 : std::clamp(current_, 0, count - 1));
+    refreshReview();
   });
   retranslate();
   showQuestion(questionCount() == 0 ? -1 : 0);
@@ -146,12 +147,35 @@ std::string QuizPanel::lang() {
   return l == QLatin1String("fr") || l == QLatin1String("ru") ? l.toStdString() : std::string("en");
 }
 
+void QuizPanel::clearPredictionShown() {
+  predictionResult_->clear();
+  predictionResult_->setStyleSheet(QString());
+  predictionInput_->clear();
+}
+
+void QuizPanel::setLearner(const QString& name) {
+  controller_.setLearner(name);
+  clearPredictionShown();
+  showQuestion(questionCount() == 0 ? -1 : 0);
+  refreshReview();
+}
+
+void QuizPanel::resetProgress() {
+  controller_.resetProgress();
+  clearPredictionShown();
+  showQuestion(questionCount() == 0 ? -1 : 0);
+  refreshReview();
+}
+
 void QuizPanel::setLesson(const QString& lessonId) {
   controller_.setLesson(lessonId);
   predictionBox_->setVisible(hasPrediction());
-  predictionResult_->clear();
-  predictionInput_->clear();
+  clearPredictionShown();
+  setAwaitingPrediction(false);
   retranslate();
+  // Another lesson (or none): its quiz starts at its first question, its review is its own.
+  showQuestion(questionCount() == 0 ? -1 : 0);
+  refreshReview();
 }
 
 void QuizPanel::setLab(const sq::Lab& lab) {
@@ -198,7 +222,13 @@ void QuizPanel::showPredictionCheck() {
   predictionResult_->setStyleSheet(QStringLiteral("color: %1;").arg((check->close ? Palette::ok() : Palette::problem()).name()));
 }
 
-void QuizPanel::refreshReview() { review_->setData(controller_.progress(), controller_.knownQuestions(), q(lang())); }
+void QuizPanel::refreshReview() {
+  // Only the answers given to the questions on screen: this lesson's, about this run.
+  std::vector<ReviewView::Entry> answered;
+  for (int i = 0; i < questionCount(); ++i)
+    if (const auto* a = controller_.answerOf(i)) answered.push_back({controller_.items()[static_cast<std::size_t>(i)].item.question, *a});
+  review_->setData(answered, q(lang()));
+}
 
 void QuizPanel::showEvidence(const sq::MomentLocation& moment) {
   evidence_->setText(QStringLiteral("<b>%1</b> %2")

@@ -49,8 +49,12 @@ public:
   void setAwaitingPrediction(bool on);
   QString awaitingMessage() const;
   ReviewView* review() const { return review_; }
-  // Where answers are saved (default: AppDataLocation/progress.json).
+  // Where answers are saved (default: the learner's file, ProgressLocation.h).
   void setProgressFile(const QString& path) { controller_.setProgressFile(path); }
+  // Another learner's progress, or this one's forgotten: the review and the prediction
+  // box show nothing of the previous state.
+  void setLearner(const QString& name);
+  void resetProgress();
   const shardlab::quiz::Progress& progress() const { return controller_.progress(); }
 
   int questionCount() const { return static_cast<int>(controller_.items().size()); }
@@ -81,6 +85,7 @@ protected:
 private:
   void retranslate();
   void showPredictionCheck();
+  void clearPredictionShown();
   void refreshReview();
   void showEvidence(const shardlab::quiz::MomentLocation& moment);
   // The quiz texts' language: the app's when it is fr or ru, else en.

@@ -20,32 +20,32 @@ ReviewView::ReviewView(QWidget* parent) : QWidget(parent) {
   l->addWidget(text_);
 }
 
-void ReviewView::setData(const shardlab::quiz::Progress& progress, const std::vector<shardlab::quiz::Question>& questions,
-                         const QString& lang) {
+void ReviewView::setData(const std::vector<Entry>& answered, const QString& lang) {
   const std::string l = lang.toStdString();
-  QString html;
+  QString mistakes, right;
   mistakes_ = 0;
-  for (const auto& [id, answer] : progress.answers()) {
-    if (answer.correct) continue;
-    const shardlab::quiz::Question* question = nullptr;
-    for (const auto& candidate : questions)
-      if (candidate.id == id) question = &candidate;
-    ++mistakes_;
-    if (!question) {
-      html += QStringLiteral("<p><b>%1</b> — %2</p>")
-                  .arg(q(id), tr("asked about an earlier run; run it again to review it."));
+  answers_ = static_cast<int>(answered.size());
+  for (const auto& [question, answer] : answered) {
+    const QString given = answer.choice < question.choices.size() ? q(question.choices[answer.choice].text.get(l)) : QString();
+    QString firstTry;
+    if (answer.firstAttemptCorrect && answer.attempts > 1)
+      firstTry = *answer.firstAttemptCorrect ? tr("Right at the first try.") : tr("Wrong at the first try.");
+    if (answer.correct) {
+      right += QStringLiteral("<p><b>%1</b><br>%2 <span style=\"color:%4\">%3</span> %5</p>")
+                   .arg(q(question.text.get(l)), tr("Your answer:"), given, Palette::ok().name(), firstTry.toHtmlEscaped());
       continue;
     }
-    const QString given = answer.choice < question->choices.size() ? q(question->choices[answer.choice].text.get(l)) : QString();
-    const QString right = q(question->choices[question->correctIndex()].text.get(l));
-    html += QStringLiteral("<p><b>%1</b><br>%2 <span style=\"color:%7\">%3</span><br>%4 "
-                           "<span style=\"color:%8\">%5</span><br><i>%6</i></p>")
-                .arg(q(question->text.get(l)), tr("Your answer:"), given,
-                     tr("Right answer:"), right,
-                     q(question->explanation.get(l)), Palette::problem().name(), Palette::ok().name());
+    ++mistakes_;
+    const QString rightAnswer = q(question.choices[question.correctIndex()].text.get(l));
+    mistakes += QStringLiteral("<p><b>%1</b><br>%2 <span style=\"color:%7\">%3</span><br>%4 "
+                               "<span style=\"color:%8\">%5</span><br><i>%6</i></p>")
+                    .arg(q(question.text.get(l)), tr("Your answer:"), given, tr("Right answer:"), rightAnswer,
+                         q(question.explanation.get(l)), Palette::problem().name(), Palette::ok().name());
   }
-  if (mistakes_ == 0)
-    html = tr("No mistakes to review.");
+  QString html;
+  if (answered.empty()) html = tr("No answers yet in this quiz.");
+  else if (mistakes_ == 0) html = tr("No mistakes to review.") + right;
+  else html = mistakes + QStringLiteral("<hr>") + right;
   text_->setHtml(html);
 }
 

@@ -1,10 +1,11 @@
-// ReviewView: the learner's mistakes, each with its question, the answer given, the
-// right one and the explanation, in the current language. Built from quiz::Progress
-// (answers are stored by bank choice index) and the questions the Quiz dock knows.
+// ReviewView: the answers the learner gave in the quiz on screen (this lesson and this
+// run), mistakes first, each with its question, the answer given, whether the first
+// try was right, the right answer and the explanation, in the current language.
+// Questions never answered are not listed.
 #pragma once
 
-#include "quiz/progress/Progress.h"
 #include "quiz/bank/Question.h"
+#include "quiz/progress/Progress.h"
 
 #include <QWidget>
 
@@ -15,14 +16,20 @@ class QTextBrowser;
 class ReviewView : public QWidget {
   Q_OBJECT
 public:
+  // One answered question: the question as asked (its choices in bank order) and the record.
+  struct Entry {
+    shardlab::quiz::Question question;
+    shardlab::quiz::AnswerRecord answer;
+  };
+
   explicit ReviewView(QWidget* parent = nullptr);
-  // `questions`: every question that may have been answered (guide and observation).
-  void setData(const shardlab::quiz::Progress& progress, const std::vector<shardlab::quiz::Question>& questions,
-               const QString& lang);
+  void setData(const std::vector<Entry>& answered, const QString& lang);
   int mistakeCount() const { return mistakes_; }
+  int answerCount() const { return answers_; }
   QString html() const;
 
 private:
   QTextBrowser* text_ = nullptr;
   int mistakes_ = 0;
+  int answers_ = 0;
 };

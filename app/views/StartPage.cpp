@@ -88,6 +88,11 @@ StartPage::StartPage(const LessonCatalog& catalog, QWidget* parent) : QWidget(pa
   if (list_->count() > 0) list_->setCurrentRow(0);
 }
 
+void StartPage::setCompleted(const QStringList& lessonIds) {
+  completed_ = lessonIds;
+  retranslate();
+}
+
 void StartPage::selectLesson(const QString& id) {
   for (int i = 0; i < list_->count(); ++i)
     if (list_->item(i)->data(Qt::UserRole).toString() == id) list_->setCurrentRow(i);
@@ -147,8 +152,10 @@ void StartPage::retranslate() {
     auto* item = list_->item(i);
     const Lesson* l = catalog_.find(item->data(Qt::UserRole).toString());
     if (!l) continue;
-    item->setText(QStringLiteral("%1. %2\n%3").arg(i + 1).arg(l->title(lang), l->summary(lang)));
-    item->setToolTip(l->title(lang));
+    const bool done = completed_.contains(l->id);
+    // A tick before a lesson whose questions are all answered (by this learner).
+    item->setText(QStringLiteral("%1%2. %3\n%4").arg(done ? QStringLiteral("✓ ") : QString()).arg(i + 1).arg(l->title(lang), l->summary(lang)));
+    item->setToolTip(done ? tr("%1 — complete: you answered all its questions.").arg(l->title(lang)) : l->title(lang));
   }
   showGuide();
 }

@@ -21,6 +21,9 @@ public:
   void selectLesson(const QString& id);
   // The catalog changed (sized for the machine, a lab opened): the guide is shown again.
   void refresh() { showGuide(); }
+  // The lessons whose questions the learner has all answered: ticked in the list.
+  void setCompleted(const QStringList& lessonIds);
+  bool isCompleted(const QString& lessonId) const { return completed_.contains(lessonId); }
   QString selectedLesson() const;
   // The guide as shown (Markdown source of the visible part).
   QString guideMarkdown() const { return shownMarkdown_; }
@@ -52,4 +55,5 @@ private:
   QCommandLinkButton* free_ = nullptr;
   QCommandLinkButton* open_ = nullptr;
   QString shownMarkdown_;
+  QStringList completed_;
 };

@@ -15,6 +15,7 @@
 #include "quiz/export/MoodleXmlExporter.h"
 #include "quiz/observations/Observation.h"
 #include "quiz/progress/Progress.h"
+#include "quiz/progress/ProgressLocation.h"
 #include "quiz/bank/QuestionBank.h"
 #include "quiz/export/ResultsExporter.h"
 #include "quiz/observations/TraceHash.h"
@@ -163,18 +164,37 @@ void addObserveCommand(CLI::App& app, Context& ctx) {
 }
 
 void addResultsCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand("results", "Export a learner's answers and scores, with the run each was about "
-                                            "(trace hash and settings), as CSV or JSON");
-  auto file = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand("results", "Export learners' answers and scores (learner, time, first-attempt result, "
+                                            "the run each was about) as CSV or JSON; without PROGRESS, every "
+                                            "learner's file in the app's data folder");
+  auto files = std::make_shared<std::vector<std::string>>();
   auto format = std::make_shared<std::string>("csv");
+  auto classCsv = std::make_shared<bool>(false);
   auto output = std::make_shared<std::string>();
-  cmd->add_option("PROGRESS", *file, "The progress file (progress.json)")->required();
+  cmd->add_option("PROGRESS", *files, "Progress files (default: progress.json and learners/*.json in the app's "
+                                      "data folder, " + dataDirectory().string() + ")");
   cmd->add_option("--format", *format, "csv or json")->check(CLI::IsMember({"csv", "json"}))->capture_default_str();
+  cmd->add_flag("--csv", *classCsv, "One CSV row per learner and question, over all the given files (for a class)");
   cmd->add_option("-o,--output", *output, "File to write (default: standard output)");
-  cmd->callback([&ctx, file, format, output] {
-    if (!std::filesystem::exists(*file)) throw std::runtime_error(*file + ": no such file");
-    const auto progress = Progress::load(*file);
-    const auto text = *format == "csv" ? ResultsExporter::renderCsv(progress) : ResultsExporter::renderJson(progress);
+  cmd->callback([&ctx, files, format, classCsv, output] {
+    std::vector<std::filesystem::path> paths(files->begin(), files->end());
+    if (paths.empty()) {
+      // The app's own folder: say where it is, so an instructor can find the files.
+      const auto dir = dataDirectory();
+      paths = progressFiles(dir);
+      if (paths.empty())
+        std::cerr << "shardlab-quiz: no progress yet in " << dir.string()
+                  << " (the app writes progress.json there, or learners/<name>.json per learner)\n";
+      for (const auto& p : paths) std::cerr << "shardlab-quiz: progress file " << p.string() << "\n";
+    }
+    std::vector<Progress> learners;
+    for (const auto& p : paths) {
+      if (!std::filesystem::exists(p)) throw std::runtime_error(p.string() + ": no such file");
+      learners.push_back(Progress::load(p)); // a bad file throws, naming it
+    }
+    const auto text = *classCsv ? ResultsExporter::renderClassCsv(learners)
+                      : *format == "csv" ? ResultsExporter::renderCsv(learners)
+                                         : ResultsExporter::renderJson(learners);
     if (output->empty()) std::cout << text;
     else AtomicFile::write(*output, text);
     (void)ctx;

@@ -3,17 +3,41 @@
 #include "quiz/progress/AtomicFile.h"
 #include "quiz/bank/JsonFile.h"
 
+#include <ctime>
 #include <stdexcept>
 
 namespace shardlab::quiz {
 
-void Progress::recordAnswer(const std::string& questionId, std::size_t choice, bool correct, const std::string& run) {
-  auto& a = answers_[questionId];
+std::string isoUtc(std::chrono::system_clock::time_point time) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(time);
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+void Progress::recordAnswer(const AnswerKey& key, std::size_t choice, bool correct,
+                            std::chrono::system_clock::time_point when) {
+  auto& a = answers_[key];
+  if (a.attempts == 0) a.firstAttemptCorrect = correct;
   a.choice = choice;
   a.correct = correct;
-  a.run = run;
+  a.answeredAt = isoUtc(when);
   ++a.attempts;
   if (correct) ++a.correctCount;
+}
+
+const AnswerRecord* Progress::findAnswer(const AnswerKey& key) const {
+  const auto it = answers_.find(key);
+  return it == answers_.end() ? nullptr : &it->second;
+}
+
+std::set<std::string> Progress::questionsAnsweredIn(const std::string& lesson) const {
+  std::set<std::string> ids;
+  for (const auto& [key, a] : answers_)
+    if (key.lesson == lesson) ids.insert(key.question);
+  return ids;
 }
 
 void Progress::recordScore(ScoreRecord score) { scores_.push_back(std::move(score)); }
@@ -25,7 +49,7 @@ void Progress::recordRun(RunRecord run) {
 
 void Progress::recordPrediction(PredictionRecord prediction) {
   for (auto& p : predictions_) {
-    if (p.lesson == prediction.lesson && p.prediction == prediction.prediction) {
+    if (p.lesson == prediction.lesson && p.prediction == prediction.prediction && p.session == prediction.session) {
       p = std::move(prediction);
       return;
     }
@@ -33,12 +57,27 @@ void Progress::recordPrediction(PredictionRecord prediction) {
   predictions_.push_back(std::move(prediction));
 }
 
+const PredictionRecord* Progress::findPrediction(const std::string& lesson, const std::string& prediction,
+                                                 const std::string& session) const {
+  for (const auto& p : predictions_)
+    if (p.lesson == lesson && p.prediction == prediction && p.session == session) return &p;
+  return nullptr;
+}
+
+void Progress::clear() {
+  answers_.clear();
+  scores_.clear();
+  predictions_.clear();
+  runs_.clear();
+}
+
 nlohmann::json Progress::toJson() const {
-  nlohmann::json answers = nlohmann::json::object();
-  for (const auto& [id, a] : answers_) {
-    answers[id] = {{"choice", a.choice}, {"correct", a.correct}, {"attempts", a.attempts},
-                   {"correct_count", a.correctCount}};
-    if (!a.run.empty()) answers[id]["run"] = a.run;
+  nlohmann::json answers = nlohmann::json::array();
+  for (const auto& [key, a] : answers_) {
+    answers.push_back({{"question", key.question}, {"run", key.run}, {"lesson", key.lesson}, {"choice", a.choice},
+                       {"correct", a.correct}, {"attempts", a.attempts}, {"correct_count", a.correctCount},
+                       {"answered_at", a.answeredAt}});
+    answers.back()["first_attempt_correct"] = a.firstAttemptCorrect ? nlohmann::json(*a.firstAttemptCorrect) : nlohmann::json(nullptr);
   }
   nlohmann::json scores = nlohmann::json::array();
   for (const auto& s : scores_) {
@@ -48,11 +87,13 @@ nlohmann::json Progress::toJson() const {
   }
   nlohmann::json predictions = nlohmann::json::array();
   for (const auto& p : predictions_) {
-    nlohmann::json jp = {{"lesson", p.lesson}, {"prediction", p.prediction}, {"kind", p.kind}, {"value", p.value}};
+    nlohmann::json jp = {{"lesson", p.lesson}, {"prediction", p.prediction}, {"kind", p.kind}, {"value", p.value},
+                         {"session", p.session}};
     jp["actual"] = p.actual ? nlohmann::json(*p.actual) : nlohmann::json(nullptr);
     predictions.push_back(std::move(jp));
   }
-  nlohmann::json j = {{"format", kFormat}, {"answers", answers}, {"scores", scores}, {"predictions", predictions}};
+  nlohmann::json j = {{"format", kFormat}, {"learner", learner_}, {"answers", answers}, {"scores", scores},
+                      {"predictions", predictions}};
   if (!runs_.empty()) {
     nlohmann::json runs = nlohmann::json::object();
     for (const auto& [hash, r] : runs_) runs[hash] = {{"trace", r.traceFile}, {"config", r.config}};
@@ -61,14 +102,35 @@ nlohmann::json Progress::toJson() const {
   return j;
 }
 
+namespace {
+
+std::optional<bool> optionalBool(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  return j[key].get<bool>();
+}
+
+} // namespace
+
 Progress Progress::fromJson(const nlohmann::json& j, std::filesystem::path file) {
   Progress p(std::move(file));
-  if (!j.is_object() || j.value("format", 0) != kFormat)
-    throw std::runtime_error(p.file_.string() + ": not a ShardLab progress file of format 1");
+  const int format = j.is_object() && j.contains("format") && j["format"].is_number_integer() ? j["format"].get<int>() : 0;
+  if (format != 1 && format != kFormat)
+    throw std::runtime_error(p.file_.string() + ": not a ShardLab progress file of format 1 or 2");
   try {
-    for (const auto& [id, a] : j.at("answers").items())
-      p.answers_[id] = {a.at("choice").get<std::size_t>(), a.at("correct").get<bool>(), a.at("attempts").get<int>(),
-                        a.value("correct_count", 0), a.value("run", std::string())};
+    p.learner_ = j.value("learner", std::string());
+    if (format == 1) {
+      // Format 1 keyed answers by question id alone: keep them for the run they name,
+      // in no lesson, with no time and no first-attempt result.
+      for (const auto& [id, a] : j.at("answers").items())
+        p.answers_[{id, a.value("run", std::string()), std::string()}] =
+            {a.at("choice").get<std::size_t>(), a.at("correct").get<bool>(), std::nullopt, a.at("attempts").get<int>(),
+             a.value("correct_count", 0), std::string()};
+    } else {
+      for (const auto& a : j.at("answers"))
+        p.answers_[{a.at("question").get<std::string>(), a.value("run", std::string()), a.value("lesson", std::string())}] =
+            {a.at("choice").get<std::size_t>(), a.at("correct").get<bool>(), optionalBool(a, "first_attempt_correct"),
+             a.at("attempts").get<int>(), a.value("correct_count", 0), a.value("answered_at", std::string())};
+    }
     for (const auto& s : j.at("scores"))
       p.scores_.push_back({s.at("quiz").get<std::string>(), s.at("lang").get<std::string>(),
                            s.at("seed").get<std::uint64_t>(), s.at("correct").get<std::size_t>(),
@@ -76,7 +138,8 @@ Progress Progress::fromJson(const nlohmann::json& j, std::filesystem::path file)
                            s.value("run", std::string())});
     for (const auto& jp : j.at("predictions")) {
       PredictionRecord r{jp.at("lesson").get<std::string>(), jp.at("prediction").get<std::string>(),
-                         jp.at("kind").get<std::string>(), jp.at("value").get<double>(), std::nullopt};
+                         jp.at("kind").get<std::string>(), jp.at("value").get<double>(), std::nullopt,
+                         jp.value("session", std::string())};
       if (jp.contains("actual") && !jp["actual"].is_null()) r.actual = jp["actual"].get<double>();
       p.predictions_.push_back(std::move(r));
     }

@@ -1,27 +1,47 @@
 // The learner's progress: answers, quiz scores and predictions, kept as JSON at a
-// path the caller chooses (the app passes a QStandardPaths location). save()
-// replaces the file atomically. Answers are stored by the choice's index in the
-// bank (not its shuffled position), so they keep their meaning across attempts.
+// path the caller chooses (the app passes one file per learner, ProgressLocation.h).
+// save() replaces the file atomically.
+//
+// An answer is keyed by the question, the run it was about and the lesson it was
+// asked in (AnswerKey): an observation question's choices are generated from one run,
+// so its answer means nothing for another run's question of the same template. The
+// choice is stored by its index in that question's choice list (not its shuffled
+// position), so it keeps its meaning across attempts.
+//
+// Format 2 (written): {"format":2,"learner","answers":[{question,run,lesson,choice,correct,
+// first_attempt_correct,attempts,correct_count,answered_at}],"scores","predictions","runs"}.
+// Format 1 (read, migrated in memory): answers keyed by question id only; they load
+// with no lesson, no time and no first-attempt result (docs/quiz-format.md).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace shardlab::quiz {
 
+struct AnswerKey {
+  std::string question; // question id ("fsdp-2", "obs-collective-count")
+  std::string run;      // observation questions: hash of the trace they were about; "" for guide questions
+  std::string lesson;   // the lesson it was asked in; "" for a free experiment or an opened trace
+  auto operator<=>(const AnswerKey&) const = default;
+};
+
 struct AnswerRecord {
-  std::size_t choice = 0; // index in the bank's choice list
-  bool correct = false;
+  std::size_t choice = 0; // the last answer: index in the question's choice list
+  bool correct = false;   // the last answer was right
+  std::optional<bool> firstAttemptCorrect; // the first answer was right (unknown for format-1 files)
   int attempts = 0;       // how many times the question was answered
   int correctCount = 0;   // how many of those were correct
-  std::string run;        // observation questions: hash of the trace they were about ("" for none)
+  std::string answeredAt; // the last answer's time, ISO 8601 UTC ("" for format-1 files)
 };
 
 struct ScoreRecord {
@@ -47,11 +67,16 @@ struct PredictionRecord {
   std::string kind;       // bytes | ratio | percent | count | milliseconds
   double value = 0;
   std::optional<double> actual; // filled in once the run has shown it
+  // The app session that made it: a later start never shows it back ("" in format-1 files).
+  std::string session;
 };
+
+// ISO 8601 UTC with seconds: "2026-12-01T10:40:35Z".
+std::string isoUtc(std::chrono::system_clock::time_point time);
 
 class Progress {
 public:
-  static constexpr int kFormat = 1;
+  static constexpr int kFormat = 2;
 
   explicit Progress(std::filesystem::path file) : file_(std::move(file)) {}
   // A missing file gives empty progress; an unreadable or invalid one throws
@@ -59,16 +84,25 @@ public:
   static Progress load(const std::filesystem::path& file);
   void save() const;
 
-  // `run`: the trace hash of the run an observation question was about ("" for none).
-  void recordAnswer(const std::string& questionId, std::size_t choice, bool correct, const std::string& run = {});
+  void recordAnswer(const AnswerKey& key, std::size_t choice, bool correct,
+                    std::chrono::system_clock::time_point when = std::chrono::system_clock::now());
+  const AnswerRecord* findAnswer(const AnswerKey& key) const;
+  // The ids of the questions answered in `lesson` (any run).
+  std::set<std::string> questionsAnsweredIn(const std::string& lesson) const;
   // Remembers a run answers refer to (by its hash; a later record replaces an earlier one).
   void recordRun(RunRecord run);
   void recordScore(ScoreRecord score);
-  // Replaces an earlier prediction with the same lesson and prediction id.
+  // Replaces an earlier prediction with the same lesson, prediction id and session.
   void recordPrediction(PredictionRecord prediction);
+  const PredictionRecord* findPrediction(const std::string& lesson, const std::string& prediction,
+                                         const std::string& session) const;
+  // Forgets every answer, score, prediction and run (the learner's name stays).
+  void clear();
 
+  const std::string& learner() const { return learner_; }
+  void setLearner(std::string name) { learner_ = std::move(name); }
   const std::filesystem::path& file() const { return file_; }
-  const std::map<std::string, AnswerRecord>& answers() const { return answers_; }
+  const std::map<AnswerKey, AnswerRecord>& answers() const { return answers_; }
   const std::vector<ScoreRecord>& scores() const { return scores_; }
   const std::vector<PredictionRecord>& predictions() const { return predictions_; }
   const std::map<std::string, RunRecord>& runs() const { return runs_; }
@@ -78,7 +112,8 @@ public:
 
 private:
   std::filesystem::path file_;
-  std::map<std::string, AnswerRecord> answers_;
+  std::string learner_;
+  std::map<AnswerKey, AnswerRecord> answers_;
   std::vector<ScoreRecord> scores_;
   std::vector<PredictionRecord> predictions_;
   std::map<std::string, RunRecord> runs_; // by hash

@@ -9,13 +9,20 @@
 #include "MainWindow.h"
 #include "models/PlaybackController.h"
 #include "quiz/progress/Progress.h"
+#include "quiz/progress/ProgressLocation.h"
 #include "quiz/bank/QuestionBank.h"
+#include "views/GuidePanel.h"
 #include "views/QuizPanel.h"
 #include "views/ReviewView.h"
+#include "views/StartPage.h"
 #include "models/TraceModel.h"
 
 #include <QApplication>
+#include <QCommandLinkButton>
 #include <QDockWidget>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
 #include <QEvent>
 #include <QFile>
 #include <QFileInfo>
@@ -97,28 +104,34 @@ TEST(QuizPanel, ShowsFourShuffledChoices) {
   EXPECT_TRUE(someShuffled);
 }
 
-TEST(QuizPanel, AnsweringRecordsProgress) {
+TEST(QuizPanel, AnsweringRecordsProgressWithTheFirstAttempt) {
   Fixture f;
   NEED_TRACE(f);
   f.panel.showQuestion(f.panel.firstObservation());
   const int right = f.panel.correctShown();
   ASSERT_GE(right, 0);
-  EXPECT_FALSE(f.panel.answer((right + 1) % 4));
+  EXPECT_FALSE(f.panel.answer((right + 1) % 4)); // wrong, then right
   EXPECT_TRUE(f.panel.answer(right));
   EXPECT_FALSE(f.panel.explanationText().isEmpty());
   const auto& answers = f.panel.progress().answers();
   ASSERT_EQ(answers.size(), 1u);
-  const auto& [id, record] = *answers.begin();
-  EXPECT_EQ(id.rfind("obs-", 0), 0u);
+  const auto& [key, record] = *answers.begin();
+  EXPECT_EQ(key.question.rfind("obs-", 0), 0u);
+  EXPECT_EQ(key.run.rfind("fnv1a64:", 0), 0u); // which run it was about
+  EXPECT_EQ(key.lesson, "fsdp-shard-gather-free");
   EXPECT_TRUE(record.correct);
+  ASSERT_TRUE(record.firstAttemptCorrect.has_value());
+  EXPECT_FALSE(*record.firstAttemptCorrect) << "the retry does not hide the wrong first answer";
   EXPECT_EQ(record.attempts, 2);
   EXPECT_EQ(record.correctCount, 1);
-  EXPECT_EQ(record.run.rfind("fnv1a64:", 0), 0u); // which run it was about
+  EXPECT_EQ(record.answeredAt.size(), 20u) << record.answeredAt; // 2026-12-01T10:40:35Z
+  EXPECT_EQ(record.answeredAt.back(), 'Z');
   // Saved at once: a new session reads it back.
   const auto saved = shardlab::quiz::Progress::load(f.dir.filePath(QStringLiteral("progress.json")).toStdString());
-  ASSERT_EQ(saved.answers().count(id), 1u);
-  EXPECT_TRUE(saved.answers().at(id).correct);
-  EXPECT_EQ(saved.runs().count(record.run), 1u);
+  ASSERT_NE(saved.findAnswer(key), nullptr);
+  EXPECT_TRUE(saved.findAnswer(key)->correct);
+  EXPECT_EQ(saved.findAnswer(key)->firstAttemptCorrect, std::optional<bool>(false));
+  EXPECT_EQ(saved.runs().count(key.run), 1u);
 }
 
 TEST(QuizPanel, ShowMeMovesThePlayheadToTheEvidence) {
@@ -187,6 +200,7 @@ TEST(QuizPanel, PredictionIsComparedWithTheRun) {
   ASSERT_EQ(f.panel.progress().predictions().size(), 1u);
   const auto& p = f.panel.progress().predictions().front();
   EXPECT_EQ(p.lesson, "fsdp-shard-gather-free");
+  EXPECT_FALSE(p.session.empty()) << "a prediction belongs to this start of the app";
   ASSERT_TRUE(p.actual.has_value());
   EXPECT_EQ(*p.actual, static_cast<double>(persistent));
 }
@@ -201,6 +215,7 @@ TEST(QuizPanel, ReviewListsMistakesWithExplanations) {
   EXPECT_TRUE(f.panel.review()->html().contains(f.panel.questionText())) << f.panel.review()->html().toStdString();
   f.panel.answer(right); // answered right later: no longer a mistake
   EXPECT_EQ(f.panel.review()->mistakeCount(), 0);
+  EXPECT_EQ(f.panel.review()->answerCount(), 1) << "only the question answered is listed";
 }
 
 TEST(QuizPanel, OpenLabReportsEveryErrorWithItsPath) {
@@ -219,4 +234,213 @@ TEST(QuizPanel, OpenLabReportsEveryErrorWithItsPath) {
     EXPECT_TRUE(log.contains(QString::fromLatin1(where))) << where << "\n" << log.toStdString();
   EXPECT_TRUE(w.openLabFile(LessonCatalog::assetsDirectory() + QStringLiteral("/labs/fsdp-intro.json")));
   EXPECT_EQ(w.findChild<QuizPanel*>()->lesson(), QStringLiteral("ddp-replicas"));
+}
+
+// ---- Quiz state across lessons, runs, restarts and learners ----
+
+namespace {
+
+// The same run's trace under another name with one more (empty) line: another file
+// hash, so another run for the quiz, with the same questions.
+QString otherRunOf(const QString& trace, const QTemporaryDir& dir) {
+  const QString copy = dir.filePath(QStringLiteral("other-run.trace"));
+  QFile::remove(copy);
+  QFile::copy(trace, copy);
+  QFile f(copy);
+  f.setPermissions(f.permissions() | QFileDevice::WriteOwner);
+  if (f.open(QIODevice::Append)) f.write("\n");
+  return copy;
+}
+
+// Answers item `index` wrong (the choice after the right one).
+void answerWrong(QuizPanel& panel, int index) {
+  panel.showQuestion(index);
+  panel.answer((panel.correctShown() + 1) % 4);
+}
+
+// Points QStandardPaths (XDG_DATA_HOME) and the learner setting at a test's own state.
+struct LearnerSandbox {
+  QTemporaryDir data;
+  QByteArray oldXdg = qgetenv("XDG_DATA_HOME");
+  LearnerSandbox() {
+    qputenv("XDG_DATA_HOME", data.path().toUtf8());
+    qunsetenv("SHARDLAB_LEARNER");
+    QSettings().remove(QStringLiteral("learner/name"));
+  }
+  ~LearnerSandbox() {
+    QSettings().remove(QStringLiteral("learner/name"));
+    if (oldXdg.isEmpty()) qunsetenv("XDG_DATA_HOME");
+    else qputenv("XDG_DATA_HOME", oldXdg);
+  }
+};
+
+} // namespace
+
+TEST(QuizState, LessonAsAnswersNeverAppearInLessonBsReview) {
+  Fixture f;
+  NEED_TRACE(f); // lesson A: fsdp-shard-gather-free, on the FSDP run
+  answerWrong(f.panel, f.panel.firstObservation());
+  answerWrong(f.panel, 0); // a guide question too
+  ASSERT_EQ(f.panel.review()->mistakeCount(), 2);
+  // Lesson B on the same run: the same observation templates, none of them answered here.
+  f.panel.setLesson(QStringLiteral("ddp-replicas"));
+  f.panel.refreshObservations(trace_);
+  ASSERT_GT(f.panel.questionCount(), 0);
+  EXPECT_EQ(f.panel.review()->answerCount(), 0) << f.panel.review()->html().toStdString();
+  for (int i = 0; i < f.panel.questionCount(); ++i) EXPECT_EQ(f.panel.controller().answerOf(i), nullptr) << i;
+  // Lesson A again, on another run: its guide answer is there, the other run's observation answer is not.
+  f.panel.setLesson(QStringLiteral("fsdp-shard-gather-free"));
+  f.panel.refreshObservations(otherRunOf(trace_, f.dir));
+  EXPECT_EQ(f.panel.review()->answerCount(), 1) << f.panel.review()->html().toStdString();
+  EXPECT_EQ(f.panel.controller().answerOf(f.panel.firstObservation()), nullptr) << "answered about the first run only";
+  // And back on the first run, both are listed again.
+  f.panel.refreshObservations(trace_);
+  EXPECT_EQ(f.panel.review()->answerCount(), 2);
+}
+
+TEST(QuizState, EachLessonsQuizStartsAtItsFirstQuestion) {
+  Fixture f;
+  f.panel.setLesson(QStringLiteral("fsdp-shard-gather-free"));
+  ASSERT_EQ(f.panel.questionCount(), 4);
+  f.panel.showQuestion(3);
+  f.panel.setLesson(QStringLiteral("ddp-replicas"));
+  EXPECT_EQ(f.panel.currentIndex(), 0);
+  ASSERT_EQ(f.panel.questionCount(), 2) << "lesson 1 asks only its own questions";
+  const auto bank = shardlab::quiz::QuestionBank::loadDirectory(LessonCatalog::assetsDirectory().toStdString() + "/quiz");
+  for (int i = 0; i < f.panel.questionCount(); ++i)
+    EXPECT_EQ(f.panel.controller().items()[static_cast<std::size_t>(i)].item.question.quiz, "ddp")
+        << "lesson 1 (DDP) asks about DDP: " << f.panel.controller().items()[static_cast<std::size_t>(i)].item.question.id;
+  EXPECT_EQ(f.panel.questionText().toStdString(), bank.find("ddp-1")->text.get("en"));
+}
+
+TEST(QuizState, ARestartKeepsTheAnswersButShowsNoEarlierPrediction) {
+  Fixture f;
+  NEED_TRACE(f);
+  answerWrong(f.panel, f.panel.firstObservation());
+  ASSERT_TRUE(f.panel.savePrediction(QStringLiteral("75 KiB")));
+  ASSERT_FALSE(f.panel.predictionResult().isEmpty());
+  // The app starts again on the same progress file (a new controller).
+  QuizPanel again(f.model, f.playback);
+  again.setProgressFile(f.dir.filePath(QStringLiteral("progress.json")));
+  again.setLesson(QStringLiteral("fsdp-shard-gather-free"));
+  again.refreshObservations(trace_);
+  EXPECT_EQ(again.review()->mistakeCount(), 1) << "the answer was kept";
+  EXPECT_TRUE(again.predictionResult().isEmpty()) << again.predictionResult().toStdString();
+  EXPECT_FALSE(again.controller().checkPrediction().has_value()) << "another session's guess is not this learner's now";
+  EXPECT_EQ(again.progress().predictions().size(), 1u) << "it is still in the file, for the instructor";
+}
+
+TEST(QuizState, ACorruptProgressFileIsNamedAndTheQuizStillWorks) {
+  Fixture f;
+  const QString bad = f.dir.filePath(QStringLiteral("broken-progress.json"));
+  QFile out(bad);
+  ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+  out.write("{\"format\": 2, \"answers\": [");
+  out.close();
+  f.panel.setProgressFile(bad);
+  EXPECT_TRUE(f.panel.controller().progressProblem().contains(QStringLiteral("broken-progress.json")))
+      << f.panel.controller().progressProblem().toStdString();
+  f.panel.setLesson(QStringLiteral("ddp-replicas"));
+  f.panel.answer(f.panel.correctShown());
+  EXPECT_EQ(f.panel.progress().answers().size(), 1u);
+  EXPECT_NO_THROW(shardlab::quiz::Progress::load(bad.toStdString())) << "the first answer replaced the bad file";
+}
+
+TEST(QuizState, AnOpenedTraceOrAFreeExperimentStartsWithoutTheLessonsQuiz) {
+  const QString trace = realFsdpTrace();
+  if (trace.isEmpty()) GTEST_SKIP() << "shardlab-run not built";
+  MainWindow w;
+  QTemporaryDir dir;
+  auto* quiz = w.quizPanel();
+  quiz->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  ASSERT_TRUE(w.runLesson(QStringLiteral("fsdp-shard-gather-free"), true)); // waits for the prediction
+  ASSERT_TRUE(quiz->hasPrediction());
+  ASSERT_TRUE(w.waitingForPrediction());
+  EXPECT_TRUE(w.openTrace(trace).isEmpty());
+  EXPECT_FALSE(w.waitingForPrediction()) << "the lesson left behind does not start later";
+  EXPECT_TRUE(quiz->lesson().isEmpty());
+  EXPECT_FALSE(quiz->hasPrediction());
+  EXPECT_TRUE(quiz->predictionResult().isEmpty());
+  EXPECT_EQ(quiz->firstObservation(), 0) << "only questions about the trace opened";
+  EXPECT_EQ(quiz->currentIndex(), 0);
+  EXPECT_FALSE(w.findChild<QDockWidget*>(QStringLiteral("guide"))->isVisibleTo(&w)) << "no lesson, no guide";
+  // The start page's free experiment leaves the lesson too.
+  quiz->setLesson(QStringLiteral("tensor-parallel"));
+  ASSERT_TRUE(quiz->hasPrediction());
+  w.showStartPage();
+  w.startPage()->findChild<QCommandLinkButton*>(QStringLiteral("free-experiment"))->click();
+  EXPECT_TRUE(quiz->lesson().isEmpty());
+  EXPECT_FALSE(quiz->hasPrediction());
+  EXPECT_EQ(quiz->questionCount(), 0);
+}
+
+TEST(QuizState, TicksAndPredictionsBelongToTheLearner) {
+  LearnerSandbox sandbox;
+  {
+    MainWindow w;
+    auto* quiz = w.quizPanel();
+    w.switchLearner(QStringLiteral("Anna"));
+    // The file shardlab-quiz finds without Qt is the one the app writes (ProgressLocation.h).
+    const auto dataDir = shardlab::quiz::dataDirectory(QCoreApplication::organizationName().toStdString(),
+                                                       QCoreApplication::applicationName().toStdString());
+    EXPECT_EQ(quiz->progress().file(), shardlab::quiz::progressFile(dataDir, "Anna"));
+    EXPECT_EQ(dataDir.string().rfind(sandbox.data.path().toStdString(), 0), 0u) << dataDir;
+    EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
+    quiz->setLesson(QStringLiteral("ddp-replicas"));
+    ASSERT_TRUE(quiz->savePrediction(QStringLiteral("2 MiB")));
+    quiz->showQuestion(0);
+    quiz->answer(quiz->correctShown());
+    EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas"))) << "one of two questions answered";
+    quiz->showQuestion(1);
+    quiz->answer((quiz->correctShown() + 1) % 4); // a wrong answer still completes the lesson
+    EXPECT_TRUE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
+    auto* list = w.startPage()->findChild<QListWidget*>(QStringLiteral("lessons"));
+    ASSERT_NE(list, nullptr);
+    EXPECT_TRUE(list->item(0)->text().startsWith(QStringLiteral("✓"))) << list->item(0)->text().toStdString();
+    EXPECT_FALSE(list->item(1)->text().startsWith(QStringLiteral("✓")));
+    // Another learner at the same PC: no ticks, no prediction, an empty review.
+    w.switchLearner(QStringLiteral("Boris"));
+    EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
+    EXPECT_TRUE(quiz->predictionResult().isEmpty()) << quiz->predictionResult().toStdString();
+    EXPECT_EQ(quiz->review()->answerCount(), 0);
+  }
+  // A restart remembers the last learner (Boris); Anna's ticks come back with her name.
+  MainWindow w;
+  EXPECT_EQ(w.quizPanel()->controller().learner(), QStringLiteral("Boris"));
+  EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
+  w.switchLearner(QStringLiteral("Anna"));
+  EXPECT_TRUE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
+  // Reset my progress (the menu confirms first; this is what it does then).
+  w.resetProgress();
+  EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
+  EXPECT_TRUE(shardlab::quiz::Progress::load(w.quizPanel()->progress().file()).answers().empty()) << "saved";
+}
+
+TEST(LessonFlow, TheGuideStaysBesideTheRunAndNextLessonWaitsForIt) {
+  MainWindow w;
+  QTemporaryDir dir;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  ASSERT_TRUE(w.runLesson(QStringLiteral("ddp-replicas"), true)); // waits for the prediction: no job yet
+  auto* dock = w.findChild<QDockWidget*>(QStringLiteral("guide"));
+  ASSERT_NE(dock, nullptr);
+  EXPECT_TRUE(dock->isVisibleTo(&w));
+  auto* guide = w.guidePanel();
+  EXPECT_EQ(guide->lesson(), QStringLiteral("ddp-replicas"));
+  EXPECT_TRUE(guide->guideMarkdown().contains(w.catalog().find(QStringLiteral("ddp-replicas"))->title()))
+      << guide->guideMarkdown().toStdString();
+  EXPECT_EQ(guide->nextLesson(), w.catalog().lessons().at(1).id);
+  EXPECT_FALSE(guide->nextEnabled()) << "not before the lesson's run";
+  guide->setRunDone(true);
+  ASSERT_TRUE(guide->nextEnabled());
+  guide->findChild<QPushButton*>(QStringLiteral("nextLesson"))->click();
+  EXPECT_EQ(w.quizPanel()->lesson(), w.catalog().lessons().at(1).id);
+  EXPECT_EQ(guide->lesson(), w.catalog().lessons().at(1).id);
+  EXPECT_FALSE(guide->nextEnabled()) << "the next lesson has not run yet";
+  EXPECT_EQ(w.quizPanel()->currentIndex(), 0);
+  // The last lesson has no next one.
+  GuidePanel last(w.catalog());
+  last.setLesson(w.catalog().lessons().back().id);
+  last.setRunDone(true);
+  EXPECT_TRUE(last.nextLesson().isEmpty());
+  EXPECT_FALSE(last.nextEnabled());
 }

@@ -3,6 +3,7 @@
 // has the focus.
 #include "models/AppSettings.h"
 #include "views/ExperimentPanel.h"
+#include "views/GuidePanel.h"
 #include "models/JobRunner.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
@@ -46,7 +47,12 @@ struct Language {
   bool ok = false;
 };
 
-QString tabText(MainWindow& w, int i) { return w.findChild<QTabWidget*>()->tabText(i); }
+// The views' tabs (the window has other tab widgets: the quiz dock's, the docks' own tab bars).
+QString tabText(MainWindow& w, int i) {
+  for (auto* tabs : w.findChildren<QTabWidget*>())
+    if (tabs->indexOf(w.rankView()) >= 0) return tabs->tabText(i);
+  return {};
+}
 } // namespace
 
 TEST(Translations, FrenchWindow) {
@@ -220,4 +226,8 @@ TEST(LessonFlow, PredictFirstThenTheRunStarts) {
   QTest::qWait(200);
   EXPECT_FALSE(quiz->predictionResult().contains(QStringLiteral("Saved:")))
       << "the prediction is compared with the run: " << quiz->predictionResult().toStdString();
+  // The guide stayed beside the run, and the next lesson is offered now that it ran.
+  EXPECT_TRUE(w.findChild<QDockWidget*>(QStringLiteral("guide"))->isVisibleTo(&w));
+  EXPECT_EQ(w.guidePanel()->lesson(), QStringLiteral("fsdp-shard-gather-free"));
+  EXPECT_TRUE(w.guidePanel()->nextEnabled());
 }

@@ -28,10 +28,10 @@ struct MutatedBank {
 
 } // namespace
 
-TEST(QuestionBank, ShippedBankHas16QuestionsIn3Languages) {
+TEST(QuestionBank, ShippedBankHas18QuestionsIn3Languages) {
   const auto bank = QuestionBank::loadDirectory(assetsDir() / "quiz");
-  ASSERT_EQ(bank.questions().size(), 16u);
-  ASSERT_EQ(bank.quizzes().size(), 2u);
+  ASSERT_EQ(bank.questions().size(), 18u);
+  ASSERT_EQ(bank.quizzes().size(), 3u);
   std::set<std::string> ids;
   for (const auto& q : bank.questions()) {
     ids.insert(q.id);
@@ -49,6 +49,7 @@ TEST(QuestionBank, ShippedBankHas16QuestionsIn3Languages) {
     EXPECT_TRUE(ids.count("fsdp-" + std::to_string(i)));
     EXPECT_TRUE(ids.count("pipeline-" + std::to_string(i)));
   }
+  EXPECT_TRUE(ids.count("ddp-1") && ids.count("ddp-2")) << "lesson 1 asks about DDP, not FSDP";
 }
 
 TEST(QuestionBank, KeyMatchesTheSeedReadme) {

@@ -40,8 +40,9 @@ Progress sampleProgress(const std::filesystem::path& file, const std::filesystem
   const auto run = describeRun(traceFile, read.trace);
   EXPECT_TRUE(run);
   p.recordRun(*run);
-  p.recordAnswer("obs-collective-count", 0, true, run->hash);
-  p.recordAnswer("fsdp-2", 1, false);
+  p.setLearner("Anna, K.");
+  p.recordAnswer({"obs-collective-count", run->hash, "fsdp-shard-gather-free"}, 0, true);
+  p.recordAnswer({"fsdp-2", "", "fsdp-shard-gather-free"}, 1, false);
   ScoreRecord s;
   s.quiz = "fsdp-shard-gather-free";
   s.lang = "fr";
@@ -59,18 +60,19 @@ Progress sampleProgress(const std::filesystem::path& file, const std::filesystem
 TEST(ResultsExporter, CsvHasTheRunAndItsHash) {
   TempDir dir;
   const auto p = sampleProgress(dir.path() / "progress.json", dir.path() / "run.trace");
-  const auto csv = ResultsExporter::renderCsv(p);
+  const auto csv = ResultsExporter::renderCsv({p});
   std::istringstream lines(csv);
   std::string header, line;
   std::getline(lines, header);
-  EXPECT_EQ(header, "record,id,lang,seed,choice,correct,attempts,correct_count,total,unix_time,trace_hash,strategy,"
-                    "ranks,steps,config");
+  EXPECT_EQ(header, "learner,record,id,lesson,lang,seed,choice,correct,first_attempt_correct,attempts,correct_count,"
+                    "total,answered_at,unix_time,trace_hash,strategy,ranks,steps,config");
   const std::string hash = formatTraceHash(fnv1a64("shardlab-trace 1\n"));
   int rows = 0;
   bool sawObservation = false;
   while (std::getline(lines, line)) {
     ++rows;
-    if (line.rfind("answer,obs-collective-count,", 0) == 0) {
+    EXPECT_EQ(line.rfind("\"Anna, K.\",", 0), 0u) << "every row names the learner: " << line;
+    if (line.find(",answer,obs-collective-count,fsdp-shard-gather-free,,,0,true,true,1,1,,20") != std::string::npos) {
       sawObservation = true;
       EXPECT_NE(line.find("," + hash + ",fsdp,4,10,"), std::string::npos) << line;
       EXPECT_EQ(line.find("mpirun"), std::string::npos) << "the command line is not part of the settings";
@@ -87,13 +89,19 @@ TEST(ResultsExporter, JsonRoundTripsThroughTheProgressFile) {
   sampleProgress(file, dir.path() / "run.trace").save();
   const auto loaded = Progress::load(file);
   EXPECT_EQ(loaded.runs().size(), 1u);
-  const auto j = nlohmann::json::parse(ResultsExporter::renderJson(loaded));
-  EXPECT_EQ(j.at("format"), 1);
+  const auto all = nlohmann::json::parse(ResultsExporter::renderJson({loaded}));
+  EXPECT_EQ(all.at("format"), 2);
+  ASSERT_EQ(all.at("learners").size(), 1u);
+  const auto& j = all.at("learners")[0];
+  EXPECT_EQ(j.at("learner"), "Anna, K.");
   const std::string hash = formatTraceHash(fnv1a64("shardlab-trace 1\n"));
   bool found = false;
   for (const auto& a : j.at("answers"))
-    if (a.at("id") == "obs-collective-count") {
+    if (a.at("question") == "obs-collective-count") {
       found = true;
+      EXPECT_EQ(a.at("learner"), "Anna, K.");
+      EXPECT_EQ(a.at("first_attempt_correct"), true);
+      EXPECT_EQ(a.at("answered_at").get<std::string>().size(), 20u) << a.at("answered_at");
       EXPECT_EQ(a.at("run").at("trace_hash"), hash);
       EXPECT_EQ(a.at("run").at("config").at("strategy"), "fsdp");
     } else {
