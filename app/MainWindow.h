@@ -16,6 +16,7 @@
 
 class CaptionBar;
 class ExperimentPanel;
+class LabPanel;
 class LogPane;
 class PipelineView;
 class PlaybackBar;
@@ -50,6 +51,7 @@ public:
   const LessonCatalog& catalog() const { return catalog_; }
   QString lastMessage() const { return message_; }
   StartPage* startPage() const { return start_; }
+  LabPanel* labPanel() const { return lab_; }
   // Help → Keyboard shortcuts: every action with a shortcut, from the menus.
   QString shortcutsHtml() const;
 
@@ -61,10 +63,12 @@ public:
   // askPrediction, a lesson that has a prediction waits for the learner's first.
   bool runLesson(const QString& id, bool askPrediction = false);
   bool waitingForPrediction() const { return flow_.waitingForPrediction(); }
+  // Exports say where they wrote in the status bar (or why they could not).
   bool exportChromeTrace(const QString& path);
   // File → Open lab: validates with quiz::LabLoader; every error goes to the log (and a dialog when shown).
+  // A valid lab opens in the Lab dock (title, steps, notes) beside the workspace.
   bool openLabFile(const QString& path);
-  bool exportPng(const QString& path); // the current view
+  bool exportPng(const QString& path); // the whole window: views, timeline, caption and docks
   void showWorkspace();
   void showStartPage();
   // Shows the view named ranks, pipeline, plots or summary; false for another name.
@@ -88,6 +92,8 @@ private:
   void chooseTraceToOpen();
   void onModelReset();
   void showMessage(const QString& text, bool problem);
+  // After a prediction or a click elsewhere: the current view takes the keys again.
+  void focusView();
   void retranslate();
 
   LessonCatalog catalog_;
@@ -116,5 +122,8 @@ private:
   QProgressBar* progress_ = nullptr;
   QuizPanel* quiz_ = nullptr;
   QDockWidget* quizDock_ = nullptr;
+  LabPanel* lab_ = nullptr;
+  QDockWidget* labDock_ = nullptr;
+  QString lessonId_; // the lesson running or last run
   QString message_;
 };

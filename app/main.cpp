@@ -2,12 +2,14 @@
 //   shardlab                         the GUI (headless job when there is no display)
 //   shardlab --lesson ID --screenshot FILE [--at F]
 //   shardlab --open TRACE [--screenshot FILE] [--at F]
+//   shardlab --lab FILE [--screenshot FILE]   (with --screenshot: runs the lab's first step, then saves)
 //   shardlab --headless              run the default FSDP job via shardlab-run, print its summary
 //   shardlab --version
 #include "models/AppSettings.h"
 #include "job/ExitCodes.h"
 #include "models/JobRunner.h"
 #include "views/ExperimentPanel.h"
+#include "views/LabPanel.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
 #include "views/QuizPanel.h"
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
   cli.addHelpOption();
   cli.addVersionOption();
   QCommandLineOption lesson(QStringLiteral("lesson"), QCoreApplication::translate("main", "Run the lesson ID."), QStringLiteral("ID"));
+  QCommandLineOption labFile(QStringLiteral("lab"), QCoreApplication::translate("main", "Open the lab FILE (its steps in the Lab panel)."), QStringLiteral("FILE"));
   QCommandLineOption open(QStringLiteral("open"), QCoreApplication::translate("main", "Open a trace file."), QStringLiteral("TRACE"));
   QCommandLineOption shot(QStringLiteral("screenshot"), QCoreApplication::translate("main", "Save a PNG of the main window and exit."), QStringLiteral("FILE"));
   QCommandLineOption at(QStringLiteral("at"), QCoreApplication::translate("main", "Playhead position for the screenshot, 0..1."), QStringLiteral("FRACTION"), QStringLiteral("0.35"));
@@ -68,7 +71,7 @@ int main(int argc, char** argv) {
   QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
   QCommandLineOption theme(QStringLiteral("theme"), QCoreApplication::translate("main", "Theme for this run: light, dark."), QStringLiteral("NAME"));
   QCommandLineOption present(QStringLiteral("presentation"), QCoreApplication::translate("main", "Presentation mode (large text) for this run."));
-  cli.addOptions({lesson, open, shot, at, headless, tab, lang, size, theme, present});
+  cli.addOptions({lesson, labFile, open, shot, at, headless, tab, lang, size, theme, present});
   cli.process(app);
   if (cli.isSet(lang)) {
     AppSettings::setLanguageOverride(cli.value(lang));
@@ -136,6 +139,25 @@ int main(int argc, char** argv) {
       }
       if (!err.isEmpty()) say(QStringLiteral("shardlab: %1").arg(err));
       return screenshot();
+    }
+  }
+  if (cli.isSet(labFile)) {
+    if (!w.openLabFile(cli.value(labFile))) {
+      say(QStringLiteral("shardlab: %1\n%2").arg(w.lastMessage(), w.logPane()->text()));
+      return 2;
+    }
+    if (cli.isSet(shot)) {
+      // A lab in progress: its first step run, its notes and steps beside the run.
+      int rc = 1;
+      QObject::connect(&w, &MainWindow::lessonFinished, &app, [&](bool ok, const QString& text) {
+        if (!ok) say(QStringLiteral("shardlab: %1\n%2").arg(text, w.logPane()->text()));
+        rc = screenshot();
+        if (!ok) rc = 3;
+        app.exit(rc);
+      });
+      QTimer::singleShot(0, &w, [&] { w.runLesson(w.labPanel()->lessonOf(w.labPanel()->currentStep())); });
+      app.exec();
+      return rc;
     }
   }
   if (cli.isSet(lesson)) {

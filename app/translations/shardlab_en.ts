@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>%1 ns</source>
@@ -422,6 +429,44 @@
     </message>
 </context>
 <context>
+    <name>LabPanel</name>
+    <message>
+        <source>Run this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Step %1 of %2 · %n done</numerusform>
+            <numerusform>Step %1 of %2 · %n done</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -708,11 +753,35 @@
         <source>The lab %1 is not valid.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
         <translation>
-            <numerusform>Lab &quot;%1&quot;: %n step. Run its first lesson from the start page.</numerusform>
-            <numerusform>Lab &quot;%1&quot;: %n steps. Run its first lesson from the start page.</numerusform>
+            <numerusform>Lab &quot;%1&quot; opened: %n step. Press &quot;Run this step&quot; in the Lab panel to start.</numerusform>
+            <numerusform>Lab &quot;%1&quot; opened: %n steps. Press &quot;Run this step&quot; in the Lab panel to start.</numerusform>
         </translation>
     </message>
 </context>
@@ -800,6 +869,21 @@
     </message>
 </context>
 <context>
+    <name>Phases</name>
+    <message>
+        <source>Step %1 · forward pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 · backward pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 · optimizer step</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
@@ -871,10 +955,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>End (End)</source>
         <translation></translation>
     </message>
@@ -909,6 +989,10 @@
     <message>
         <source>×%1 slower</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1098,6 +1182,10 @@
     <message>
         <source> of %1</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1473,6 +1561,10 @@
     </message>
     <message>
         <source>shardlab: no view &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the lab FILE (its steps in the Lab panel).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

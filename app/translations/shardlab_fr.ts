@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr">
 <context>
+    <name>CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>%1 ns</source>
@@ -430,6 +437,44 @@
     </message>
 </context>
 <context>
+    <name>LabPanel</name>
+    <message>
+        <source>Run this step</source>
+        <translation>Lancer cette étape</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Étape suivante</translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation>Notes de cette étape</translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation>Aucun TP ouvert. Fichier → Ouvrir un TP… en charge un.</translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation>%1. %2 ✓ fait</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Étape %1 sur %2 · %n terminée</numerusform>
+            <numerusform>Étape %1 sur %2 · %n terminées</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation>Cette étape n&apos;a pas de notes : suivez le guide de la leçon et ses questions.</translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -716,11 +761,35 @@
         <source>The lab %1 is not valid.</source>
         <translation>Le TP %1 n&apos;est pas valide.</translation>
     </message>
+    <message>
+        <source>Lab</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation>%1 est vide : il ne contient aucune trace.</translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation>%1 L&apos;exécution affichée reste à l&apos;écran.</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation>%1 ne contient aucune trace.</translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation>Trace Chrome écrite dans %1</translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation>Image de la fenêtre enregistrée dans %1</translation>
+    </message>
     <message numerus="yes">
-        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
         <translation>
-            <numerusform>TP « %1 » : %n étape. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
-            <numerusform>TP « %1 » : %n étapes. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
+            <numerusform>TP « %1 » ouvert : %n étape. Appuyez sur « Lancer cette étape » dans le panneau TP pour commencer.</numerusform>
+            <numerusform>TP « %1 » ouvert : %n étapes. Appuyez sur « Lancer cette étape » dans le panneau TP pour commencer.</numerusform>
         </translation>
     </message>
 </context>
@@ -808,6 +877,21 @@
     </message>
 </context>
 <context>
+    <name>Phases</name>
+    <message>
+        <source>Step %1 · forward pass</source>
+        <translation>Pas %1 · passe avant</translation>
+    </message>
+    <message>
+        <source>Step %1 · backward pass</source>
+        <translation>Pas %1 · passe arrière</translation>
+    </message>
+    <message>
+        <source>Step %1 · optimizer step</source>
+        <translation>Pas %1 · mise à jour de l&apos;optimiseur</translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
@@ -879,10 +963,6 @@
         <translation>Phase suivante</translation>
     </message>
     <message>
-        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
-        <translation>Phase suivante : passe avant, passe arrière, optimiseur, fin de pas (Maj+Droite)</translation>
-    </message>
-    <message>
         <source>End (End)</source>
         <translation>Fin (Fin)</translation>
     </message>
@@ -917,6 +997,10 @@
     <message>
         <source>×%1 slower</source>
         <translation>×%1 plus lent</translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation>Phase suivante : passe avant, passe arrière, optimiseur, puis le pas suivant (Maj+Droite)</translation>
     </message>
 </context>
 <context>
@@ -1106,6 +1190,10 @@
     <message>
         <source> of %1</source>
         <translation> de %1</translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation>dernier enregistré : %1</translation>
     </message>
 </context>
 <context>
@@ -1482,6 +1570,10 @@
     <message>
         <source>shardlab: no view &apos;%1&apos;</source>
         <translation>shardlab : pas de vue « %1 »</translation>
+    </message>
+    <message>
+        <source>Open the lab FILE (its steps in the Lab panel).</source>
+        <translation>Ouvrir le TP FILE (ses étapes dans le panneau TP).</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru">
 <context>
+    <name>CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>%1 ns</source>
@@ -432,6 +439,45 @@
     </message>
 </context>
 <context>
+    <name>LabPanel</name>
+    <message>
+        <source>Run this step</source>
+        <translation>Запустить этот шаг</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Следующий шаг</translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation>Заметки к этому шагу</translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation>Практикум не открыт. Файл → Открыть практикум… загружает его.</translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation>%1. %2 ✓ выполнен</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Шаг %1 из %2 · %n шаг выполнен</numerusform>
+            <numerusform>Шаг %1 из %2 · %n шага выполнено</numerusform>
+            <numerusform>Шаг %1 из %2 · %n шагов выполнено</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation>У этого шага нет заметок: следуйте руководству урока и его вопросам.</translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -719,12 +765,36 @@
         <source>The lab %1 is not valid.</source>
         <translation>Практикум %1 некорректен.</translation>
     </message>
+    <message>
+        <source>Lab</source>
+        <translation>Практикум</translation>
+    </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation>%1 пуст: в нём нет трассы.</translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation>%1 Запуск на экране остаётся.</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation>%1 не содержит трассы.</translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation>Трасса Chrome записана в %1</translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation>Снимок окна сохранён в %1</translation>
+    </message>
     <message numerus="yes">
-        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
         <translation>
-            <numerusform>Практикум «%1»: %n шаг. Запустите его первый урок со стартовой страницы.</numerusform>
-            <numerusform>Практикум «%1»: %n шага. Запустите его первый урок со стартовой страницы.</numerusform>
-            <numerusform>Практикум «%1»: %n шагов. Запустите его первый урок со стартовой страницы.</numerusform>
+            <numerusform>Практикум «%1» открыт: %n шаг. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
+            <numerusform>Практикум «%1» открыт: %n шага. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
+            <numerusform>Практикум «%1» открыт: %n шагов. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
         </translation>
     </message>
 </context>
@@ -812,6 +882,21 @@
     </message>
 </context>
 <context>
+    <name>Phases</name>
+    <message>
+        <source>Step %1 · forward pass</source>
+        <translation>Шаг %1 · прямой проход</translation>
+    </message>
+    <message>
+        <source>Step %1 · backward pass</source>
+        <translation>Шаг %1 · обратный проход</translation>
+    </message>
+    <message>
+        <source>Step %1 · optimizer step</source>
+        <translation>Шаг %1 · шаг оптимизатора</translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
@@ -874,7 +959,7 @@
     </message>
     <message>
         <source>Next collective</source>
-        <translation>Следующая коллективная операция</translation>
+        <translation>След. коллективная</translation>
     </message>
     <message>
         <source>Next collective (Ctrl+Right)</source>
@@ -882,11 +967,7 @@
     </message>
     <message>
         <source>Next phase</source>
-        <translation>Следующая фаза</translation>
-    </message>
-    <message>
-        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
-        <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, конец шага (Shift+Вправо)</translation>
+        <translation>След. фаза</translation>
     </message>
     <message>
         <source>End (End)</source>
@@ -910,7 +991,7 @@
     </message>
     <message>
         <source>Follow live</source>
-        <translation>Следить в реальном времени</translation>
+        <translation>Следить за запуском</translation>
     </message>
     <message>
         <source>While a job runs, keep the playhead on the newest event</source>
@@ -923,6 +1004,10 @@
     <message>
         <source>×%1 slower</source>
         <translation>в %1 раз медленнее</translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, затем следующий шаг (Shift+Вправо)</translation>
     </message>
 </context>
 <context>
@@ -1112,6 +1197,10 @@
     <message>
         <source> of %1</source>
         <translation> из %1</translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation>последнее записанное: %1</translation>
     </message>
 </context>
 <context>
@@ -1497,6 +1586,10 @@
     <message>
         <source>shardlab: no view &apos;%1&apos;</source>
         <translation>shardlab: нет вида «%1»</translation>
+    </message>
+    <message>
+        <source>Open the lab FILE (its steps in the Lab panel).</source>
+        <translation>Открыть практикум FILE (его шаги на панели «Практикум»).</translation>
     </message>
 </context>
 </TS>
