@@ -135,8 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
   lab_ = new LabPanel(catalog_, labDock_);
   labDock_->setWidget(lab_);
   addDockWidget(Qt::LeftDockWidgetArea, labDock_);
-  tabifyDockWidget(expDock, labDock_);
-  labDock_->hide();
+  labDock_->hide(); // tabbed with the experiment form when a lab opens
   connect(lab_, &LabPanel::stepRunRequested, this, [this](const QString& id) { runLesson(id, true); });
 
   // Data flow: runner -> model -> (coalesced) views; playback -> views.
@@ -596,6 +595,7 @@ bool MainWindow::openLabFile(const QString& path) {
   lab_->setLab(*result.lab);
   // The lab, its steps and this confirmation on screen, not on a page behind the start page.
   showWorkspace();
+  if (labDock_->isHidden()) tabifyDockWidget(static_cast<QDockWidget*>(experiment_->parentWidget()), labDock_);
   labDock_->show();
   labDock_->raise();
   quizDock_->show();
@@ -604,7 +604,7 @@ bool MainWindow::openLabFile(const QString& path) {
          static_cast<int>(result.lab->steps.size()))
           .arg(QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString())));
   showMessage(confirmation, false);
-  statusBar()->showMessage(confirmation);
+  statusBar()->showMessage(confirmation, 20000);
   setWindowTitle(tr("ShardLab — %1").arg(QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString()))));
   return true;
 }

@@ -30,6 +30,8 @@ LabPanel::LabPanel(const LessonCatalog& catalog, QWidget* parent) : QWidget(pare
   steps_->setObjectName(QStringLiteral("labSteps"));
   // Room for every step without scrolling: labs have a handful.
   steps_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+  steps_->setWordWrap(true);
+  steps_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   l->addWidget(steps_);
   connect(steps_, &QListWidget::currentRowChanged, this, [this](int row) {
     if (!updating_ && row >= 0) setCurrentStep(row);

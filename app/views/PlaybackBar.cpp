@@ -12,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 PlaybackBar::PlaybackBar(PlaybackController& playback, QWidget* parent) : QWidget(parent), playback_(playback) {
   auto* rows = new QVBoxLayout(this);
   rows->setContentsMargins(4, 2, 4, 2);
@@ -100,15 +102,19 @@ QIcon PlaybackBar::tintedIcon(const QStyle& style, QStyle::StandardPixmap which,
 
 void PlaybackBar::updateIcons() {
   const QColor ink = palette().color(QPalette::ButtonText);
+  // As tall as a line of text: large in presentation mode too.
+  const int side = std::max(16, fontMetrics().height());
   iconsShowPlaying_ = playback_.isPlaying() ? 1 : 0;
   for (const auto& [b, icon] : iconButtons_) {
     const auto which = b == play_ && playback_.isPlaying() ? QStyle::SP_MediaPause : icon;
     b->setIcon(tintedIcon(*style(), which, ink));
+    b->setIconSize(QSize(side, side));
   }
 }
 
 void PlaybackBar::changeEvent(QEvent* e) {
-  if (e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange) updateIcons();
+  if (e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange || e->type() == QEvent::FontChange)
+    updateIcons();
   QWidget::changeEvent(e);
 }
 
