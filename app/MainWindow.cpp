@@ -358,7 +358,8 @@ QString MainWindow::shortcutsHtml() const {
   };
   walk(menuBar()->actions(), QString());
   return tr("<p>They work wherever the focus is in the window, also when the timeline or the rank view has it "
-            "(click a view to give it the focus).</p>") +
+            "(click a view to give it the focus). In a text field being edited, Space and the arrows type and move "
+            "the cursor; saving a prediction gives the keys back to the view.</p>") +
          QStringLiteral("<table cellpadding=\"3\">%1</table>").arg(rows) +
          tr("<p>In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.</p>");
 }

@@ -366,6 +366,8 @@ TEST(CompareWindow, TimeStartsAtZero) {
   bool zero = false;
   for (auto* l : w.findChildren<QLabel*>()) zero |= l->text().startsWith(QStringLiteral("0 ns /"));
   EXPECT_TRUE(zero) << "the bar's time reads 0 at the start";
+  const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+  if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/compare-window.png"));
 }
 
 TEST(RunFolder, AFailedRunLeavesNoTemporaryFolder) {
