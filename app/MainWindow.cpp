@@ -468,6 +468,8 @@ QString MainWindow::openTrace(const QString& path) {
     return err.isEmpty() ? shown : err;
   }
   playback_.setLive(false);
+  compare_.clear();
+  plots_->setComparison(nullptr, {}, {});
   model_.setTrace(probe.trace());
   playback_.fitDuration();
   // The opened file is the run now: the log, the title, the form and the quiz describe it.
@@ -564,7 +566,6 @@ bool MainWindow::exportChromeTrace(const QString& path) {
 
 bool MainWindow::exportPng(const QString& path) {
   // The whole window, as the learner sees it: the view, the timeline, the caption and the docks.
-  refreshViews();
   if (!grab().save(path, "PNG")) {
     showMessage(tr("Cannot write %1.").arg(path), true);
     statusBar()->showMessage(tr("Cannot write %1.").arg(path));

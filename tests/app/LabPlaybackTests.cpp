@@ -313,8 +313,11 @@ TEST(Exports, ThePngIsTheWholeWindowAndEachExportSaysWhere) {
   w.resize(1200, 800);
   w.show();
   QCoreApplication::processEvents();
+  w.playback().setFraction(0.5);
+  const qint64 playhead = w.playback().time();
   const QString png = dir.filePath(QStringLiteral("w.png"));
   ASSERT_TRUE(w.exportPng(png));
+  EXPECT_EQ(w.playback().time(), playhead) << "exporting leaves the playhead where it is";
   const QImage img(png);
   EXPECT_EQ(img.size(), w.size() * w.devicePixelRatio()) << "the window, not the current tab";
   EXPECT_TRUE(w.statusBar()->currentMessage().contains(QFileInfo(png).absoluteFilePath()))
