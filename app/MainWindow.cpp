@@ -600,6 +600,8 @@ bool MainWindow::openLabFile(const QString& path) {
   if (labDock_->isHidden()) tabifyDockWidget(static_cast<QDockWidget*>(experiment_->parentWidget()), labDock_);
   labDock_->show();
   labDock_->raise();
+  // Opened before the window shows (--lab): a tab raises only once it is on screen.
+  QTimer::singleShot(0, labDock_, &QDockWidget::raise);
   quizDock_->show();
   const QString confirmation =
       tr("Lab \"%1\" opened: %n step(s). Press \"Run this step\" in the Lab panel to start.", nullptr,

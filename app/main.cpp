@@ -129,6 +129,11 @@ int main(int argc, char** argv) {
     std::printf("%s\n", qPrintable(file));
     return 0;
   };
+  // Before the window shows: a lab that is not valid is reported here, not in a dialog.
+  if (cli.isSet(labFile) && !w.openLabFile(cli.value(labFile))) {
+    say(QStringLiteral("shardlab: %1\n%2").arg(w.lastMessage(), w.logPane()->text()));
+    return 2;
+  }
   w.show();
   if (cli.isSet(open)) {
     const QString err = w.openTrace(cli.value(open));
@@ -142,10 +147,6 @@ int main(int argc, char** argv) {
     }
   }
   if (cli.isSet(labFile)) {
-    if (!w.openLabFile(cli.value(labFile))) {
-      say(QStringLiteral("shardlab: %1\n%2").arg(w.lastMessage(), w.logPane()->text()));
-      return 2;
-    }
     if (cli.isSet(shot)) {
       // A lab in progress: its first step run, its notes and steps beside the run.
       int rc = 1;

@@ -268,8 +268,8 @@ int main(int argc, char** argv) {
   const bool ok = outcome.mpirunStatus == 0 && failed.empty() && !outcome.interrupted;
 
   if (outcome.interrupted) {
-    std::fprintf(stderr, "shardlab-run: stopped on request after %d of %d steps; the partial trace is kept%s%s\n",
-                 summary.stepsCompleted, options.job.steps, options.traceFile.empty() ? "" : " in ",
+    std::fprintf(stderr, "shardlab-run: stopped on request after %d of %d steps; the partial trace is kept %s%s\n",
+                 summary.stepsCompleted, options.job.steps, options.traceFile.empty() ? "on standard output" : "in ",
                  options.traceFile.c_str());
     return kExitInterrupted;
   }
