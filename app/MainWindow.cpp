@@ -14,6 +14,7 @@
 #include "views/PlaybackBar.h"
 #include "views/PlotsView.h"
 #include "views/LabOpener.h"
+#include "views/LabPanel.h"
 #include "views/QuizPanel.h"
 #include "views/RankView.h"
 #include "views/StartPage.h"
@@ -35,6 +36,7 @@
 #include <QProgressBar>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -52,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&machine_, &MachineProfile::ready, this, [this] {
     catalog_.sizeFor(*machine_.calibration());
     start_->refresh();
+    if (lab_) lab_->refresh();
   });
   machine_.start(JobRunner::findLauncher());
 
@@ -121,8 +124,8 @@ MainWindow::MainWindow(QWidget* parent)
   tabs_->addTab(summary_, tr("Summary"));
   timeline_ = new TimelineView(model_, split);
   // Click a view to focus it; the playback shortcuts (window-wide) then still apply.
-  rankView_->setFocusPolicy(Qt::StrongFocus);
-  timeline_->setFocusPolicy(Qt::StrongFocus);
+  for (QWidget* view : std::initializer_list<QWidget*>{rankView_, timeline_, pipeline_, plots_, summary_})
+    view->setFocusPolicy(Qt::StrongFocus);
   split->addWidget(tabs_);
   split->addWidget(timeline_);
   split->setStretchFactor(0, 3);
@@ -151,6 +154,8 @@ MainWindow::MainWindow(QWidget* parent)
   quizDock_->setWidget(quiz_);
   connect(quiz_, &QuizPanel::lessonRunRequested, this, [this](const QString& id) { runLesson(id); });
   connect(quiz_, &QuizPanel::predictionDone, &flow_, &LessonFlow::predictionDone);
+  // Saved or skipped: Space plays again instead of typing into the prediction box.
+  connect(quiz_, &QuizPanel::predictionDone, this, &MainWindow::focusView);
   addDockWidget(Qt::RightDockWidgetArea, quizDock_);
   quizDock_->hide();
   // The running lesson's guide stays beside the run (the start page that showed it is
@@ -168,6 +173,14 @@ MainWindow::MainWindow(QWidget* parent)
     runLesson(id, true);
   });
   connect(&quiz_->controller(), &QuizController::progressChanged, this, &MainWindow::refreshCompletion);
+  // The lab dock: an open lab's title, steps and notes, beside the experiment form.
+  labDock_ = new QDockWidget(tr("Lab"), this);
+  labDock_->setObjectName(QStringLiteral("lab"));
+  lab_ = new LabPanel(catalog_, labDock_);
+  labDock_->setWidget(lab_);
+  addDockWidget(Qt::LeftDockWidgetArea, labDock_);
+  labDock_->hide(); // tabbed with the experiment form when a lab opens
+  connect(lab_, &LabPanel::stepRunRequested, this, [this](const QString& id) { runLesson(id, true); });
 
   // Data flow: runner -> model -> (coalesced) views; playback -> views.
   viewTimer_.setSingleShot(true);
@@ -214,6 +227,7 @@ MainWindow::MainWindow(QWidget* parent)
           [this](JobRunner::Outcome, const QString& text) { onComparisonFinished(text); });
   connect(&flow_, &LessonFlow::lessonFinished, this, [this](bool ok) {
     guide_->setRunDone(true);
+    lab_->lessonFinished(lessonId_, ok);
     Q_EMIT lessonFinished(ok, message_);
   });
   connect(&playback_, &PlaybackController::timeChanged, rankView_, &RankView::setTime);
@@ -407,7 +421,8 @@ QString MainWindow::shortcutsHtml() const {
   };
   walk(menuBar()->actions(), QString());
   return tr("<p>They work wherever the focus is in the window, also when the timeline or the rank view has it "
-            "(click a view to give it the focus).</p>") +
+            "(click a view to give it the focus). In a text field being edited, Space and the arrows type and move "
+            "the cursor; saving a prediction gives the keys back to the view.</p>") +
          QStringLiteral("<table cellpadding=\"3\">%1</table>").arg(rows) +
          tr("<p>In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.</p>");
 }
@@ -425,6 +440,7 @@ void MainWindow::retranslate() {
   if (log_) log_->parentWidget()->setWindowTitle(tr("Log"));
   if (quizDock_) quizDock_->setWindowTitle(tr("Quiz"));
   if (guideDock_) guideDock_->setWindowTitle(tr("Guide"));
+  if (labDock_) labDock_->setWindowTitle(tr("Lab"));
   if (runLabel_) runLabel_->setText(model_.runLabel());
   if (shownGroup_) {
     const QStringList names{tr("Measured"), tr("Schedule alone"), tr("Projected")};
@@ -561,10 +577,32 @@ void MainWindow::setPresentationLayout(bool on) {
 
 QString MainWindow::openTrace(const QString& path) {
   showWorkspace();
+  // A file that shows nothing leaves the run on screen as it was.
+  const QFileInfo info(path);
+  if (info.isFile() && info.size() == 0) {
+    const QString err = tr("%1 is empty: there is no trace in it.").arg(info.fileName());
+    showMessage(err, true);
+    log_->append(err + QLatin1Char('\n'));
+    return err;
+  }
+  TraceModel probe;
+  const QString err = probe.loadFile(path);
+  if (probe.isEmpty()) {
+    const QString shown = tr("%1 The run on screen stays.").arg(err.isEmpty() ? tr("%1 holds no trace.").arg(info.fileName()) : err);
+    showMessage(shown, true);
+    log_->append(shown + QLatin1Char('\n'));
+    return err.isEmpty() ? shown : err;
+  }
   playback_.setLive(false);
-  const QString err = model_.loadFile(path);
+  compare_.clear();
+  plots_->setComparison(nullptr, {}, {});
+  model_.setTrace(probe.trace());
   playback_.fitDuration();
-  // The form and the log describe the run on screen, not the last one typed in.
+  // The opened file is the run now: the log, the title, the form and the quiz describe it.
+  log_->clear();
+  lessonNote_->hide();
+  lessonId_.clear();
+  setWindowTitle(tr("ShardLab — %1").arg(info.fileName()));
   if (const auto config = model_.config()) {
     experiment_->setConfig(*config);
     const auto& job = model_.trace().job;
@@ -589,11 +627,15 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   // A lesson sized for this machine waits for its calibration (cached: at once).
   if (l->sizing && !machine_.calibration()) machine_.waitForCalibration();
   setWindowTitle(tr("ShardLab — %1").arg(l->title()));
-  QStringList notes;
-  for (const QString& note : {l->sizingMarkdown(), l->labNotesMarkdown(Lesson::currentLanguage())})
-    if (!note.isEmpty()) notes << note;
-  lessonNote_->setText(notes.join(QStringLiteral("\n\n")));
-  lessonNote_->setVisible(!notes.isEmpty());
+  lessonId_ = id;
+  // The size chosen for this machine; an open lab's notes are in the Lab dock.
+  const QString sizing = l->sizingMarkdown();
+  lessonNote_->setText(sizing);
+  lessonNote_->setVisible(!sizing.isEmpty());
+  if (lab_->hasLab()) {
+    for (int step = 0; step < lab_->stepCount(); ++step)
+      if (lab_->lessonOf(step) == id && lab_->lessonOf(lab_->currentStep()) != id) lab_->setCurrentStep(step);
+  }
   quiz_->controller().setPlaceholderValues(l->placeholderValues());
   quiz_->setLesson(id);
   guide_->setLesson(id);
@@ -643,17 +685,25 @@ void MainWindow::onComparisonFinished(const QString& text) {
 
 bool MainWindow::exportChromeTrace(const QString& path) {
   std::ofstream out(path.toStdString());
+  if (out) shardlab::trace::writeChromeTrace(model_.trace(), out);
   if (!out) {
     showMessage(tr("Cannot write %1.").arg(path), true);
+    statusBar()->showMessage(tr("Cannot write %1.").arg(path));
     return false;
   }
-  shardlab::trace::writeChromeTrace(model_.trace(), out);
-  return static_cast<bool>(out);
+  statusBar()->showMessage(tr("Chrome trace written to %1").arg(QFileInfo(path).absoluteFilePath()));
+  return true;
 }
 
 bool MainWindow::exportPng(const QString& path) {
-  QWidget* w = stack_->currentWidget() == workspace_ ? tabs_->currentWidget() : static_cast<QWidget*>(start_);
-  return w->grab().save(path, "PNG");
+  // The whole window, as the learner sees it: the view, the timeline, the caption and the docks.
+  if (!grab().save(path, "PNG")) {
+    showMessage(tr("Cannot write %1.").arg(path), true);
+    statusBar()->showMessage(tr("Cannot write %1.").arg(path));
+    return false;
+  }
+  statusBar()->showMessage(tr("Picture of the window saved to %1").arg(QFileInfo(path).absoluteFilePath()));
+  return true;
 }
 
 bool MainWindow::openLabFile(const QString& path) {
@@ -675,10 +725,25 @@ bool MainWindow::openLabFile(const QString& path) {
   catalog_.setLab(*result.lab);
   start_->refresh();
   quiz_->setLab(*result.lab);
+  lab_->setLab(*result.lab);
+  // The lab, its steps and this confirmation on screen, not on a page behind the start page.
+  showWorkspace();
+  if (labDock_->isHidden()) tabifyDockWidget(static_cast<QDockWidget*>(experiment_->parentWidget()), labDock_);
+  labDock_->show();
+  labDock_->raise();
+  // Opened before the window shows (--lab): a tab raises only once it is on screen.
+  QTimer::singleShot(0, labDock_, &QDockWidget::raise);
   quizDock_->show();
-  showMessage(tr("Lab \"%1\": %n step(s). Run its first lesson from the start page.", nullptr,
-                 static_cast<int>(result.lab->steps.size()))
-                  .arg(QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString()))),
-              false);
+  const QString confirmation =
+      tr("Lab \"%1\" opened: %n step(s). Press \"Run this step\" in the Lab panel to start.", nullptr,
+         static_cast<int>(result.lab->steps.size()))
+          .arg(QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString())));
+  showMessage(confirmation, false);
+  statusBar()->showMessage(confirmation, 20000);
+  setWindowTitle(tr("ShardLab — %1").arg(QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString()))));
   return true;
+}
+
+void MainWindow::focusView() {
+  if (stack_->currentWidget() == workspace_) tabs_->currentWidget()->setFocus(Qt::OtherFocusReason);
 }

@@ -17,6 +17,7 @@
 class CaptionBar;
 class ExperimentPanel;
 class GuidePanel;
+class LabPanel;
 class LogPane;
 class PipelineView;
 class PlaybackBar;
@@ -57,6 +58,7 @@ public:
   const LessonCatalog& catalog() const { return catalog_; }
   QString lastMessage() const { return message_; }
   StartPage* startPage() const { return start_; }
+  LabPanel* labPanel() const { return lab_; }
   // Help → Keyboard shortcuts: every action with a shortcut, from the menus.
   QString shortcutsHtml() const;
 
@@ -68,10 +70,12 @@ public:
   // askPrediction, a lesson that has a prediction waits for the learner's first.
   bool runLesson(const QString& id, bool askPrediction = false);
   bool waitingForPrediction() const { return flow_.waitingForPrediction(); }
+  // Exports say where they wrote in the status bar (or why they could not).
   bool exportChromeTrace(const QString& path);
   // File → Open lab: validates with quiz::LabLoader; every error goes to the log (and a dialog when shown).
+  // A valid lab opens in the Lab dock (title, steps, notes) beside the workspace.
   bool openLabFile(const QString& path);
-  bool exportPng(const QString& path); // the current view
+  bool exportPng(const QString& path); // the whole window: views, timeline, caption and docks
   void showWorkspace();
   void showStartPage();
   // Shows the view named ranks, pipeline, plots or summary; false for another name.
@@ -101,6 +105,8 @@ private:
   void refreshCompletion();
   // A free experiment or an opened trace: no lesson's guide, questions or prediction.
   void leaveLesson();
+  // After a prediction or a click elsewhere: the current view takes the keys again.
+  void focusView();
   void retranslate();
 
   LessonCatalog catalog_;
@@ -135,5 +141,8 @@ private:
   GuidePanel* guide_ = nullptr;
   QDockWidget* guideDock_ = nullptr;
   QAction* learnerLabel_ = nullptr; // "Learner: NAME" in the Learner menu
+  LabPanel* lab_ = nullptr;
+  QDockWidget* labDock_ = nullptr;
+  QString lessonId_; // the lesson running or last run
   QString message_;
 };

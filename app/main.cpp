@@ -2,6 +2,7 @@
 //   shardlab                         the GUI (headless job when there is no display)
 //   shardlab --lesson ID --screenshot FILE [--at F]
 //   shardlab --open TRACE [--screenshot FILE] [--at F]
+//   shardlab --lab FILE [--screenshot FILE]   (with --screenshot: runs the lab's first step, then saves)
 //   shardlab --headless              run the default FSDP job via shardlab-run, print its summary
 //   shardlab --version
 // The environment variable SHARDLAB_LEARNER names the learner for this run (no first-start question).
@@ -10,6 +11,7 @@
 #include "models/JobRunner.h"
 #include "views/ExperimentPanel.h"
 #include "views/LearnerDialogs.h"
+#include "views/LabPanel.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
 #include "views/QuizPanel.h"
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
   cli.addHelpOption();
   cli.addVersionOption();
   QCommandLineOption lesson(QStringLiteral("lesson"), QCoreApplication::translate("main", "Run the lesson ID."), QStringLiteral("ID"));
+  QCommandLineOption labFile(QStringLiteral("lab"), QCoreApplication::translate("main", "Open the lab FILE (its steps in the Lab panel)."), QStringLiteral("FILE"));
   QCommandLineOption open(QStringLiteral("open"), QCoreApplication::translate("main", "Open a trace file."), QStringLiteral("TRACE"));
   QCommandLineOption shot(QStringLiteral("screenshot"), QCoreApplication::translate("main", "Save a PNG of the main window and exit."), QStringLiteral("FILE"));
   QCommandLineOption at(QStringLiteral("at"), QCoreApplication::translate("main", "Playhead position for the screenshot, 0..1."), QStringLiteral("FRACTION"), QStringLiteral("0.35"));
@@ -73,7 +76,7 @@ int main(int argc, char** argv) {
   QCommandLineOption show(QStringLiteral("show"),
                           QCoreApplication::translate("main", "What the views show: measured, schedule-alone or projected (replays of the run)."),
                           QStringLiteral("WHAT"), QStringLiteral("measured"));
-  cli.addOptions({lesson, open, shot, at, headless, tab, lang, size, theme, present, show});
+  cli.addOptions({lesson, labFile, open, shot, at, headless, tab, lang, size, theme, present, show});
   cli.process(app);
   if (cli.isSet(lang)) {
     AppSettings::setLanguageOverride(cli.value(lang));
@@ -145,6 +148,11 @@ int main(int argc, char** argv) {
     std::printf("%s\n", qPrintable(file));
     return 0;
   };
+  // Before the window shows: a lab that is not valid is reported here, not in a dialog.
+  if (cli.isSet(labFile) && !w.openLabFile(cli.value(labFile))) {
+    say(QStringLiteral("shardlab: %1\n%2").arg(w.lastMessage(), w.logPane()->text()));
+    return 2;
+  }
   w.show();
   if (cli.isSet(open)) {
     const QString err = w.openTrace(cli.value(open));
@@ -155,6 +163,21 @@ int main(int argc, char** argv) {
       }
       if (!err.isEmpty()) say(QStringLiteral("shardlab: %1").arg(err));
       return screenshot();
+    }
+  }
+  if (cli.isSet(labFile)) {
+    if (cli.isSet(shot)) {
+      // A lab in progress: its first step run, its notes and steps beside the run.
+      int rc = 1;
+      QObject::connect(&w, &MainWindow::lessonFinished, &app, [&](bool ok, const QString& text) {
+        if (!ok) say(QStringLiteral("shardlab: %1\n%2").arg(text, w.logPane()->text()));
+        rc = screenshot();
+        if (!ok) rc = 3;
+        app.exit(rc);
+      });
+      QTimer::singleShot(0, &w, [&] { w.runLesson(w.labPanel()->lessonOf(w.labPanel()->currentStep())); });
+      app.exec();
+      return rc;
     }
   }
   if (cli.isSet(lesson)) {

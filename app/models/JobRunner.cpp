@@ -62,6 +62,7 @@ static QString quoted(const QString& a) {
 
 bool JobRunner::start(const shardlab::JobConfig& config, const QString& traceFile) {
   if (isRunning()) stop();
+  config_ = config;
   model_.clear();
   partial_.clear();
   pending_.clear();

@@ -34,6 +34,8 @@ public:
   // job breaks a rule, its spec file cannot be written or the launcher is missing.
   bool start(const shardlab::JobConfig& config, const QString& traceFile = {});
   bool isRunning() const { return process_.state() != QProcess::NotRunning; }
+  // The job last given to start(), as the launcher gets it in its spec file.
+  const shardlab::JobConfig& config() const { return config_; }
   // The command line as one copyable string (arguments quoted where needed).
   QString commandLine() const { return commandLine_; }
   QString standardError() const { return stderr_; }
@@ -61,6 +63,7 @@ private:
   void finish(Outcome o, const QString& text);
 
   TraceModel& model_;
+  shardlab::JobConfig config_;
   QProcess process_;
   // The job's spec file, kept until the next job so the logged command line works.
   std::unique_ptr<QTemporaryFile> specFile_;

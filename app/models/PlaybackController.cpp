@@ -90,8 +90,14 @@ void PlaybackController::nextEvent() { stepTo(model_.eventStarts(), true); }
 void PlaybackController::previousEvent() { stepTo(model_.eventStarts(), false); }
 void PlaybackController::nextCollective() { stepTo(model_.collectiveStarts(), true); }
 void PlaybackController::previousCollective() { stepTo(model_.collectiveStarts(), false); }
-void PlaybackController::nextPhase() { stepTo(model_.phaseStarts(), true); }
-void PlaybackController::previousPhase() { stepTo(model_.phaseStarts(), false); }
+void PlaybackController::nextPhase() { stepTo(phaseStarts(), true); }
+void PlaybackController::previousPhase() { stepTo(phaseStarts(), false); }
+
+std::vector<qint64> PlaybackController::phaseStarts() {
+  std::vector<qint64> starts;
+  for (const auto& phase : phases_.phases(model_)) starts.push_back(phase.start);
+  return starts;
+}
 
 void PlaybackController::fitDuration(double seconds) {
   const double span = static_cast<double>(end() - start()) * 1e-9;

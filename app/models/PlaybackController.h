@@ -1,8 +1,10 @@
 // PlaybackController: the playhead over recorded time. Plays the run slowed down
 // (a run of 30 ms becomes seconds on screen), pauses, steps to the next event,
-// collective or phase, scrubs, and during a live job either follows the newest
+// collective or phase (forward, backward, optimizer: Phases), scrubs, and during a live job either follows the newest
 // event or waits at the end for more.
 #pragma once
+
+#include "models/Phases.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -42,6 +44,7 @@ public Q_SLOTS:
   void previousEvent();
   void nextCollective();
   void previousCollective();
+  // To the start of the next (previous) forward, backward or optimizer phase.
   void nextPhase();
   void previousPhase();
   // Picks a slow-down that plays the whole run in about `seconds`.
@@ -59,7 +62,9 @@ Q_SIGNALS:
 private:
   void tick();
   void stepTo(const std::vector<qint64>& starts, bool forward);
+  std::vector<qint64> phaseStarts();
   const TraceModel& model_;
+  PhaseIndex phases_;
   QTimer timer_;
   QElapsedTimer clock_;
   qint64 time_ = 0;

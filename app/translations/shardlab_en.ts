@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>%1 ns</source>
@@ -464,6 +471,44 @@
     </message>
 </context>
 <context>
+    <name>LabPanel</name>
+    <message>
+        <source>Run this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Step %1 of %2 · %n done</numerusform>
+            <numerusform>Step %1 of %2 · %n done</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -688,7 +733,7 @@
         <translation></translation>
     </message>
     <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus).&lt;/p&gt;</source>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
         <translation></translation>
     </message>
     <message>
@@ -750,11 +795,35 @@
         <source>The lab %1 is not valid.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
         <translation>
-            <numerusform>Lab &quot;%1&quot;: %n step. Run its first lesson from the start page.</numerusform>
-            <numerusform>Lab &quot;%1&quot;: %n steps. Run its first lesson from the start page.</numerusform>
+            <numerusform>Lab &quot;%1&quot; opened: %n step. Press &quot;Run this step&quot; in the Lab panel to start.</numerusform>
+            <numerusform>Lab &quot;%1&quot; opened: %n steps. Press &quot;Run this step&quot; in the Lab panel to start.</numerusform>
         </translation>
     </message>
     <message>
@@ -878,6 +947,21 @@
     </message>
 </context>
 <context>
+    <name>Phases</name>
+    <message>
+        <source>Step %1 · forward pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 · backward pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 · optimizer step</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
@@ -949,10 +1033,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>End (End)</source>
         <translation></translation>
     </message>
@@ -987,6 +1067,10 @@
     <message>
         <source>×%1 slower</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1176,6 +1260,10 @@
     <message>
         <source> of %1</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1563,6 +1651,10 @@
     </message>
     <message>
         <source>shardlab: no view &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the lab FILE (its steps in the Lab panel).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr">
 <context>
+    <name>CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>%1 ns</source>
@@ -472,6 +479,44 @@
     </message>
 </context>
 <context>
+    <name>LabPanel</name>
+    <message>
+        <source>Run this step</source>
+        <translation>Lancer cette étape</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Étape suivante</translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation>Notes de cette étape</translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation>Aucun TP ouvert. Fichier → Ouvrir un TP… en charge un.</translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation>%1. %2 ✓ fait</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Étape %1 sur %2 · %n terminée</numerusform>
+            <numerusform>Étape %1 sur %2 · %n terminées</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation>Cette étape n&apos;a pas de notes : suivez le guide de la leçon et ses questions.</translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -696,8 +741,8 @@
         <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petits jobs réels sous Open MPI et en rejouant ce qu&apos;ils ont enregistré.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l&apos;a (cliquez sur une vue pour lui donner le focus).&lt;/p&gt;</translation>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l&apos;a (cliquez sur une vue pour lui donner le focus). Dans un champ de texte en cours de saisie, Espace et les flèches tapent et déplacent le curseur ; enregistrer une prédiction rend les touches à la vue.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
@@ -758,11 +803,35 @@
         <source>The lab %1 is not valid.</source>
         <translation>Le TP %1 n&apos;est pas valide.</translation>
     </message>
+    <message>
+        <source>Lab</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation>%1 est vide : il ne contient aucune trace.</translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation>%1 L&apos;exécution affichée reste à l&apos;écran.</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation>%1 ne contient aucune trace.</translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation>Trace Chrome écrite dans %1</translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation>Image de la fenêtre enregistrée dans %1</translation>
+    </message>
     <message numerus="yes">
-        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
         <translation>
-            <numerusform>TP « %1 » : %n étape. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
-            <numerusform>TP « %1 » : %n étapes. Lancez sa première leçon depuis la page d&apos;accueil.</numerusform>
+            <numerusform>TP « %1 » ouvert : %n étape. Appuyez sur « Lancer cette étape » dans le panneau TP pour commencer.</numerusform>
+            <numerusform>TP « %1 » ouvert : %n étapes. Appuyez sur « Lancer cette étape » dans le panneau TP pour commencer.</numerusform>
         </translation>
     </message>
     <message>
@@ -886,6 +955,21 @@
     </message>
 </context>
 <context>
+    <name>Phases</name>
+    <message>
+        <source>Step %1 · forward pass</source>
+        <translation>Pas %1 · passe avant</translation>
+    </message>
+    <message>
+        <source>Step %1 · backward pass</source>
+        <translation>Pas %1 · passe arrière</translation>
+    </message>
+    <message>
+        <source>Step %1 · optimizer step</source>
+        <translation>Pas %1 · mise à jour de l&apos;optimiseur</translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
@@ -957,10 +1041,6 @@
         <translation>Phase suivante</translation>
     </message>
     <message>
-        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
-        <translation>Phase suivante : passe avant, passe arrière, optimiseur, fin de pas (Maj+Droite)</translation>
-    </message>
-    <message>
         <source>End (End)</source>
         <translation>Fin (Fin)</translation>
     </message>
@@ -995,6 +1075,10 @@
     <message>
         <source>×%1 slower</source>
         <translation>×%1 plus lent</translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation>Phase suivante : passe avant, passe arrière, optimiseur, puis le pas suivant (Maj+Droite)</translation>
     </message>
 </context>
 <context>
@@ -1184,6 +1268,10 @@
     <message>
         <source> of %1</source>
         <translation> de %1</translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation>dernier enregistré : %1</translation>
     </message>
 </context>
 <context>
@@ -1572,6 +1660,10 @@
     <message>
         <source>shardlab: no view &apos;%1&apos;</source>
         <translation>shardlab : pas de vue « %1 »</translation>
+    </message>
+    <message>
+        <source>Open the lab FILE (its steps in the Lab panel).</source>
+        <translation>Ouvrir le TP FILE (ses étapes dans le panneau TP).</translation>
     </message>
 </context>
 </TS>

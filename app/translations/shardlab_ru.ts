@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru">
 <context>
+    <name>CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>%1 ns</source>
@@ -474,6 +481,45 @@
     </message>
 </context>
 <context>
+    <name>LabPanel</name>
+    <message>
+        <source>Run this step</source>
+        <translation>Запустить этот шаг</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Следующий шаг</translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation>Заметки к этому шагу</translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation>Практикум не открыт. Файл → Открыть практикум… загружает его.</translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation>%1. %2 ✓ выполнен</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Шаг %1 из %2 · %n шаг выполнен</numerusform>
+            <numerusform>Шаг %1 из %2 · %n шага выполнено</numerusform>
+            <numerusform>Шаг %1 из %2 · %n шагов выполнено</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation>У этого шага нет заметок: следуйте руководству урока и его вопросам.</translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -698,8 +744,8 @@
         <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Обучает распределённому обучению: запускает небольшие реальные задачи под Open MPI и воспроизводит то, что они записали.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Они работают, где бы ни был фокус в окне, в том числе когда он на временной шкале или на виде рангов (щёлкните по виду, чтобы передать ему фокус).&lt;/p&gt;</translation>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Они работают, где бы ни был фокус в окне, в том числе когда он на временной шкале или на виде рангов (щёлкните по виду, чтобы передать ему фокус). В редактируемом текстовом поле пробел и стрелки вводят текст и двигают курсор; после сохранения прогноза клавиши снова управляют видом.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
@@ -761,12 +807,36 @@
         <source>The lab %1 is not valid.</source>
         <translation>Практикум %1 некорректен.</translation>
     </message>
+    <message>
+        <source>Lab</source>
+        <translation>Практикум</translation>
+    </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation>%1 пуст: в нём нет трассы.</translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation>%1 Запуск на экране остаётся.</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation>%1 не содержит трассы.</translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation>Трасса Chrome записана в %1</translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation>Снимок окна сохранён в %1</translation>
+    </message>
     <message numerus="yes">
-        <source>Lab &quot;%1&quot;: %n step(s). Run its first lesson from the start page.</source>
+        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
         <translation>
-            <numerusform>Практикум «%1»: %n шаг. Запустите его первый урок со стартовой страницы.</numerusform>
-            <numerusform>Практикум «%1»: %n шага. Запустите его первый урок со стартовой страницы.</numerusform>
-            <numerusform>Практикум «%1»: %n шагов. Запустите его первый урок со стартовой страницы.</numerusform>
+            <numerusform>Практикум «%1» открыт: %n шаг. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
+            <numerusform>Практикум «%1» открыт: %n шага. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
+            <numerusform>Практикум «%1» открыт: %n шагов. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
         </translation>
     </message>
     <message>
@@ -890,6 +960,21 @@
     </message>
 </context>
 <context>
+    <name>Phases</name>
+    <message>
+        <source>Step %1 · forward pass</source>
+        <translation>Шаг %1 · прямой проход</translation>
+    </message>
+    <message>
+        <source>Step %1 · backward pass</source>
+        <translation>Шаг %1 · обратный проход</translation>
+    </message>
+    <message>
+        <source>Step %1 · optimizer step</source>
+        <translation>Шаг %1 · шаг оптимизатора</translation>
+    </message>
+</context>
+<context>
     <name>PipelineView</name>
     <message>
         <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
@@ -952,7 +1037,7 @@
     </message>
     <message>
         <source>Next collective</source>
-        <translation>Следующая коллективная операция</translation>
+        <translation>След. коллективная</translation>
     </message>
     <message>
         <source>Next collective (Ctrl+Right)</source>
@@ -960,11 +1045,7 @@
     </message>
     <message>
         <source>Next phase</source>
-        <translation>Следующая фаза</translation>
-    </message>
-    <message>
-        <source>Next phase: forward, backward, optimizer, step end (Shift+Right)</source>
-        <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, конец шага (Shift+Вправо)</translation>
+        <translation>След. фаза</translation>
     </message>
     <message>
         <source>End (End)</source>
@@ -988,7 +1069,7 @@
     </message>
     <message>
         <source>Follow live</source>
-        <translation>Следить в реальном времени</translation>
+        <translation>Следить за запуском</translation>
     </message>
     <message>
         <source>While a job runs, keep the playhead on the newest event</source>
@@ -1001,6 +1082,10 @@
     <message>
         <source>×%1 slower</source>
         <translation>в %1 раз медленнее</translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, затем следующий шаг (Shift+Вправо)</translation>
     </message>
 </context>
 <context>
@@ -1190,6 +1275,10 @@
     <message>
         <source> of %1</source>
         <translation> из %1</translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation>последнее записанное: %1</translation>
     </message>
 </context>
 <context>
@@ -1587,6 +1676,10 @@
     <message>
         <source>shardlab: no view &apos;%1&apos;</source>
         <translation>shardlab: нет вида «%1»</translation>
+    </message>
+    <message>
+        <source>Open the lab FILE (its steps in the Lab panel).</source>
+        <translation>Открыть практикум FILE (его шаги на панели «Практикум»).</translation>
     </message>
 </context>
 </TS>

@@ -4,6 +4,7 @@
 
 CaptionBar::CaptionBar(const TraceModel& model, QWidget* parent) : QLabel(parent), model_(model) {
   setWordWrap(true);
+  setTextFormat(Qt::PlainText);
   setTextInteractionFlags(Qt::TextSelectableByMouse);
   setMinimumHeight(fontMetrics().height() * 2 + 8);
   setMargin(4);
@@ -14,7 +15,11 @@ CaptionBar::CaptionBar(const TraceModel& model, QWidget* parent) : QLabel(parent
 
 void CaptionBar::setTime(qint64 t) {
   const int i = Captions::eventAt(model_, t);
-  if (i == shown_ && i >= 0) return;
+  const auto phase = phases_.at(model_, t);
+  const QString phaseName = phase ? PhaseIndex::name(*phase) : QString();
+  if (i == shown_ && i >= 0 && phaseName == phase_) return;
   shown_ = i;
-  setText(i >= 0 ? Captions::describe(model_, i) : QString());
+  phase_ = phaseName;
+  const QString sentence = i >= 0 ? Captions::describe(model_, i) : QString();
+  setText(phase_.isEmpty() || sentence.isEmpty() ? phase_ + sentence : tr("%1 — %2").arg(phase_, sentence));
 }

@@ -1,6 +1,8 @@
-// CaptionBar: one sentence narrating the event at the playhead, from the trace.
+// CaptionBar: one sentence narrating the event at the playhead, from the trace,
+// after the training phase it belongs to ("Step 2 · backward pass — ...", Phases).
 #pragma once
 
+#include "models/Phases.h"
 #include "models/TraceModel.h"
 
 #include <QLabel>
@@ -10,11 +12,15 @@ class CaptionBar : public QLabel {
 public:
   explicit CaptionBar(const TraceModel& model, QWidget* parent = nullptr);
   int shownEvent() const { return shown_; }
+  // The phase named in front of the sentence ("" before the first op).
+  QString shownPhase() const { return phase_; }
 
 public Q_SLOTS:
   void setTime(qint64 t);
 
 private:
   const TraceModel& model_;
+  PhaseIndex phases_;
   int shown_ = -2;
+  QString phase_;
 };

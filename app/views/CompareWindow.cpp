@@ -41,7 +41,8 @@ CompareWindow::CompareWindow(const TraceModel& a, const TraceModel& b, QWidget* 
   new QShortcut(QKeySequence(Qt::Key_Left), this, [this] { playback_.previousEvent(); });
   playback_.fitDuration();
   resize(1400, 800);
-  setTime(playback_.start());
+  // Both runs from their start: the bar reads 0 at the left, not the run's clock.
+  playback_.modelReset();
 }
 
 void CompareWindow::setTime(qint64 t) {

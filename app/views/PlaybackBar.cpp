@@ -4,28 +4,51 @@
 #include "models/PlaybackController.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QSlider>
-#include <QStyle>
 #include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
 
 PlaybackBar::PlaybackBar(PlaybackController& playback, QWidget* parent) : QWidget(parent), playback_(playback) {
-  auto* l = new QHBoxLayout(this);
-  l->setContentsMargins(4, 2, 4, 2);
+  auto* rows = new QVBoxLayout(this);
+  rows->setContentsMargins(4, 2, 4, 2);
+  rows->setSpacing(2);
+  auto* top = new QHBoxLayout;
+  auto* l = new QHBoxLayout;
+  rows->addLayout(top);
+  rows->addLayout(l);
+
+  slider_ = new QSlider(Qt::Horizontal, this);
+  slider_->setRange(0, 10000);
+  slider_->setMinimumWidth(kMinimumSliderWidth);
+  slider_->setToolTip(tr("Scrub over the recorded time"));
+  top->addWidget(slider_, 1);
+  time_ = new QLabel(this);
+  top->addWidget(time_);
+  follow_ = new QCheckBox(tr("Follow live"), this);
+  follow_->setToolTip(tr("While a job runs, keep the playhead on the newest event"));
+  connect(follow_, &QCheckBox::toggled, &playback_, &PlaybackController::setFollowLive);
+  top->addWidget(follow_);
+
   auto button = [&](QStyle::StandardPixmap icon, const QString& tip, auto slot) {
     auto* b = new QToolButton(this);
-    b->setIcon(style()->standardIcon(icon));
     b->setToolTip(tip);
     b->setAutoRaise(true);
     connect(b, &QToolButton::clicked, &playback_, slot);
     l->addWidget(b);
+    iconButtons_.append({b, icon});
     return b;
   };
   button(QStyle::SP_MediaSkipBackward, tr("Start (Home)"), &PlaybackController::home);
   button(QStyle::SP_MediaSeekBackward, tr("Previous event (Left)"), &PlaybackController::previousEvent);
   play_ = button(QStyle::SP_MediaPlay, tr("Play / pause (Space)"), &PlaybackController::togglePlay);
   button(QStyle::SP_MediaSeekForward, tr("Next event (Right)"), &PlaybackController::nextEvent);
+  button(QStyle::SP_MediaSkipForward, tr("End (End)"), &PlaybackController::toEnd);
   auto* coll = new QToolButton(this);
   coll->setText(tr("Next collective"));
   coll->setToolTip(tr("Next collective (Ctrl+Right)"));
@@ -33,16 +56,10 @@ PlaybackBar::PlaybackBar(PlaybackController& playback, QWidget* parent) : QWidge
   l->addWidget(coll);
   auto* phase = new QToolButton(this);
   phase->setText(tr("Next phase"));
-  phase->setToolTip(tr("Next phase: forward, backward, optimizer, step end (Shift+Right)"));
+  phase->setToolTip(tr("Next phase: forward, backward, optimizer, then the next step (Shift+Right)"));
   connect(phase, &QToolButton::clicked, &playback_, &PlaybackController::nextPhase);
   l->addWidget(phase);
-  button(QStyle::SP_MediaSkipForward, tr("End (End)"), &PlaybackController::toEnd);
-  slider_ = new QSlider(Qt::Horizontal, this);
-  slider_->setRange(0, 10000);
-  slider_->setToolTip(tr("Scrub over the recorded time"));
-  l->addWidget(slider_, 1);
-  time_ = new QLabel(this);
-  l->addWidget(time_);
+  l->addStretch(1);
   auto* slower = new QToolButton(this);
   slower->setText(QStringLiteral("−"));
   slower->setToolTip(tr("Slower (−)"));
@@ -56,10 +73,6 @@ PlaybackBar::PlaybackBar(PlaybackController& playback, QWidget* parent) : QWidge
   faster->setToolTip(tr("Faster (+)"));
   connect(faster, &QToolButton::clicked, &playback_, &PlaybackController::faster);
   l->addWidget(faster);
-  follow_ = new QCheckBox(tr("Follow live"), this);
-  follow_->setToolTip(tr("While a job runs, keep the playhead on the newest event"));
-  connect(follow_, &QCheckBox::toggled, &playback_, &PlaybackController::setFollowLive);
-  l->addWidget(follow_);
 
   connect(slider_, &QSlider::valueChanged, this, [this](int v) {
     if (!updating_) playback_.setFraction(v / 10000.0);
@@ -71,12 +84,46 @@ PlaybackBar::PlaybackBar(PlaybackController& playback, QWidget* parent) : QWidge
   refresh();
 }
 
+QIcon PlaybackBar::tintedIcon(const QStyle& style, QStyle::StandardPixmap which, const QColor& color) {
+  const QIcon original = style.standardIcon(which);
+  QIcon tinted;
+  for (int size : {16, 24, 32, 48}) {
+    QPixmap pm = original.pixmap(QSize(size, size));
+    if (pm.isNull()) continue;
+    // Keep the shape (alpha), paint it in `color`.
+    QPainter p(&pm);
+    p.setCompositionMode(QPainter::CompositionMode_SourceIn);
+    p.fillRect(pm.rect(), color);
+    p.end();
+    tinted.addPixmap(pm);
+  }
+  return tinted;
+}
+
+void PlaybackBar::updateIcons() {
+  const QColor ink = palette().color(QPalette::ButtonText);
+  // As tall as a line of text: large in presentation mode too.
+  const int side = std::max(16, fontMetrics().height());
+  iconsShowPlaying_ = playback_.isPlaying() ? 1 : 0;
+  for (const auto& [b, icon] : iconButtons_) {
+    const auto which = b == play_ && playback_.isPlaying() ? QStyle::SP_MediaPause : icon;
+    b->setIcon(tintedIcon(*style(), which, ink));
+    b->setIconSize(QSize(side, side));
+  }
+}
+
+void PlaybackBar::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::PaletteChange || e->type() == QEvent::StyleChange || e->type() == QEvent::FontChange)
+    updateIcons();
+  QWidget::changeEvent(e);
+}
+
 void PlaybackBar::refresh() {
   updating_ = true;
   slider_->setValue(static_cast<int>(playback_.fraction() * 10000.0));
   follow_->setChecked(playback_.followsLive());
   updating_ = false;
-  play_->setIcon(style()->standardIcon(playback_.isPlaying() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  if (iconsShowPlaying_ != (playback_.isPlaying() ? 1 : 0)) updateIcons();
   time_->setText(tr("%1 / %2").arg(Captions::duration(playback_.time() - playback_.start()),
                                    Captions::duration(playback_.end() - playback_.start())));
   speed_->setText(tr("×%1 slower").arg(playback_.slowdown(), 0, 'g', 4));

@@ -167,7 +167,8 @@ QFont RankView::smallFont() const {
 void RankView::layoutCards() {
   const int n = model_.rankCount();
   cards_.clear();
-  const double legendH = fontMetrics().height() * 1.8;
+  // The legend wraps onto as many rows as it needs: every category stays named.
+  const double legendH = legendRowHeight() * legendRows(width() - 16) + 4;
   legend_ = QRectF(8, height() - legendH, width() - 16, legendH - 4);
   if (n <= 0) return;
   const QRectF area(6, 6, width() - 12, height() - 12 - legendH);
@@ -319,6 +320,48 @@ void RankView::paintCardOver(QPainter& p, int rank) {
   }
 }
 
+std::pair<QString, bool> RankView::activity(int rank, const RankState& s) const {
+  QString doing;
+  bool idle = false;
+  for (int i : s.running) {
+    const auto& e = model_.event(i);
+    if (e.record == st::Record::Idle) {
+      idle = true;
+      doing = tr("idle: %1").arg(Palette::kindName(e.kind));
+    } else if (!idle) {
+      const QString what = e.unit >= 0 ? QStringLiteral("%1 %2").arg(Palette::kindName(e.kind), model_.unitName(e.unit))
+                                       : Palette::kindName(e.kind);
+      doing = doing.isEmpty() ? what : doing + QStringLiteral(" ‖ ") + what;
+    }
+  }
+  if (doing.isEmpty() && time_ >= model_.endTime()) {
+    // At the newest recorded instant (the live edge of a running job, or the end of a
+    // run) a rank is between records: events are written when they end. Say what it
+    // did last instead of "no work".
+    int latest = -1;
+    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Comm, TraceModel::Lane::Idle}) {
+      const auto& starts = model_.laneStarts(rank, lane);
+      const auto pos = std::upper_bound(starts.begin(), starts.end(), time_) - starts.begin();
+      if (pos == 0) continue;
+      const int i = model_.lane(rank, lane)[static_cast<std::size_t>(pos - 1)];
+      if (latest < 0 || model_.event(i).t1 > model_.event(latest).t1) latest = i;
+    }
+    if (latest >= 0) {
+      const auto& e = model_.event(latest);
+      const QString what = e.record == st::Record::Idle ? tr("idle: %1").arg(Palette::kindName(e.kind))
+                           : e.unit >= 0 ? QStringLiteral("%1 %2").arg(Palette::kindName(e.kind), model_.unitName(e.unit))
+                                         : Palette::kindName(e.kind);
+      doing = tr("last recorded: %1").arg(what);
+    }
+  }
+  return {doing, idle};
+}
+
+QString RankView::activityText(int rank) const {
+  const QString doing = activity(rank, state_.stateAt(rank, time_)).first;
+  return doing.isEmpty() ? tr("no work at this instant") : doing;
+}
+
 void RankView::paintCard(QPainter& p, int rank) {
   const QRectF c = cardRect(rank);
   const bool dark = Palette::isDark(palette());
@@ -338,19 +381,8 @@ void RankView::paintCard(QPainter& p, int rank) {
   // What the rank does now, under its title.
   p.setFont(font());
   const QRectF title(c.left() + 8, c.top() + 4, c.width() - 16, lh);
-  QString doing;
-  bool idle = false;
-  for (int i : s.running) {
-    const auto& e = model_.event(i);
-    if (e.record == st::Record::Idle) {
-      idle = true;
-      doing = tr("idle: %1").arg(Palette::kindName(e.kind));
-    } else if (!idle) {
-      const QString what = e.unit >= 0 ? QStringLiteral("%1 %2").arg(Palette::kindName(e.kind), model_.unitName(e.unit))
-                                       : Palette::kindName(e.kind);
-      doing = doing.isEmpty() ? what : doing + QStringLiteral(" ‖ ") + what;
-    }
-  }
+  const auto [doing0, idle] = activity(rank, s);
+  QString doing = doing0;
   if (failure >= 0) doing = model_.event(failure).record == st::Record::OutOfMemory ? tr("OUT OF MEMORY") : tr("FAILED");
   p.setPen(failure >= 0 ? Palette::kind(st::Kind::ReduceScatter) : palette().color(QPalette::PlaceholderText));
   p.drawText(QRectF(title.left(), title.bottom(), title.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
@@ -497,19 +529,37 @@ void RankView::paintTransfers(QPainter& p) {
   }
 }
 
+double RankView::legendRowHeight() const { return QFontMetricsF(font()).height() * 1.4; }
+
+double RankView::legendEntryWidth(int category) const {
+  const QFontMetricsF fm(font());
+  return fm.height() * 0.8 + 4 + fm.horizontalAdvance(Palette::categoryName(static_cast<st::Category>(category))) + 12;
+}
+
+int RankView::legendRows(double width) const {
+  int rows = 1;
+  double x = 0;
+  for (int c = 0; c < st::kCategoryCount; ++c) {
+    const double w = legendEntryWidth(c);
+    if (x > 0 && x + w > width) ++rows, x = 0;
+    x += w;
+  }
+  return rows;
+}
+
 void RankView::paintLegend(QPainter& p, const QRectF& r) {
   const QFontMetricsF fm(font());
-  double x = r.left();
-  const double sw = fm.height() * 0.8;
+  const double sw = fm.height() * 0.8, rowH = legendRowHeight();
+  double x = r.left(), y = r.top();
   for (int c = 0; c < st::kCategoryCount; ++c) {
     const QString name = Palette::categoryName(static_cast<st::Category>(c));
-    const double w = sw + 4 + fm.horizontalAdvance(name) + 12;
-    if (x + w > r.right()) break;
+    const double w = legendEntryWidth(c);
+    if (x > r.left() && x + w > r.right()) x = r.left(), y += rowH;
     p.setPen(Qt::NoPen);
     p.setBrush(Palette::category(static_cast<st::Category>(c)));
-    p.drawRect(QRectF(x, r.center().y() - sw / 2, sw, sw));
+    p.drawRect(QRectF(x, y + (rowH - sw) / 2, sw, sw));
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(x + sw + 4, r.top(), w, r.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+    p.drawText(QRectF(x + sw + 4, y, w, rowH), Qt::AlignLeft | Qt::AlignVCenter, name);
     x += w;
   }
 }

@@ -29,6 +29,9 @@ public:
   QRectF slotRect(int rank, int unit, int slot) const;
   QRectF memoryBarRect(int rank) const;
   QSize sizeHint() const override { return {900, 600}; }
+  // What the card says the rank does at the playhead: the ops running, idle, or at the
+  // newest recorded instant (a live job's edge) what it did last.
+  QString activityText(int rank) const;
 
 public Q_SLOTS:
   void setTime(qint64 t);
@@ -41,12 +44,18 @@ protected:
 private:
   void layoutCards();
   void paintCard(QPainter& p, int rank);
+  // The sentence under the card's title and whether the rank is idle.
+  std::pair<QString, bool> activity(int rank, const RankState& state) const;
   void paintCardUnder(QPainter& p, int rank);
   void paintCardOver(QPainter& p, int rank);
   void paintFailureBox(QPainter& p, int rank);
   int failureAt(int rank) const;
   void paintTransfers(QPainter& p);
   void paintLegend(QPainter& p, const QRectF& r);
+  double legendRowHeight() const;
+  double legendEntryWidth(int category) const;
+  // Rows the legend needs to name every category within `width`.
+  int legendRows(double width) const;
   int unitColumns() const;
   int bestUnitColumns(const QRectF& card, double lh, int units) const;
   QString unitLabel(int unit, const QFont& font, double width) const;

@@ -182,6 +182,16 @@ int main(int argc, char** argv) {
     }
     runDir = tmpl;
   }
+  // A run directory the launcher made is its own to remove, whatever the outcome: the
+  // merged trace has gone to --trace or standard output, and each stopped or failed run
+  // would otherwise leave its per-rank files behind. --run-dir DIR keeps them.
+  struct RemoveTemporaryRunDir {
+    std::string dir;
+    ~RemoveTemporaryRunDir() {
+      std::error_code ec;
+      if (!dir.empty()) fs::remove_all(dir, ec);
+    }
+  } const removeRunDir{keepRunDir ? std::string() : runDir};
   {
     std::ofstream jobOut(runDir + "/job.json");
     jobOut << options.job.toJson().dump(2) << "\n";
@@ -256,11 +266,10 @@ int main(int argc, char** argv) {
   for (const auto& f : outcome.failures)
     if (!failed.count(f.rank) && f.reason.rfind("stopped the job", 0) != 0) failed[f.rank] = f.reason;
   const bool ok = outcome.mpirunStatus == 0 && failed.empty() && !outcome.interrupted;
-  if (!keepRunDir && ok) fs::remove_all(runDir);
 
   if (outcome.interrupted) {
-    std::fprintf(stderr, "shardlab-run: stopped on request after %d of %d steps; the partial trace is kept%s%s\n",
-                 summary.stepsCompleted, options.job.steps, options.traceFile.empty() ? "" : " in ",
+    std::fprintf(stderr, "shardlab-run: stopped on request after %d of %d steps; the partial trace is kept %s%s\n",
+                 summary.stepsCompleted, options.job.steps, options.traceFile.empty() ? "on standard output" : "in ",
                  options.traceFile.c_str());
     return kExitInterrupted;
   }
@@ -270,7 +279,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "shardlab-run: mpirun exited with status %d\n", outcome.mpirunStatus);
     std::fprintf(stderr, "shardlab-run: the other ranks were stopped after %d of %d steps; partial trace kept %s\n",
                  summary.stepsCompleted, options.job.steps,
-                 options.traceFile.empty() ? ("in " + runDir).c_str() : ("in " + options.traceFile).c_str());
+                 !options.traceFile.empty() ? ("in " + options.traceFile).c_str()
+                 : keepRunDir               ? ("in " + runDir).c_str()
+                                            : "on standard output");
     return kExitRankFailed;
   }
   return 0;

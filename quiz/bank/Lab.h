@@ -24,6 +24,7 @@ struct LabStep {
 struct Lab {
   std::string id;
   LocalizedText title;
+  LocalizedText description;                 // optional: what the lab is about
   std::vector<LabStep> steps;
   std::filesystem::path file;
 };

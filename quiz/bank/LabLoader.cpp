@@ -36,7 +36,8 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
   const auto folder = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
   lab.id = v.id(*doc, root, "id").value_or("");
   if (const auto* t = v.member(*doc, root, "title")) lab.title = v.localized(*t, root / "title", false).value_or(LocalizedText{});
-  if (const auto* d = v.member(*doc, root, "description", false)) v.localized(*d, root / "description", false);
+  if (const auto* d = v.member(*doc, root, "description", false))
+    lab.description = v.localized(*d, root / "description", false).value_or(LocalizedText{});
 
   const auto* steps = v.member(*doc, root, "steps");
   if (steps && (!steps->is_array() || steps->empty()))

@@ -28,6 +28,9 @@ TEST(LabLoader, ExampleLabsAreValid) {
   EXPECT_EQ(lab.steps[2].runs.size(), 2u);                            // a comparison keeps both runs
   EXPECT_EQ(lab.steps[2].questionIds, fx().lessons.find("fsdp-prefetch")->questionIds);
   EXPECT_EQ(lab.steps[0].notes.size(), 3u); // en, fr and ru
+  // The description is kept for the app's Lab panel, per language.
+  EXPECT_EQ(lab.description.get("en").rfind("Four short runs", 0), 0u) << lab.description.get("en");
+  EXPECT_EQ(lab.description.get("ru").rfind("Четыре коротких запуска", 0), 0u) << lab.description.get("ru");
 }
 
 TEST(LabLoader, CollectsEveryError) {

@@ -1,0 +1,70 @@
+// LabPanel: an instructor's lab beside the run: its title and description, its steps
+// with the ones done ticked, the current step's notes (placeholders filled from the
+// job the step runs: the lesson's runs with the step's spec applied, LessonCatalog),
+// and the buttons "Run this step" and "Next step". It runs nothing itself: the window
+// runs the lesson it names (stepRunRequested) and tells it how the lesson ended.
+#pragma once
+
+#include "quiz/bank/Lab.h"
+
+#include <QSet>
+#include <QWidget>
+
+#include <optional>
+
+class LessonCatalog;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QTextBrowser;
+
+class LabPanel : public QWidget {
+  Q_OBJECT
+public:
+  explicit LabPanel(const LessonCatalog& catalog, QWidget* parent = nullptr);
+
+  // A new lab starts at its first step with none done.
+  void setLab(const shardlab::quiz::Lab& lab);
+  bool hasLab() const { return lab_.has_value(); }
+  int stepCount() const;
+  int currentStep() const { return current_; }
+  void setCurrentStep(int step);
+  bool isDone(int step) const { return done_.contains(step); }
+  // The lesson id of a step ("" outside the lab).
+  QString lessonOf(int step) const;
+  // The lesson `lessonId` ended: the current step (or else the first step of that
+  // lesson) is done when it went as planned.
+  void lessonFinished(const QString& lessonId, bool ok);
+  // What is shown, in the UI language (tests, screenshots).
+  QString titleText() const;
+  QString notesMarkdown() const;
+  // Texts again from the catalog: after the lessons were sized for the machine.
+  void refresh();
+
+public Q_SLOTS:
+  void runCurrentStep();
+  // Moves to the next step and runs it.
+  void nextStep();
+
+Q_SIGNALS:
+  void stepRunRequested(const QString& lessonId);
+
+protected:
+  void changeEvent(QEvent* e) override;
+
+private:
+  const LessonCatalog& catalog_;
+  std::optional<shardlab::quiz::Lab> lab_;
+  int current_ = 0;
+  QSet<int> done_;
+  QLabel* title_;
+  QLabel* description_;
+  QProgressBar* progress_;
+  QListWidget* steps_;
+  QLabel* notesHeading_;
+  QTextBrowser* notes_;
+  QPushButton* run_;
+  QPushButton* next_;
+  bool updating_ = false;
+};

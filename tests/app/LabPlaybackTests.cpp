@@ -1,0 +1,400 @@
+// Labs, playback keys and phases, the playback bar's size and colours, exports and
+// opening files, the temporary run folder: what issue 12's lab instructor and learner
+// walk found (docs/app.md). Windows run offscreen; runs are real (shardlab-run).
+#include "MainWindow.h"
+#include "SampleTrace.h"
+#include "models/AppSettings.h"
+#include "models/JobRunner.h"
+#include "models/Phases.h"
+#include "models/PlaybackController.h"
+#include "models/TraceModel.h"
+#include "views/CaptionBar.h"
+#include "views/CompareWindow.h"
+#include "views/LabPanel.h"
+#include "views/LogPane.h"
+#include "views/Palette.h"
+#include "views/PlaybackBar.h"
+#include "views/QuizPanel.h"
+#include "views/RankView.h"
+#include "views/StartPage.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QToolButton>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace st = shardlab::trace;
+
+namespace {
+
+bool launcherBuilt() { return QFileInfo(JobRunner::findLauncher()).isExecutable(); }
+
+QString writeSample(const QTemporaryDir& dir, const QString& name, const sample::Options& o = {4, 2, false}) {
+  const QString path = dir.filePath(name);
+  std::ofstream(path.toStdString()) << sample::fsdpText(o);
+  return path;
+}
+
+// A lab whose first step changes the lesson's ranks and steps, with notes that name them.
+QString writeLab(const QTemporaryDir& dir) {
+  std::ofstream(dir.filePath(QStringLiteral("notes.en.md")).toStdString())
+      << "# Step one\n\nThis step runs {ranks|rank|ranks} for {steps} steps.\n";
+  const QString lab = dir.filePath(QStringLiteral("lab.json"));
+  std::ofstream(lab.toStdString()) << R"({
+  "format": 1, "id": "test-lab",
+  "title": {"en": "A test lab"},
+  "description": {"en": "Two short runs."},
+  "steps": [
+    {"lesson": "ddp-replicas", "spec": {"ranks": 2, "steps": 3}, "notes": {"en": "notes.en.md"}},
+    {"lesson": "fsdp-shard-gather-free", "spec": {"ranks": 2, "steps": 2}}
+  ]
+})";
+  return lab;
+}
+
+struct ActiveWindow {
+  explicit ActiveWindow(QWidget& w) {
+    w.show();
+    QApplication::setActiveWindow(&w);
+    ok = QTest::qWaitForWindowActive(&w);
+  }
+  bool ok = false;
+};
+
+} // namespace
+
+TEST(Lab, OpensBesideTheRunAndEachStepRunsWithItsSpec) {
+  if (!launcherBuilt()) GTEST_SKIP() << "shardlab-run not built";
+  QTemporaryDir dir;
+  const QString labFile = writeLab(dir);
+  MainWindow w;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  w.show();
+  ASSERT_TRUE(w.openLabFile(labFile)) << w.lastMessage().toStdString() << w.logPane()->text().toStdString();
+  // The lab, its steps and the confirmation are on screen, not behind the start page.
+  auto* dock = w.findChild<QDockWidget*>(QStringLiteral("lab"));
+  ASSERT_NE(dock, nullptr);
+  EXPECT_TRUE(dock->isVisible());
+  EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("opened"))) << w.lastMessage().toStdString();
+  EXPECT_FALSE(w.startPage()->isVisible());
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("A test lab")));
+  LabPanel* lab = w.labPanel();
+  EXPECT_EQ(lab->titleText(), QStringLiteral("A test lab"));
+  EXPECT_EQ(lab->stepCount(), 2);
+  EXPECT_EQ(lab->findChild<QListWidget*>(QStringLiteral("labSteps"))->count(), 2);
+  // The notes are shown, filled from the job the step runs (the step's spec over the lesson).
+  const QString notes = lab->findChild<QTextBrowser*>(QStringLiteral("labNotes"))->toPlainText();
+  EXPECT_TRUE(notes.contains(QStringLiteral("This step runs 2 ranks for 3 steps."))) << notes.toStdString();
+
+  QSignalSpy finished(&w, &MainWindow::lessonFinished);
+  ASSERT_TRUE(w.runLesson(lab->lessonOf(0)));
+  // The job the runner got is the step's: 2 ranks and 3 steps, not the lesson's 4 and 10.
+  EXPECT_EQ(w.runner().config().ranks, 2);
+  EXPECT_EQ(w.runner().config().steps, 3);
+  EXPECT_EQ(w.runner().config().strategy, shardlab::StrategyKind::Ddp);
+  ASSERT_TRUE(finished.wait(240000)) << w.logPane()->text().toStdString();
+  ASSERT_TRUE(finished.at(0).at(0).toBool()) << w.lastMessage().toStdString();
+  EXPECT_EQ(w.model().rankCount(), 2);
+  EXPECT_EQ(w.model().stepsDone(), 3);
+  EXPECT_TRUE(lab->isDone(0));
+  EXPECT_FALSE(lab->isDone(1));
+
+  // Next step: the second step becomes current and is asked for (it waits for the prediction).
+  lab->nextStep();
+  EXPECT_EQ(lab->currentStep(), 1);
+  EXPECT_TRUE(lab->notesMarkdown().isEmpty());
+  EXPECT_TRUE(lab->findChild<QTextBrowser*>(QStringLiteral("labNotes"))->toPlainText().contains(QStringLiteral("no notes")));
+  if (w.waitingForPrediction()) {
+    EXPECT_EQ(w.runner().config().steps, 3) << "nothing new runs before the prediction";
+  } else {
+    EXPECT_EQ(w.runner().config().strategy, shardlab::StrategyKind::Fsdp);
+  }
+  w.close();
+}
+
+TEST(Lab, ABrokenLabKeepsNoLabAndSaysWhy) {
+  QTemporaryDir dir;
+  const QString bad = dir.filePath(QStringLiteral("bad.json"));
+  std::ofstream(bad.toStdString()) << R"({"format": 1, "id": "x", "title": {"en": "x"}, "steps": [{"lesson": "no-such"}]})";
+  MainWindow w;
+  EXPECT_FALSE(w.openLabFile(bad));
+  EXPECT_FALSE(w.labPanel()->hasLab());
+  EXPECT_TRUE(w.logPane()->text().contains(QStringLiteral("unknown-lesson"))) << w.logPane()->text().toStdString();
+}
+
+TEST(PlaybackKeys, SpaceTypesInATextFieldAndPlaysOnTheView) {
+  QTemporaryDir dir;
+  MainWindow w;
+  ASSERT_TRUE(w.openTrace(writeSample(dir, QStringLiteral("s.trace"))).isEmpty());
+  ActiveWindow active(w);
+  ASSERT_TRUE(active.ok);
+  auto& p = w.playback();
+  // The experiment form's memory budget: free text (the engine reads it when Run is pressed).
+  auto* field = w.findChild<QLineEdit*>(QStringLiteral("memoryBudget"));
+  ASSERT_NE(field, nullptr);
+  ASSERT_TRUE(field->isVisible());
+  field->setFocus();
+  field->clear();
+  QTest::keyClicks(field, QStringLiteral("ab"));
+  QTest::keyClick(field, Qt::Key_Space);
+  QTest::keyClick(field, Qt::Key_Left);
+  EXPECT_EQ(field->text(), QStringLiteral("ab "));
+  EXPECT_EQ(field->cursorPosition(), 2) << "Left moves the cursor in the field";
+  EXPECT_FALSE(p.isPlaying()) << "Space typed into the field";
+  EXPECT_EQ(p.time(), p.start());
+
+  // A click on a view gives it the keys.
+  QTest::mouseClick(w.rankView(), Qt::LeftButton, {}, QPoint(20, 20));
+  EXPECT_TRUE(w.rankView()->hasFocus());
+  QTest::keyClick(w.rankView(), Qt::Key_Space);
+  EXPECT_TRUE(p.isPlaying());
+  QTest::keyClick(w.rankView(), Qt::Key_Space);
+  EXPECT_FALSE(p.isPlaying());
+
+  // A saved prediction gives the keys back to the view.
+  field->setFocus();
+  ASSERT_TRUE(field->hasFocus());
+  Q_EMIT w.quizPanel()->predictionDone();
+  EXPECT_TRUE(w.rankView()->hasFocus());
+  QTest::keyClick(w.rankView(), Qt::Key_Space);
+  EXPECT_TRUE(p.isPlaying());
+  p.pause();
+}
+
+TEST(PlaybackPhases, NextPhaseGoesForwardBackwardOptimizerThenTheNextStep) {
+  TraceModel m;
+  m.setTrace(st::readTrace(sample::fsdpText({2, 2, false})).trace);
+  PlaybackController p(m);
+  CaptionBar caption(m);
+  p.modelReset();
+  const st::Kind order[] = {st::Kind::Forward, st::Kind::Backward, st::Kind::Optimizer};
+  PhaseIndex phases;
+  qint64 before = p.time();
+  for (int step = 0; step < 2; ++step) {
+    for (st::Kind kind : order) {
+      p.nextPhase();
+      ASSERT_GT(p.time(), before);
+      before = p.time();
+      const auto phase = phases.at(m, p.time());
+      ASSERT_TRUE(phase);
+      EXPECT_EQ(phase->step, step);
+      EXPECT_EQ(phase->kind, kind) << "step " << step;
+      // An op of that kind and step starts there: the phase is read from the trace.
+      bool opStartsHere = false;
+      for (const auto& e : m.trace().events)
+        opStartsHere |= e.record == st::Record::Op && e.kind == kind && e.step == step && e.t0 == p.time();
+      EXPECT_TRUE(opStartsHere);
+      caption.setTime(p.time());
+      EXPECT_TRUE(caption.text().startsWith(PhaseIndex::name(*phase))) << caption.text().toStdString();
+    }
+  }
+  EXPECT_TRUE(caption.text().contains(QStringLiteral("optimizer step"))) << caption.text().toStdString();
+  p.nextPhase();
+  EXPECT_EQ(p.time(), p.end()) << "after the last optimizer: the end";
+  p.previousPhase();
+  EXPECT_EQ(phases.at(m, p.time())->kind, st::Kind::Optimizer);
+  p.previousPhase();
+  EXPECT_EQ(phases.at(m, p.time())->kind, st::Kind::Backward);
+}
+
+TEST(RankCards, TheNewestInstantSaysWhatEachRankDidLast) {
+  // A run streamed in (as from a live job); the playhead at the newest recorded instant,
+  // where a following playhead sits. Records are written when they end, so no rank has
+  // an op running there.
+  const std::string text = sample::fsdpText({2, 2, false});
+  QList<QByteArray> lines = QByteArray::fromStdString(text).split('\n');
+  TraceModel m;
+  m.clear();
+  m.appendLines(lines.mid(0, lines.size() / 2));
+  m.appendLines(lines.mid(lines.size() / 2));
+  RankView view(m);
+  view.resize(900, 600);
+  view.modelReset();
+  view.setTime(m.endTime());
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_NE(view.activityText(r), QStringLiteral("no work at this instant")) << "rank " << r;
+    EXPECT_FALSE(view.activityText(r).isEmpty());
+  }
+  // Each rank's last op is its optimizer (the sample's step ends with it).
+  for (int r = 0; r < 2; ++r)
+    EXPECT_EQ(view.activityText(r), QStringLiteral("last recorded: optimizer")) << view.activityText(r).toStdString();
+  // Inside the run, an op running is named as before.
+  const int fwd = [&] {
+    for (int i : m.lane(0, TraceModel::Lane::Compute))
+      if (m.event(i).kind == st::Kind::Forward) return i;
+    return -1;
+  }();
+  ASSERT_GE(fwd, 0);
+  view.setTime(m.event(fwd).t0 + 1);
+  EXPECT_TRUE(view.activityText(0).startsWith(QStringLiteral("forward"))) << view.activityText(0).toStdString();
+}
+
+TEST(PlaybackBarLook, TheIconsAreDrawnInTheThemesTextColour) {
+  TraceModel m;
+  PlaybackController p(m);
+  PlaybackBar bar(p);
+  bar.setPalette(Palette::dark());
+  QCoreApplication::processEvents();
+  const QColor ink = Palette::dark().color(QPalette::ButtonText);
+  int checked = 0;
+  for (auto* b : bar.findChildren<QToolButton*>()) {
+    if (b->icon().isNull()) continue;
+    const QImage img = b->icon().pixmap(QSize(16, 16)).toImage().convertToFormat(QImage::Format_ARGB32);
+    int opaque = 0, light = 0;
+    for (int y = 0; y < img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x) {
+        const QColor c = img.pixelColor(x, y);
+        if (c.alpha() < 128) continue;
+        ++opaque;
+        light += c.lightness() > 150 ? 1 : 0;
+      }
+    ASSERT_GT(opaque, 0);
+    EXPECT_EQ(light, opaque) << "dark-theme icon pixels are light like " << ink.name().toStdString();
+    ++checked;
+  }
+  EXPECT_EQ(checked, 5);
+}
+
+TEST(PlaybackBarLook, TheRussianBarFitsAt1280Pixels) {
+  AppSettings::setLanguageOverride(QStringLiteral("ru"));
+  ASSERT_TRUE(AppSettings::applyLanguage(*qApp));
+  for (bool presentation : {false, true}) {
+    AppSettings::setOverrides(QString(), presentation);
+    AppSettings::applyAppearance(*qApp);
+    MainWindow w; // built in Russian: the bar's texts are set when it is made
+    w.showWorkspace();
+    w.setPresentationLayout(presentation);
+    w.quizPanel()->parentWidget()->show(); // the quiz dock beside the run, as in a lesson
+    w.resize(1280, 720);
+    w.show();
+    QCoreApplication::processEvents();
+    auto* bar = w.findChild<PlaybackBar*>();
+    ASSERT_NE(bar, nullptr);
+    EXPECT_LE(bar->minimumSizeHint().width(), bar->width()) << "presentation " << presentation;
+    EXPECT_GE(bar->findChild<QSlider*>()->width(), PlaybackBar::kMinimumSliderWidth) << "presentation " << presentation;
+    // No text cut: every button, label and box is at least as wide as its text needs.
+    for (auto* b : bar->findChildren<QAbstractButton*>())
+      EXPECT_GE(b->width(), b->sizeHint().width()) << b->text().toStdString() << ", presentation " << presentation;
+    for (auto* l : bar->findChildren<QLabel*>())
+      EXPECT_GE(l->width(), l->minimumSizeHint().width()) << l->text().toStdString() << ", presentation " << presentation;
+    bool russian = false;
+    for (auto* b : bar->findChildren<QAbstractButton*>()) russian |= b->text().contains(QStringLiteral("фаза"));
+    EXPECT_TRUE(russian) << "the bar is in Russian";
+    const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+    if (!out.isEmpty()) w.grab().save(out + (presentation ? QStringLiteral("/ru-bar-1280-presentation.png") : QStringLiteral("/ru-bar-1280.png")));
+  }
+  AppSettings::setOverrides(QString(), false);
+  AppSettings::applyAppearance(*qApp);
+  AppSettings::setLanguageOverride(QStringLiteral("en"));
+  AppSettings::applyLanguage(*qApp);
+  QCoreApplication::processEvents();
+}
+
+TEST(Exports, ThePngIsTheWholeWindowAndEachExportSaysWhere) {
+  QTemporaryDir dir;
+  MainWindow w;
+  ASSERT_TRUE(w.openTrace(writeSample(dir, QStringLiteral("s.trace"))).isEmpty());
+  w.resize(1200, 800);
+  w.show();
+  QCoreApplication::processEvents();
+  w.playback().setFraction(0.5);
+  const qint64 playhead = w.playback().time();
+  const QString png = dir.filePath(QStringLiteral("w.png"));
+  ASSERT_TRUE(w.exportPng(png));
+  EXPECT_EQ(w.playback().time(), playhead) << "exporting leaves the playhead where it is";
+  const QImage img(png);
+  EXPECT_EQ(img.size(), w.size() * w.devicePixelRatio()) << "the window, not the current tab";
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains(QFileInfo(png).absoluteFilePath()))
+      << w.statusBar()->currentMessage().toStdString();
+  const QString chrome = dir.filePath(QStringLiteral("c.json"));
+  ASSERT_TRUE(w.exportChromeTrace(chrome));
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains(QFileInfo(chrome).absoluteFilePath()));
+  EXPECT_FALSE(w.exportPng(dir.filePath(QStringLiteral("no-such-folder/w.png"))));
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("Cannot write")));
+}
+
+TEST(OpenTrace, ABadFileKeepsTheRunAndAGoodOneReplacesItsContext) {
+  QTemporaryDir dir;
+  MainWindow w;
+  const QString good = writeSample(dir, QStringLiteral("first.trace"));
+  ASSERT_TRUE(w.openTrace(good).isEmpty());
+  const int events = w.model().eventCount();
+  ASSERT_GT(events, 0);
+  EXPECT_TRUE(w.windowTitle().contains(QStringLiteral("first.trace"))) << w.windowTitle().toStdString();
+
+  const QString empty = dir.filePath(QStringLiteral("empty.trace"));
+  std::ofstream(empty.toStdString()).flush();
+  const QString emptyErr = w.openTrace(empty);
+  EXPECT_TRUE(emptyErr.contains(QStringLiteral("is empty"))) << emptyErr.toStdString();
+  EXPECT_FALSE(w.lastMessage().contains(QStringLiteral("completely"))) << w.lastMessage().toStdString();
+  EXPECT_EQ(w.model().eventCount(), events) << "the run on screen stays";
+
+  const QString garbage = dir.filePath(QStringLiteral("garbage.trace"));
+  std::ofstream(garbage.toStdString()) << "this is not a trace\n";
+  EXPECT_FALSE(w.openTrace(garbage).isEmpty());
+  EXPECT_EQ(w.model().eventCount(), events) << "the run on screen stays";
+  EXPECT_FALSE(w.openTrace(dir.filePath(QStringLiteral("missing.trace"))).isEmpty());
+  EXPECT_EQ(w.model().eventCount(), events);
+
+  w.logPane()->append(QStringLiteral("a line about the old run\n"));
+  ASSERT_TRUE(w.openTrace(writeSample(dir, QStringLiteral("second.trace"), {2, 1, false})).isEmpty());
+  EXPECT_EQ(w.model().rankCount(), 2);
+  EXPECT_FALSE(w.logPane()->text().contains(QStringLiteral("old run"))) << "the old log is cleared";
+  EXPECT_TRUE(w.windowTitle().contains(QStringLiteral("second.trace"))) << w.windowTitle().toStdString();
+}
+
+TEST(CompareWindow, TimeStartsAtZero) {
+  TraceModel a, b;
+  a.setTrace(st::readTrace(sample::fsdpText({2, 2, false})).trace);
+  b.setTrace(st::readTrace(sample::fsdpText({4, 1, false})).trace);
+  ASSERT_GT(a.startTime(), 0) << "the samples start after 0, as real runs do";
+  CompareWindow w(a, b);
+  EXPECT_EQ(w.playback().time(), w.playback().start());
+  bool zero = false;
+  for (auto* l : w.findChildren<QLabel*>()) zero |= l->text().startsWith(QStringLiteral("0 ns /"));
+  EXPECT_TRUE(zero) << "the bar's time reads 0 at the start";
+  const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+  if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/compare-window.png"));
+}
+
+TEST(RunFolder, AFailedRunLeavesNoTemporaryFolder) {
+  if (!launcherBuilt()) GTEST_SKIP() << "shardlab-run not built";
+  QTemporaryDir tmp;
+  const QByteArray before = qgetenv("TMPDIR");
+  qputenv("TMPDIR", tmp.path().toUtf8()); // the launcher makes its shardlab-run-* folder here
+  TraceModel model;
+  JobRunner runner(model);
+  QSignalSpy finished(&runner, &JobRunner::finished);
+  shardlab::JobConfig job;
+  job.strategy = shardlab::StrategyKind::Ddp;
+  job.ranks = 2;
+  job.steps = 2;
+  job.memoryBudget = 64 * 1024; // far less than the model's replica: fails at once
+  ASSERT_TRUE(runner.start(job));
+  const bool ended = finished.wait(240000);
+  if (before.isNull()) qunsetenv("TMPDIR");
+  else qputenv("TMPDIR", before);
+  ASSERT_TRUE(ended) << runner.standardError().toStdString();
+  ASSERT_EQ(runner.outcome(), JobRunner::Outcome::RankFailed) << runner.explanation().toStdString();
+  ASSERT_TRUE(model.summary().outOfMemory.has_value());
+  EXPECT_TRUE(runner.standardError().contains(tmp.path() + QStringLiteral("/shardlab-run-")))
+      << "the launcher used this folder: " << runner.standardError().toStdString();
+  const QStringList left = QDir(tmp.path()).entryList({QStringLiteral("shardlab-run-*")}, QDir::Dirs | QDir::NoDotAndDotDot);
+  EXPECT_TRUE(left.isEmpty()) << left.join(QLatin1Char(' ')).toStdString();
+}
