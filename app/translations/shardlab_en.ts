@@ -120,6 +120,10 @@
         <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
         <translation>Rank %1 is idle, %2%3 — %4 of exposed communication</translation>
     </message>
+    <message>
+        <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CompareWindow</name>
@@ -448,29 +452,6 @@
     </message>
 </context>
 <context>
-    <name>LearnerDialogs</name>
-    <message>
-        <source>Who is learning?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>this computer&apos;s unnamed learner</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reset my progress</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>LabPanel</name>
     <message>
         <source>Run this step</source>
@@ -505,6 +486,29 @@
     </message>
     <message>
         <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LearnerDialogs</name>
+    <message>
+        <source>Who is learning?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this computer&apos;s unnamed learner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset my progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -862,6 +866,30 @@
         <source>Your progress was reset.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Palette</name>
@@ -979,14 +1007,6 @@
         <source>Stage %1</source>
         <translation></translation>
     </message>
-    <message>
-        <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</translation>
-    </message>
     <message numerus="yes">
         <source>%n stage(s)</source>
         <translation>
@@ -1000,6 +1020,42 @@
             <numerusform>%n micro-batch</numerusform>
             <numerusform>%n micro-batches</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · theory %5%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2% · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured: recorded idle %1% of stage time (whole run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> + waiting for cores %1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> + unexplained %1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (parts from replays of this trace, ±%1%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · the replay misses more than that here: read the parts as rough</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1344,16 +1400,16 @@
         <source>These are estimates from this machine&apos;s calibration; the run measures them.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</source>
-        <translation>
-            <numerusform>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</numerusform>
-            <numerusform>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n cores can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</numerusform>
-        </translation>
-    </message>
     <message>
         <source>**Warning:** within the lesson&apos;s budget of %1 s this machine cannot meet: %2. The closest size runs; its effect is weaker than the lesson describes.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. Its lost time is taken apart by replays of its own trace, and the switch above the views shows it replayed with communication free (Schedule alone).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1574,6 +1630,22 @@
             <numerusform>%n ranks not yet reported</numerusform>
         </translation>
     </message>
+    <message>
+        <source>REPLAY of this run (%1) — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>schedule alone: communication free, each op at its fastest recorded time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>communication as fitted to this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>projected on %1, ops at their fastest recorded time</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1655,6 +1727,14 @@
     </message>
     <message>
         <source>Open the lab FILE (its steps in the Lab panel).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the views show: measured, schedule-alone or projected (replays of the run).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shardlab: --show must be measured, schedule-alone or projected (got &apos;%1&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -120,6 +120,10 @@
         <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
         <translation>Le rang %1 est inactif, %2%3 — %4 de communication exposée</translation>
     </message>
+    <message>
+        <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
+        <translation>%1 · le rang %2 en a passé %3 à attendre un cœur de processeur (temps processeur %4)</translation>
+    </message>
 </context>
 <context>
     <name>CompareWindow</name>
@@ -456,29 +460,6 @@
     </message>
 </context>
 <context>
-    <name>LearnerDialogs</name>
-    <message>
-        <source>Who is learning?</source>
-        <translation>Qui apprend ?</translation>
-    </message>
-    <message>
-        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
-        <translation>Votre nom (ou un pseudonyme). Vos réponses et vos prédictions sont conservées sous ce nom, séparément de celles des autres apprenants de cet ordinateur.</translation>
-    </message>
-    <message>
-        <source>this computer&apos;s unnamed learner</source>
-        <translation>l&apos;apprenant sans nom de cet ordinateur</translation>
-    </message>
-    <message>
-        <source>Reset my progress</source>
-        <translation>Réinitialiser ma progression</translation>
-    </message>
-    <message>
-        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
-        <translation>Oublier toutes les réponses et prédictions de %1 ? Les leçons perdent leurs coches. Cette action est irréversible.</translation>
-    </message>
-</context>
-<context>
     <name>LabPanel</name>
     <message>
         <source>Run this step</source>
@@ -514,6 +495,29 @@
     <message>
         <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
         <translation>Cette étape n&apos;a pas de notes : suivez le guide de la leçon et ses questions.</translation>
+    </message>
+</context>
+<context>
+    <name>LearnerDialogs</name>
+    <message>
+        <source>Who is learning?</source>
+        <translation>Qui apprend ?</translation>
+    </message>
+    <message>
+        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
+        <translation>Votre nom (ou un pseudonyme). Vos réponses et vos prédictions sont conservées sous ce nom, séparément de celles des autres apprenants de cet ordinateur.</translation>
+    </message>
+    <message>
+        <source>this computer&apos;s unnamed learner</source>
+        <translation>l&apos;apprenant sans nom de cet ordinateur</translation>
+    </message>
+    <message>
+        <source>Reset my progress</source>
+        <translation>Réinitialiser ma progression</translation>
+    </message>
+    <message>
+        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
+        <translation>Oublier toutes les réponses et prédictions de %1 ? Les leçons perdent leurs coches. Cette action est irréversible.</translation>
     </message>
 </context>
 <context>
@@ -870,6 +874,30 @@
         <source>Your progress was reset.</source>
         <translation>Votre progression a été réinitialisée.</translation>
     </message>
+    <message>
+        <source>Measured</source>
+        <translation>Mesuré</translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation>Ordonnancement seul</translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation>Projeté</translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation>Ce que cette exécution a mesuré sur cette machine.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation>Rejeu du graphe de dépendances de cette exécution, communications gratuites et chaque opération à son temps enregistré le plus court : ce que coûte l&apos;ordonnancement seul. Un calcul sur la trace, pas une nouvelle exécution.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation>Rejeu du graphe de cette exécution, chaque transfert coûté sur %1 (docs/replay.md) et chaque opération à son temps enregistré le plus court. Un calcul sur la trace, pas une nouvelle exécution.</translation>
+    </message>
 </context>
 <context>
     <name>Palette</name>
@@ -987,14 +1015,6 @@
         <source>Stage %1</source>
         <translation>Étage %1</translation>
     </message>
-    <message>
-        <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
-        <translation>Le pas %1 a duré %2 · hachuré : inactivité enregistrée (bulle)</translation>
-    </message>
-    <message>
-        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Pas %1 · ordonnancement %2 · %3 · %4 · bulle mesurée %5 % (toute l&apos;exécution) · théorie %6 %</translation>
-    </message>
     <message numerus="yes">
         <source>%n stage(s)</source>
         <translation>
@@ -1008,6 +1028,42 @@
             <numerusform>%n micro-lot</numerusform>
             <numerusform>%n micro-lots</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · theory %5%</source>
+        <translation>Pas %1 · ordonnancement %2 · %3 · %4 · théorie %5 %</translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2% · %3</source>
+        <translation>REJEU (%1) · bulle dans ce rejeu %2 % · %3</translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
+        <translation>Le pas %1 a duré %2 · hachuré : inactivité enregistrée · pointillé : attente d&apos;un cœur de processeur dans l&apos;opération</translation>
+    </message>
+    <message>
+        <source>Measured: recorded idle %1% of stage time (whole run)</source>
+        <translation>Mesuré : inactivité enregistrée %1 % du temps des étages (toute l&apos;exécution)</translation>
+    </message>
+    <message>
+        <source>Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%</source>
+        <translation>Mesuré : %1 % du temps des étages sans calcul = ordonnancement %2 % + passages de relais %3 % + opérations plus lentes %4 %</translation>
+    </message>
+    <message>
+        <source> + waiting for cores %1%</source>
+        <translation> + attente des cœurs %1 %</translation>
+    </message>
+    <message>
+        <source> + unexplained %1%</source>
+        <translation> + inexpliqué %1 %</translation>
+    </message>
+    <message>
+        <source> (parts from replays of this trace, ±%1%)</source>
+        <translation> (parts tirées de rejeux de cette trace, ±%1 %)</translation>
+    </message>
+    <message>
+        <source> · the replay misses more than that here: read the parts as rough</source>
+        <translation> · ici le rejeu manque davantage : lisez les parts comme approximatives</translation>
     </message>
 </context>
 <context>
@@ -1352,16 +1408,16 @@
         <source>These are estimates from this machine&apos;s calibration; the run measures them.</source>
         <translation>Ce sont des estimations tirées de l&apos;étalonnage de cette machine ; l&apos;exécution les mesure.</translation>
     </message>
-    <message numerus="yes">
-        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</source>
-        <translation>
-            <numerusform>**Pas montré en vrai ici :** la tâche de la leçon compte %1, plus que le seul cœur de cette machine (%n) ne peut exécuter à la fois ; des rangs qui partagent un cœur l&apos;attendraient, lui, et non les uns les autres. Cette exécution utilise %2 à la place. Un rejeu de la tâche complète trouvera sa place à côté (pas encore disponible).</numerusform>
-            <numerusform>**Pas montré en vrai ici :** la tâche de la leçon compte %1, plus que les %n cœurs de cette machine ne peuvent exécuter à la fois ; des rangs qui partagent un cœur l&apos;attendraient, lui, et non les uns les autres. Cette exécution utilise %2 à la place. Un rejeu de la tâche complète trouvera sa place à côté (pas encore disponible).</numerusform>
-        </translation>
-    </message>
     <message>
         <source>**Warning:** within the lesson&apos;s budget of %1 s this machine cannot meet: %2. The closest size runs; its effect is weaker than the lesson describes.</source>
         <translation>**Attention :** dans le budget de la leçon (%1 s), cette machine ne peut pas obtenir : %2. La taille la plus proche est exécutée ; son effet est plus faible que ce que décrit la leçon.</translation>
+    </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. Its lost time is taken apart by replays of its own trace, and the switch above the views shows it replayed with communication free (Schedule alone).</source>
+        <translation>
+            <numerusform>**Pas montré en vrai ici :** la tâche de la leçon compte %1, plus que le seul cœur de cette machine (%n) ne peut exécuter à la fois ; des rangs qui partagent un cœur l&apos;attendraient, lui, et non les uns les autres. Cette exécution utilise %2 à la place. Son temps perdu est décomposé par des rejeux de sa propre trace, et le sélecteur au-dessus des vues la montre rejouée avec des communications gratuites (Ordonnancement seul).</numerusform>
+            <numerusform>**Pas montré en vrai ici :** la tâche de la leçon compte %1, plus que les %n cœurs de cette machine ne peuvent exécuter à la fois ; des rangs qui partagent un cœur l&apos;attendraient, lui, et non les uns les autres. Cette exécution utilise %2 à la place. Son temps perdu est décomposé par des rejeux de sa propre trace, et le sélecteur au-dessus des vues la montre rejouée avec des communications gratuites (Ordonnancement seul).</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1582,6 +1638,22 @@
             <numerusform>%n rangs pas encore signalés</numerusform>
         </translation>
     </message>
+    <message>
+        <source>REPLAY of this run (%1) — %2</source>
+        <translation>REJEU de cette exécution (%1) — %2</translation>
+    </message>
+    <message>
+        <source>schedule alone: communication free, each op at its fastest recorded time</source>
+        <translation>ordonnancement seul : communications gratuites, chaque opération à son temps enregistré le plus court</translation>
+    </message>
+    <message>
+        <source>communication as fitted to this run</source>
+        <translation>communications ajustées sur cette exécution</translation>
+    </message>
+    <message>
+        <source>projected on %1, ops at their fastest recorded time</source>
+        <translation>projeté sur %1, opérations à leur temps enregistré le plus court</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1664,6 +1736,14 @@
     <message>
         <source>Open the lab FILE (its steps in the Lab panel).</source>
         <translation>Ouvrir le TP FILE (ses étapes dans le panneau TP).</translation>
+    </message>
+    <message>
+        <source>What the views show: measured, schedule-alone or projected (replays of the run).</source>
+        <translation>Ce que montrent les vues : measured (mesuré), schedule-alone (ordonnancement seul) ou projected (projeté), rejeux de l&apos;exécution.</translation>
+    </message>
+    <message>
+        <source>shardlab: --show must be measured, schedule-alone or projected (got &apos;%1&apos;)</source>
+        <translation>shardlab : --show doit valoir measured, schedule-alone ou projected (reçu « %1 »)</translation>
     </message>
 </context>
 </TS>

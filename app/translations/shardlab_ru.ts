@@ -122,6 +122,10 @@
         <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
         <translation>Ранг %1 простаивает, %2%3 — %4 открытого обмена (exposed communication)</translation>
     </message>
+    <message>
+        <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
+        <translation>%1 · ранг %2 из них %3 ждал ядро процессора (процессорное время %4)</translation>
+    </message>
 </context>
 <context>
     <name>CompareWindow</name>
@@ -458,29 +462,6 @@
     </message>
 </context>
 <context>
-    <name>LearnerDialogs</name>
-    <message>
-        <source>Who is learning?</source>
-        <translation>Кто учится?</translation>
-    </message>
-    <message>
-        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
-        <translation>Ваше имя (или псевдоним). Ваши ответы и прогнозы хранятся под ним, отдельно от других учащихся на этом компьютере.</translation>
-    </message>
-    <message>
-        <source>this computer&apos;s unnamed learner</source>
-        <translation>учащийся без имени на этом компьютере</translation>
-    </message>
-    <message>
-        <source>Reset my progress</source>
-        <translation>Сбросить мой прогресс</translation>
-    </message>
-    <message>
-        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
-        <translation>Забыть все ответы и прогнозы (учащийся: %1)? Уроки потеряют отметки. Это нельзя отменить.</translation>
-    </message>
-</context>
-<context>
     <name>LabPanel</name>
     <message>
         <source>Run this step</source>
@@ -517,6 +498,29 @@
     <message>
         <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
         <translation>У этого шага нет заметок: следуйте руководству урока и его вопросам.</translation>
+    </message>
+</context>
+<context>
+    <name>LearnerDialogs</name>
+    <message>
+        <source>Who is learning?</source>
+        <translation>Кто учится?</translation>
+    </message>
+    <message>
+        <source>Your name (or a nickname). Your answers and predictions are kept under it, apart from other learners on this computer.</source>
+        <translation>Ваше имя (или псевдоним). Ваши ответы и прогнозы хранятся под ним, отдельно от других учащихся на этом компьютере.</translation>
+    </message>
+    <message>
+        <source>this computer&apos;s unnamed learner</source>
+        <translation>учащийся без имени на этом компьютере</translation>
+    </message>
+    <message>
+        <source>Reset my progress</source>
+        <translation>Сбросить мой прогресс</translation>
+    </message>
+    <message>
+        <source>Forget every answer and prediction of %1? The lessons lose their ticks. This cannot be undone.</source>
+        <translation>Забыть все ответы и прогнозы (учащийся: %1)? Уроки потеряют отметки. Это нельзя отменить.</translation>
     </message>
 </context>
 <context>
@@ -875,6 +879,30 @@
         <source>Your progress was reset.</source>
         <translation>Ваш прогресс сброшен.</translation>
     </message>
+    <message>
+        <source>Measured</source>
+        <translation>Измерено</translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation>Только расписание</translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation>Прогноз</translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation>То, что этот запуск измерил на этой машине.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation>Воспроизведение графа зависимостей этого запуска: обмены бесплатны, каждая операция — за своё самое короткое записанное время; столько стоит одно расписание. Это расчёт по трассе, а не новый запуск.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation>Воспроизведение графа этого запуска: каждая передача оценена для %1 (docs/replay.md), каждая операция — за своё самое короткое записанное время. Это расчёт по трассе, а не новый запуск.</translation>
+    </message>
 </context>
 <context>
     <name>Palette</name>
@@ -992,14 +1020,6 @@
         <source>Stage %1</source>
         <translation>Стадия %1</translation>
     </message>
-    <message>
-        <source>Step %1 lasted %2 · hatched: recorded idle (bubble)</source>
-        <translation>Шаг %1 длился %2 · штриховка: записанный простой (пузырь)</translation>
-    </message>
-    <message>
-        <source>Step %1 · schedule %2 · %3 · %4 · bubble measured %5% (whole run) · theory %6%</source>
-        <translation>Шаг %1 · расписание %2 · %3 · %4 · пузырь измеренный %5 % (весь запуск) · теоретический %6 %</translation>
-    </message>
     <message numerus="yes">
         <source>%n stage(s)</source>
         <translation>
@@ -1015,6 +1035,42 @@
             <numerusform>%n микробатча</numerusform>
             <numerusform>%n микробатчей</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Step %1 · schedule %2 · %3 · %4 · theory %5%</source>
+        <translation>Шаг %1 · расписание %2 · %3 · %4 · теоретический %5 %</translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2% · %3</source>
+        <translation>ВОСПРОИЗВЕДЕНИЕ (%1) · пузырь в этом воспроизведении %2 % · %3</translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
+        <translation>Шаг %1 длился %2 · штриховка: записанный простой · точки: ожидание ядра процессора внутри операции</translation>
+    </message>
+    <message>
+        <source>Measured: recorded idle %1% of stage time (whole run)</source>
+        <translation>Измерено: записанный простой %1 % времени ступеней (весь запуск)</translation>
+    </message>
+    <message>
+        <source>Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%</source>
+        <translation>Измерено: %1 % времени ступеней без вычислений = расписание %2 % + передачи %3 % + более медленные операции %4 %</translation>
+    </message>
+    <message>
+        <source> + waiting for cores %1%</source>
+        <translation> + ожидание ядер %1 %</translation>
+    </message>
+    <message>
+        <source> + unexplained %1%</source>
+        <translation> + необъяснённое %1 %</translation>
+    </message>
+    <message>
+        <source> (parts from replays of this trace, ±%1%)</source>
+        <translation> (доли — по воспроизведениям этой трассы, ±%1 %)</translation>
+    </message>
+    <message>
+        <source> · the replay misses more than that here: read the parts as rough</source>
+        <translation> · здесь воспроизведение расходится сильнее: доли приблизительны</translation>
     </message>
 </context>
 <context>
@@ -1362,17 +1418,17 @@
         <source>These are estimates from this machine&apos;s calibration; the run measures them.</source>
         <translation>Это оценки по калибровке этой машины; запуск их измеряет.</translation>
     </message>
-    <message numerus="yes">
-        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. A replay of the full-size job belongs beside it (not available yet).</source>
-        <translation>
-            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядро этой машины может выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Рядом будет место для воспроизведения полного задания (пока недоступно).</numerusform>
-            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядра этой машины могут выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Рядом будет место для воспроизведения полного задания (пока недоступно).</numerusform>
-            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядер этой машины могут выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Рядом будет место для воспроизведения полного задания (пока недоступно).</numerusform>
-        </translation>
-    </message>
     <message>
         <source>**Warning:** within the lesson&apos;s budget of %1 s this machine cannot meet: %2. The closest size runs; its effect is weaker than the lesson describes.</source>
         <translation>**Внимание:** в пределах бюджета урока (%1 с) эта машина не может обеспечить: %2. Запускается ближайший размер; эффект будет слабее, чем описано в уроке.</translation>
+    </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. Its lost time is taken apart by replays of its own trace, and the switch above the views shows it replayed with communication free (Schedule alone).</source>
+        <translation>
+            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядро этой машины может выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Его потерянное время разложено воспроизведениями его собственной трассы, а переключатель над видами показывает его воспроизведённым с бесплатными обменами (Только расписание).</numerusform>
+            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядра этой машины могут выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Его потерянное время разложено воспроизведениями его собственной трассы, а переключатель над видами показывает его воспроизведённым с бесплатными обменами (Только расписание).</numerusform>
+            <numerusform>**Здесь это не показать по-настоящему:** в задании урока %1 — больше, чем %n ядер этой машины могут выполнять одновременно; ранги, делящие ядро, ждали бы его, а не друг друга. Этот запуск использует %2. Его потерянное время разложено воспроизведениями его собственной трассы, а переключатель над видами показывает его воспроизведённым с бесплатными обменами (Только расписание).</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1598,6 +1654,22 @@
             <numerusform>%n рангов ещё не отчитались</numerusform>
         </translation>
     </message>
+    <message>
+        <source>REPLAY of this run (%1) — %2</source>
+        <translation>ВОСПРОИЗВЕДЕНИЕ этого запуска (%1) — %2</translation>
+    </message>
+    <message>
+        <source>schedule alone: communication free, each op at its fastest recorded time</source>
+        <translation>только расписание: обмены бесплатны, каждая операция — за самое короткое записанное время</translation>
+    </message>
+    <message>
+        <source>communication as fitted to this run</source>
+        <translation>обмены, подогнанные по этому запуску</translation>
+    </message>
+    <message>
+        <source>projected on %1, ops at their fastest recorded time</source>
+        <translation>прогноз для %1, операции — за самое короткое записанное время</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1680,6 +1752,14 @@
     <message>
         <source>Open the lab FILE (its steps in the Lab panel).</source>
         <translation>Открыть практикум FILE (его шаги на панели «Практикум»).</translation>
+    </message>
+    <message>
+        <source>What the views show: measured, schedule-alone or projected (replays of the run).</source>
+        <translation>Что показывают виды: measured (измерено), schedule-alone (только расписание) или projected (прогноз) — воспроизведения запуска.</translation>
+    </message>
+    <message>
+        <source>shardlab: --show must be measured, schedule-alone or projected (got &apos;%1&apos;)</source>
+        <translation>shardlab: --show должен быть measured, schedule-alone или projected (получено «%1»)</translation>
     </message>
 </context>
 </TS>
