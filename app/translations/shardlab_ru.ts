@@ -1755,11 +1755,11 @@
     </message>
     <message>
         <source>What the views show: measured, schedule-alone or projected (replays of the run).</source>
-        <translation>Что показывают виды: measured (измерено), schedule-alone (только расписание) или projected (прогноз) — воспроизведения запуска.</translation>
+        <translation>Что показывают виды: `measured` (измерено), `schedule-alone` (только расписание) или `projected` (прогноз) — воспроизведения запуска.</translation>
     </message>
     <message>
         <source>shardlab: --show must be measured, schedule-alone or projected (got &apos;%1&apos;)</source>
-        <translation>shardlab: --show должен быть measured, schedule-alone или projected (получено «%1»)</translation>
+        <translation>shardlab: `--show` должен быть `measured`, `schedule-alone` или `projected` (получено «%1»)</translation>
     </message>
 </context>
 </TS>
