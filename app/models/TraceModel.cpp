@@ -292,6 +292,8 @@ QString TraceModel::runLabel() const {
           const auto open = dn.indexOf(QLatin1Char('('));
           if (open >= 0) how = dn.mid(open);
         }
+      // The worker writes it in English (WorkerSetup); the words are the app's to translate.
+      if (how == QLatin1String("(Open MPI, shared memory)")) how = tr("(Open MPI, shared memory)");
       parts << (tr("%n CPU rank(s)", nullptr, count) + (how.isEmpty() ? QString() : QLatin1Char(' ') + how));
     } else {
       parts << QStringLiteral("%1 × %2").arg(count).arg(name) +

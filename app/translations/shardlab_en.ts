@@ -1521,10 +1521,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>&lt;p&gt;Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
         <translation></translation>
     </message>
@@ -1539,6 +1535,10 @@
     <message>
         <source>on the wire (ring model)</source>
         <translation>on the wire (ring model)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1644,6 +1644,10 @@
     </message>
     <message>
         <source>projected on %1, ops at their fastest recorded time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(Open MPI, shared memory)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

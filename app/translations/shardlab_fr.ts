@@ -1529,10 +1529,6 @@
         <translation>temps</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Bulle du pipeline (%1, p=%2, m=%3, v=%4) : mesurée %5 %, théorie %6 %&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Mémoire insuffisante sur le rang %1&lt;/b&gt; : %2 demandait %3 de plus en détenant %4 ; le budget est de %5.&lt;/p&gt;</translation>
     </message>
@@ -1547,6 +1543,10 @@
     <message>
         <source>on the wire (ring model)</source>
         <translation>sur le réseau (modèle en anneau)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Bulle du pipeline (%1 ; p = %2 étages, m = %3 micro-lots, V = %4 morceaux du modèle par rang) : mesurée %5 %, théorie %6 %&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1653,6 +1653,10 @@
     <message>
         <source>projected on %1, ops at their fastest recorded time</source>
         <translation>projeté sur %1, opérations à leur temps enregistré le plus court</translation>
+    </message>
+    <message>
+        <source>(Open MPI, shared memory)</source>
+        <translation>(Open MPI, mémoire partagée)</translation>
     </message>
 </context>
 <context>

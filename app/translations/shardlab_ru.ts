@@ -178,7 +178,7 @@
     </message>
     <message>
         <source>Seed</source>
-        <translation>Seed</translation>
+        <translation>Зерно (seed)</translation>
     </message>
     <message>
         <source>Learning rate</source>
@@ -1541,10 +1541,6 @@
         <translation>время</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Пузырь конвейера (%1, p=%2, m=%3, v=%4): измеренный %5%, теоретический %6%&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Нехватка памяти на ранге %1&lt;/b&gt;: %2 требовалось ещё %3 при %4 занятых; бюджет %5.&lt;/p&gt;</translation>
     </message>
@@ -1559,6 +1555,10 @@
     <message>
         <source>on the wire (ring model)</source>
         <translation>по сети (кольцевая модель)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Пузырь конвейера (%1; p — число стадий: %2, m — число микробатчей: %3, V — число частей модели на ранг: %4): измеренный %5%, теоретический %6%&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1669,6 +1669,10 @@
     <message>
         <source>projected on %1, ops at their fastest recorded time</source>
         <translation>прогноз для %1, операции — за самое короткое записанное время</translation>
+    </message>
+    <message>
+        <source>(Open MPI, shared memory)</source>
+        <translation>(Open MPI, общая память)</translation>
     </message>
 </context>
 <context>

@@ -49,7 +49,7 @@ QString SummaryView::html(const TraceModel& model) {
     h += QStringLiteral("</table>");
   }
   if (s.bubble.present)
-    h += tr("<p>Pipeline bubble (%1, p=%2, m=%3, v=%4): measured %5%, theory %6%</p>")
+    h += tr("<p>Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%</p>")
              .arg(QString::fromStdString(s.bubble.schedule))
              .arg(s.bubble.stages)
              .arg(s.bubble.microbatches)

@@ -1,6 +1,8 @@
 #include "job/JobConfig.h"
 
+#include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <cmath>
 #include <numeric>
 
@@ -25,10 +27,15 @@ std::optional<std::int64_t> parseBytes(std::string_view text) {
   std::string_view unit = text.substr(i);
   while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.back()))) unit.remove_suffix(1);
   double scale = 1;
-  if (unit.empty() || unit == "B") scale = 1;
-  else if (unit == "KiB" || unit == "K" || unit == "KB") scale = 1024.0;
-  else if (unit == "MiB" || unit == "M" || unit == "MB") scale = 1024.0 * 1024.0;
-  else if (unit == "GiB" || unit == "G" || unit == "GB") scale = 1024.0 * 1024.0 * 1024.0;
+  // The units as the app writes them in each language (QLocale::formattedDataSize):
+  // English KiB, French Kio, Russian КиБ; a learner types back what the screen shows.
+  auto is = [&](std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), unit) != names.end();
+  };
+  if (unit.empty() || is({"B", "o", "Б"})) scale = 1;
+  else if (is({"KiB", "K", "KB", "Kio", "Ko", "КиБ", "КБ"})) scale = 1024.0;
+  else if (is({"MiB", "M", "MB", "Mio", "Mo", "МиБ", "МБ"})) scale = 1024.0 * 1024.0;
+  else if (is({"GiB", "G", "GB", "Gio", "Go", "ГиБ", "ГБ"})) scale = 1024.0 * 1024.0 * 1024.0;
   else return std::nullopt;
   const double bytes = value * scale;
   if (!std::isfinite(bytes) || bytes > 9.0e18) return std::nullopt;

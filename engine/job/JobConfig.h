@@ -117,7 +117,8 @@ struct JobConfig {
 };
 
 // "3MiB", "512 KiB", "1.5GiB", "4096" -> bytes (units B, K/KB/KiB, M/MB/MiB, G/GB/GiB,
-// binary, case as written); nullopt when malformed or too large.
+// binary, case as written; also the French Kio/Mio/Gio and Russian КиБ/МиБ/ГиБ the app
+// shows); nullopt when malformed or too large.
 std::optional<std::int64_t> parseBytes(std::string_view text);
 
 } // namespace shardlab

@@ -135,13 +135,13 @@ public:
                                         text::percent(a.measured), text::percent(b.measured), text::percent(a.theory),
                                         text::percent(b.theory), std::to_string(b.stages)};
     d.text = localized("Your two pipeline runs on {6|stage|stages}: from m = {0} to m = {1} micro-batches the theory "
-                       "(p−1)/(V·m+p−1), V = 1, goes from {4} to {5}. How did the measured bubble (idle over stage "
+                       "(p−1)/(V·m+p−1), with V = 1 model chunk per rank, goes from {4} to {5}. How did the measured bubble (idle over stage "
                        "time, steady steps, all stages) change?",
                        "Vos deux exécutions en pipeline sur {6|étage|étages} : de m = {0} à m = {1} micro-lots, la "
-                       "théorie (p−1)/(V·m+p−1), V = 1, passe de {4} à {5}. Comment la bulle mesurée (inactivité sur "
+                       "théorie (p−1)/(V·m+p−1), avec V = 1 morceau du modèle par rang, passe de {4} à {5}. Comment la bulle mesurée (inactivité sur "
                        "temps d'étage, pas stables, tous les étages) a-t-elle changé ?",
                        "Ваши два конвейерных запуска на {6|стадии|стадиях|стадиях}: при переходе от m = {0} к m = {1} "
-                       "микробатчам теория (p−1)/(V·m+p−1), V = 1, меняется с {4} до {5}. Как изменился измеренный "
+                       "микробатчам теория (p−1)/(V·m+p−1), где V = 1 — одна часть модели на ранг, меняется с {4} до {5}. Как изменился измеренный "
                        "пузырь (простой к времени стадии, установившиеся шаги, все стадии)?",
                        args);
     auto change = [&](double from, double to) {

@@ -62,6 +62,11 @@ TEST(JobConfig, ParsesSizes) {
   EXPECT_EQ(parseBytes("3MiB"), 3 * 1024 * 1024);
   EXPECT_EQ(parseBytes("1.5 KiB"), 1536);
   EXPECT_EQ(parseBytes("2GiB"), 2LL * 1024 * 1024 * 1024);
+  // What the app shows in French and Russian reads back.
+  EXPECT_EQ(parseBytes("3 Mio"), 3 * 1024 * 1024);
+  EXPECT_EQ(parseBytes("1.5 КиБ"), 1536);
+  EXPECT_EQ(parseBytes("2ГиБ"), 2LL * 1024 * 1024 * 1024);
+  EXPECT_FALSE(parseBytes("3 Mb"));
   EXPECT_FALSE(parseBytes("lots"));
   EXPECT_FALSE(parseBytes("3 parsecs"));
   EXPECT_FALSE(parseBytes(""));

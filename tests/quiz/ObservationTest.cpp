@@ -389,6 +389,8 @@ TEST(ObserveCli, PrintsQuestionsAsJson) {
 TEST(Predictions, ParseTheLearnersAnswer) {
   EXPECT_EQ(parsePredictionValue("bytes", "1.5 MiB"), 1.5 * 1024 * 1024);
   EXPECT_EQ(parsePredictionValue("bytes", "562432"), 562432.0);
+  EXPECT_EQ(parsePredictionValue("bytes", "2,5 Mio"), 2.5 * 1024 * 1024); // as a French screen writes it
+  EXPECT_EQ(parsePredictionValue("bytes", "2,5 МиБ"), 2.5 * 1024 * 1024);
   EXPECT_EQ(parsePredictionValue("percent", "75 %"), 75.0);
   EXPECT_EQ(parsePredictionValue("percent", "42,5"), 42.5);
   EXPECT_EQ(parsePredictionValue("count", "8"), 8.0);
