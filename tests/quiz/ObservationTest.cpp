@@ -141,8 +141,12 @@ TEST(ObservationTemplates, PersistentBytesPerRankQuotesTheSummary) {
     ASSERT_TRUE(q->evidenceAt);
     EXPECT_EQ(q->evidenceAt->moment, "persistent_memory");
     // The explanation names the run's own sharding, never FULL_SHARD's by default.
-    if (run == &fsdpGradOpRun()) EXPECT_NE(q->question.explanation.get("en").find("\"grad-op\""), std::string::npos);
-    if (run == &fsdpRun()) EXPECT_NE(q->question.explanation.get("en").find("\"full\""), std::string::npos);
+    if (run == &fsdpGradOpRun()) {
+      EXPECT_NE(q->question.explanation.get("en").find("\"grad-op\""), std::string::npos);
+    }
+    if (run == &fsdpRun()) {
+      EXPECT_NE(q->question.explanation.get("en").find("\"full\""), std::string::npos);
+    }
   }
   // What the explanation claims: both shardings hold only their shards between steps.
   EXPECT_EQ(fsdpGradOpRun().summary.ranksDetail.at(0).persistentBytes,
