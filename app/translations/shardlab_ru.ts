@@ -1570,7 +1570,7 @@
     </message>
     <message>
         <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;i&gt;По модели&lt;/i&gt;: сколько отправил бы кольцевой алгоритм для каждого записанного вызова. &lt;i&gt;Измерено&lt;/i&gt;: сколько ранг реально отправил по подсчёту мониторинга Open MPI, какой бы алгоритм ни был выбран; недоступно на рангах NCCL, для сообщений «точка — точка» в Open MPI 4.1 и с &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;i&gt;По модели&lt;/i&gt;: сколько отправил бы кольцевой алгоритм для каждого записанного вызова. &lt;i&gt;Измерено&lt;/i&gt;: сколько ранг реально отправил по подсчёту мониторинга Open MPI, какой бы алгоритм ни был выбран; недоступно на рангах NCCL, для сообщений «точка — точка» в Open MPI 4.1 и с `--no-wire-monitoring`.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
