@@ -1529,12 +1529,24 @@
         <translation></translation>
     </message>
     <message>
-        <source>sent (ring model)</source>
-        <translation>sent (ring model)</translation>
+        <source>%1 modelled</source>
+        <translation>%1 modelled</translation>
     </message>
     <message>
-        <source>on the wire (ring model)</source>
-        <translation>on the wire (ring model)</translation>
+        <source>%1 modelled · %2 measured</source>
+        <translation>%1 modelled · %2 measured</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>sent</translation>
+    </message>
+    <message>
+        <source>on the wire</source>
+        <translation>on the wire</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>

@@ -1537,12 +1537,24 @@
         <translation>&lt;p&gt;&lt;b&gt;Le rang %1 a échoué&lt;/b&gt; : %2&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>sent (ring model)</source>
-        <translation>envoyé (modèle en anneau)</translation>
+        <source>%1 modelled</source>
+        <translation>%1 modélisés</translation>
     </message>
     <message>
-        <source>on the wire (ring model)</source>
-        <translation>sur le réseau (modèle en anneau)</translation>
+        <source>%1 modelled · %2 measured</source>
+        <translation>%1 modélisés · %2 mesurés</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>envoyé</translation>
+    </message>
+    <message>
+        <source>on the wire</source>
+        <translation>sur le réseau</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;Modélisé&lt;/i&gt; : ce qu&apos;un algorithme en anneau envoie pour chaque appel enregistré. &lt;i&gt;Mesuré&lt;/i&gt; : ce que la surveillance d&apos;Open MPI a compté comme réellement envoyé par le rang, quel que soit l&apos;algorithme qu&apos;elle a choisi ; indisponible sur les rangs NCCL, pour les messages point à point sous Open MPI 4.1 et avec &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>

@@ -1549,12 +1549,24 @@
         <translation>&lt;p&gt;&lt;b&gt;Ранг %1 завершился с ошибкой&lt;/b&gt;: %2&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>sent (ring model)</source>
-        <translation>отправлено (кольцевая модель)</translation>
+        <source>%1 modelled</source>
+        <translation>%1 по модели</translation>
     </message>
     <message>
-        <source>on the wire (ring model)</source>
-        <translation>по сети (кольцевая модель)</translation>
+        <source>%1 modelled · %2 measured</source>
+        <translation>%1 по модели · %2 измерено</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>отправлено</translation>
+    </message>
+    <message>
+        <source>on the wire</source>
+        <translation>по сети</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;По модели&lt;/i&gt;: сколько отправил бы кольцевой алгоритм для каждого записанного вызова. &lt;i&gt;Измерено&lt;/i&gt;: сколько ранг реально отправил по подсчёту мониторинга Open MPI, какой бы алгоритм ни был выбран; недоступно на рангах NCCL, для сообщений «точка — точка» в Open MPI 4.1 и с `--no-wire-monitoring`.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>

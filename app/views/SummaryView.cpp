@@ -11,6 +11,13 @@ SummaryView::SummaryView(const TraceModel& model, QWidget* parent) : QTextBrowse
 
 void SummaryView::rebuild() { setHtml(html(model_)); }
 
+// A ring-model byte count, and beside it what Open MPI's monitoring measured when it
+// did (docs/trace-format.md, "Bytes on the wire"); otherwise the figure says it is modelled.
+QString SummaryView::wireBytes(std::int64_t ringModel, const std::optional<std::int64_t>& measured) {
+  if (!measured) return tr("%1 modelled").arg(Captions::bytes(ringModel));
+  return tr("%1 modelled · %2 measured").arg(Captions::bytes(ringModel), Captions::bytes(*measured));
+}
+
 QString SummaryView::html(const TraceModel& model) {
   if (model.isEmpty()) return tr("<p>No run yet.</p>");
   const auto& s = model.summary();
@@ -28,25 +35,28 @@ QString SummaryView::html(const TraceModel& model) {
   h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"
                       "<th>%5</th><th>%6</th><th>%7</th><th>%8</th></tr>")
            .arg(tr("rank"), tr("persistent"), tr("peak"), tr("compute"), tr("comm"), tr("exposed comm"), tr("idle"),
-                tr("sent (ring model)"));
+                tr("sent"));
   for (const auto& r : s.ranksDetail)
     h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td></tr>")
              .arg(model.rankLabel(r.rank).toHtmlEscaped(), Captions::bytes(r.persistentBytes), Captions::bytes(r.peakBytes),
                   Captions::duration(static_cast<qint64>(r.computeS * 1e9)),
                   Captions::duration(static_cast<qint64>(r.commS * 1e9)),
                   Captions::duration(static_cast<qint64>(r.exposedCommS * 1e9)),
-                  Captions::duration(static_cast<qint64>(r.idleS * 1e9)), Captions::bytes(r.sentBytes));
+                  Captions::duration(static_cast<qint64>(r.idleS * 1e9)), wireBytes(r.sentBytes, r.measuredSentBytes));
   h += QStringLiteral("</table>");
   if (!s.collectives.empty()) {
     h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-             .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire (ring model)"), tr("time"));
+             .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire"), tr("time"));
     for (const auto& [kind, c] : s.collectives)
       h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
                .arg(Palette::kindName(st::kindFromString(kind).value_or(st::Kind::None)))
                .arg(c.count)
-               .arg(Captions::bytes(c.bytes), Captions::bytes(c.wireBytes),
+               .arg(Captions::bytes(c.bytes), wireBytes(c.wireBytes, c.measuredWireBytes),
                     Captions::duration(static_cast<qint64>(c.seconds * 1e9)));
     h += QStringLiteral("</table>");
+    h += tr("<p><i>Modelled</i>: what a ring algorithm sends for each recorded call. <i>Measured</i>: what Open "
+            "MPI's monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL "
+            "ranks, for point-to-point messages on Open MPI 4.1, or with <code>--no-wire-monitoring</code>.</p>");
   }
   if (s.bubble.present)
     h += tr("<p>Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%</p>")

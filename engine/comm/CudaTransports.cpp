@@ -181,18 +181,19 @@ protected:
     });
     const auto t0 = recorder_.now(); // from here on it is communication: copies and MPI
     const std::size_t nSend = op.sendCount(size_), nRecv = op.recvCount(size_);
+    std::int64_t wireBytes = -1;
     if (op.kind == trace::Kind::AllReduce) { // in place
       float* host = stage_.get(nRecv);
       copy(host, op.recv, nRecv, cudaMemcpyDeviceToHost);
-      runMpi(op, host, host);
+      wireBytes = runMpi(op, host, host);
       copy(op.recv, host, nRecv, cudaMemcpyHostToDevice);
     } else {
       float* host = stage_.get(nSend + nRecv);
       copy(host, op.send, nSend, cudaMemcpyDeviceToHost);
-      runMpi(op, host, host + nSend);
+      wireBytes = runMpi(op, host, host + nSend);
       if (nRecv > 0) copy(op.recv, host + nSend, nRecv, cudaMemcpyHostToDevice);
     }
-    record(op, t0, recorder_.now());
+    record(op, t0, recorder_.now(), wireBytes);
   }
 
   void copy(void* dst, const void* src, std::size_t floats, cudaMemcpyKind kind) {

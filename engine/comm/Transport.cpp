@@ -22,14 +22,19 @@ std::size_t CommOp::recvCount(int ranks) const {
   }
 }
 
-Transport::Transport(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_(recorder) {
+Transport::Transport(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_(recorder), wire_(comm) {
   MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
   MPI_CHECK(MPI_Comm_size(comm_, &size_));
   participants_ = worldMaskOf(comm_);
 }
 
-void Transport::runMpi(const CommOp& op, const float* send, float* recv) const {
+std::int64_t Transport::runMpi(const CommOp& op, const float* send, float* recv) const {
   const int n = static_cast<int>(op.count);
+  // A collective's internal messages and the application's own sends are counted by
+  // different variables (pml_monitoring_enable=2).
+  const bool pointToPoint = op.kind == trace::Kind::Send;
+  auto sentSoFar = [&] { return pointToPoint ? wire_.pointToPointBytes() : wire_.collectiveBytes(); };
+  const auto before = sentSoFar();
   switch (op.kind) {
   case trace::Kind::AllGather:
     MPI_CHECK(MPI_Allgather(send, n, MPI_FLOAT, recv, n, MPI_FLOAT, comm_));
@@ -46,26 +51,28 @@ void Transport::runMpi(const CommOp& op, const float* send, float* recv) const {
   default:
     throw std::logic_error("Transport: not a communication kind");
   }
+  const auto after = sentSoFar();
+  return before && after ? *after - *before : -1;
 }
 
-void Transport::record(const CommOp& op, std::int64_t t0, std::int64_t t1) const {
+void Transport::record(const CommOp& op, std::int64_t t0, std::int64_t t1, std::int64_t wireBytes) const {
   const auto floatBytes = static_cast<std::int64_t>(sizeof(float));
   const auto& t = op.tag;
   switch (op.kind) {
   case trace::Kind::AllGather:
   case trace::Kind::ReduceScatter:
     recorder_.collective(op.kind, t.unit, t.step, t.micro, t0, t1,
-                         static_cast<std::int64_t>(op.count) * floatBytes * size_, participants_);
+                         static_cast<std::int64_t>(op.count) * floatBytes * size_, participants_, -1, 0, 0, wireBytes);
     break;
   case trace::Kind::AllReduce:
     recorder_.collective(op.kind, t.unit, t.step, t.micro, t0, t1, static_cast<std::int64_t>(op.count) * floatBytes,
-                         participants_);
+                         participants_, -1, 0, 0, wireBytes);
     break;
   default: // Send
     recorder_.collective(trace::Kind::Send, t.unit, t.step, t.micro, t0, t1,
                          static_cast<std::int64_t>(op.rows) * op.cols * floatBytes,
                          (trace::RankMask{1} << recorder_.rank()) | (trace::RankMask{1} << op.peer), op.peer, op.rows,
-                         op.cols);
+                         op.cols, wireBytes);
     break;
   }
 }
@@ -97,8 +104,8 @@ public:
   Issued issue(const CommOp& op) override {
     return {[this, op] {
               const auto t0 = recorder_.now();
-              runMpi(op, op.kind == trace::Kind::AllReduce ? op.recv : op.send, op.recv);
-              record(op, t0, recorder_.now());
+              const auto wireBytes = runMpi(op, op.kind == trace::Kind::AllReduce ? op.recv : op.send, op.recv);
+              record(op, t0, recorder_.now(), wireBytes);
             },
             nullptr};
   }

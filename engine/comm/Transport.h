@@ -18,6 +18,7 @@
 
 #include "trace/Event.h"
 #include "core/Recorder.h"
+#include "comm/WireMonitor.h"
 
 #include <mpi.h>
 
@@ -79,10 +80,13 @@ public:
   trace::RankMask participants() const { return participants_; }
 
 protected:
-  // The MPI call of `op` on host buffers (`send`, `recv` as CommOp's).
-  void runMpi(const CommOp& op, const float* send, float* recv) const;
-  // Records `op` as a collective (or send) from t0 to t1 on the run's clock.
-  void record(const CommOp& op, std::int64_t t0, std::int64_t t1) const;
+  // The MPI call of `op` on host buffers (`send`, `recv` as CommOp's). Returns the
+  // bytes this rank sent during the call as Open MPI's monitoring counted them, or -1
+  // when they are not measured (WireMonitor.h).
+  std::int64_t runMpi(const CommOp& op, const float* send, float* recv) const;
+  // Records `op` as a collective (or send) from t0 to t1 on the run's clock, with the
+  // measured wire bytes (-1: not measured).
+  void record(const CommOp& op, std::int64_t t0, std::int64_t t1, std::int64_t wireBytes = -1) const;
   // MPI_Probe for the message, recording the wait as idle `waitKind`; returns the
   // time the message was there (the recv's t0).
   std::int64_t probe(int peer, int messageTag, CollectiveTag tag, trace::Kind waitKind) const;
@@ -92,6 +96,7 @@ protected:
   Recorder& recorder_;
   int rank_ = 0, size_ = 1;
   trace::RankMask participants_ = 0;
+  WireMonitor wire_; // read only on the communication thread
 };
 
 // Open MPI on host buffers: the CPU ranks' transport (and the behaviour before

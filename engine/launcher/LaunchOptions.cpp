@@ -61,6 +61,9 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   cli.add_option("--dump-params", o.dumpParams, "write the final parameters (float32, canonical layout) to FILE");
   cli.add_option("--mpirun", o.mpirun, "the mpirun to use");
   cli.add_flag("--quiet,-q", o.quiet, "print no summary table");
+  bool noWireMonitoring = false;
+  cli.add_flag("--no-wire-monitoring", noWireMonitoring,
+               "do not turn Open MPI's monitoring on: the bytes each rank sends are then modelled, not measured");
   cli.add_flag("--calibrate", o.calibrate,
                "print this machine's calibration as JSON (cores, GPUs, matrix multiply, hand-off latency, collective "
                "bandwidth): cached per machine and build, measured (about 2 s) when not; no job is run");
@@ -79,6 +82,8 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
     exitCode = code(LauncherExit::InvalidJob);
     return std::nullopt;
   }
+
+  o.wireMonitoring = !noWireMonitoring;
 
   // Name the option as typed: --memory-budget, not memory_budget.
   auto optionName = [](std::string key) {

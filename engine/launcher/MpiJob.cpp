@@ -121,6 +121,13 @@ std::vector<std::string> MpiJob::command() const {
   // Containers often forbid the cross-memory attach the shared-memory transport tries first.
   if (!std::getenv("OMPI_MCA_btl_vader_single_copy_mechanism"))
     c.insert(c.end(), {"--mca", "btl_vader_single_copy_mechanism", "none"});
+  // Open MPI's monitoring, so that each rank can read the bytes it really sent
+  // (engine/comm/WireMonitor.h). 2: a collective's internal messages are counted apart
+  // from point-to-point ones. NCCL ranks send nothing through Open MPI's pml; a value the
+  // user set in the environment wins.
+  if (options_.wireMonitoring && options_.job.device != DeviceKind::Cuda &&
+      !std::getenv("OMPI_MCA_pml_monitoring_enable"))
+    c.insert(c.end(), {"--mca", "pml_monitoring_enable", "2"});
   for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_BLAS_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var)) c.insert(c.end(), {"-x", var});
   c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});

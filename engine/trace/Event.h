@@ -90,6 +90,8 @@ struct Event {
   RankMask participants = 0;
   std::int32_t rows = 0, cols = 0; // tensor shape of a send/recv
   std::int64_t cpuNs = -1; // op: thread CPU time inside it (GPU ranks: device time); -1: not recorded
+  std::int64_t wireBytes = -1; // coll: bytes this rank really sent during the call, as Open MPI's
+                               // monitoring counted them; -1: not measured
   double loss = 0.0;       // step records
   std::uint32_t text = 0;  // failure: index into Trace::texts
 };

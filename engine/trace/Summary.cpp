@@ -161,6 +161,11 @@ Summary summarizeMeasured(const Trace& trace) {
   std::vector<std::int64_t> total(R, 0), lastStepTotal(R, 0);
   std::vector<std::int64_t> lastStepEnd(R, -1), firstTime(R, -1);
   std::vector<std::map<std::string, CollectiveStats>> perRankColl(R);
+  // Whether every call of a kind (per rank) and every sending call (per rank) carried
+  // measured wire bytes: a sum over some of them would pass for the whole.
+  std::vector<std::map<std::string, bool>> kindMeasured(R);
+  std::vector<bool> rankMeasured(R, true);
+  std::vector<std::int64_t> measuredSent(R, 0);
   // Per step: summed loss and tokens over ranks.
   std::map<int, std::pair<double, std::int64_t>> lossByStep;
   std::map<std::pair<int, int>, std::int64_t> stepEnd; // (rank, step) -> t
@@ -203,6 +208,13 @@ Summary summarizeMeasured(const Trace& trace) {
       c.wireBytes += wire;
       c.seconds += static_cast<double>(e.t1 - e.t0) * 1e-9;
       rs.sentBytes += wire;
+      const bool measured = e.wireBytes >= 0;
+      kindMeasured[r].try_emplace(std::string(toString(e.kind)), true).first->second &= measured;
+      c.measuredWireBytes = c.measuredWireBytes.value_or(0) + std::max<std::int64_t>(e.wireBytes, 0);
+      if (e.kind != Kind::Recv) { // a receive sends nothing: it neither adds nor spoils the rank's total
+        rankMeasured[r] = rankMeasured[r] && measured;
+        measuredSent[r] += std::max<std::int64_t>(e.wireBytes, 0);
+      }
       break;
     }
     case Record::Memory: {
@@ -269,6 +281,12 @@ Summary summarizeMeasured(const Trace& trace) {
     rs.untrackedS = static_cast<double>(uncovered(windows, recorded)) * 1e-9;
     if (cpuTimesRecorded[r]) rs.coreWaitS = static_cast<double>(coreWait[r]) * 1e-9;
     rs.persistentBytes = lastStepTotal[r];
+    bool sentAnything = false;
+    for (auto& [kind, c] : perRankColl[r]) {
+      if (!kindMeasured[r][kind]) c.measuredWireBytes.reset();
+      sentAnything = sentAnything || kind != toString(Kind::Recv);
+    }
+    if (rankMeasured[r] && sentAnything) rs.measuredSentBytes = measuredSent[r];
     for (const auto& [kind, c] : perRankColl[r]) {
       auto& agg = s.collectives[kind];
       if (c.count > agg.count || (c.count == agg.count && c.bytes > agg.bytes)) agg = c;
@@ -356,6 +374,7 @@ nlohmann::json Summary::toJson() const {
                       {"idle_s", r.idleS},
                       {"core_wait_s", r.coreWaitS ? json(*r.coreWaitS) : json()},
                       {"sent_bytes", r.sentBytes},
+                      {"measured_sent_bytes", r.measuredSentBytes ? json(*r.measuredSentBytes) : json()},
                       {"finished", r.finished},
                       {"failure", r.failure ? json(*r.failure) : json()}});
   }
@@ -368,6 +387,7 @@ nlohmann::json Summary::toJson() const {
                   {"per_step", stepsCompleted > 0 ? static_cast<double>(c.count) / stepsCompleted : 0.0},
                   {"bytes", c.bytes},
                   {"wire_bytes", c.wireBytes},
+                  {"measured_wire_bytes", c.measuredWireBytes ? json(*c.measuredWireBytes) : json()},
                   {"seconds", c.seconds}};
   }
   j["collectives"] = coll;
@@ -431,9 +451,10 @@ std::string Summary::toTable() const {
     o << line;
   }
   for (const auto& [kind, c] : collectives) {
-    std::snprintf(line, sizeof line, "%-15s %6lld calls/rank  %12s buffer  %12s on the wire  %.4f s\n", kind.c_str(),
-                  static_cast<long long>(c.count), formatBytes(c.bytes).c_str(), formatBytes(c.wireBytes).c_str(),
-                  c.seconds);
+    const std::string measured = c.measuredWireBytes ? formatBytes(*c.measuredWireBytes) + " measured" : "not measured";
+    std::snprintf(line, sizeof line, "%-15s %6lld calls/rank  %12s buffer  %12s on the wire (ring model), %s  %.4f s\n",
+                  kind.c_str(), static_cast<long long>(c.count), formatBytes(c.bytes).c_str(),
+                  formatBytes(c.wireBytes).c_str(), measured.c_str(), c.seconds);
     o << line;
   }
   if (bubble.present) {

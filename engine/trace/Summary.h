@@ -17,6 +17,10 @@ struct CollectiveStats {
   std::int64_t count = 0;     // calls issued by one rank (the busiest, for send/recv)
   std::int64_t bytes = 0;     // summed full-buffer size of those calls (nccl-tests' "size")
   std::int64_t wireBytes = 0; // what that rank sends under a ring algorithm
+  // What that rank really sent, as Open MPI's monitoring counted it (the records'
+  // WIRE_BYTES); nullopt when any of its calls was not measured (NCCL, monitoring off or
+  // absent, point-to-point on Open MPI 4.1) or it made none.
+  std::optional<std::int64_t> measuredWireBytes;
   double seconds = 0.0;       // summed duration on that rank
 };
 
@@ -36,7 +40,8 @@ struct RankSummary {
   double untrackedS = 0;   // step time under no record at all
   double idleS = 0;        // sum of idle records (waits for a collective overlap exposedCommS)
   std::optional<double> coreWaitS; // op wall time minus its CPU time; unknown without CPU times
-  std::int64_t sentBytes = 0;      // wire bytes this rank sent, all collectives
+  std::int64_t sentBytes = 0;      // wire bytes this rank sent, all collectives (ring model)
+  std::optional<std::int64_t> measuredSentBytes; // measured, all its calls; nullopt unless every one was
   bool finished = false;           // wrote its end record
   std::optional<std::string> failure;
 };

@@ -144,6 +144,12 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
       auto x = shape.find('x');
       if (x == std::string_view::npos || !num(shape.substr(0, x), e.rows) || !num(shape.substr(x + 1), e.cols))
         return bad("shape", shape);
+      // The measured wire bytes are a trailing field, like an op's CPU time: -1 when
+      // absent (older traces) or not measured.
+      if (n > 12) {
+        const auto wire = f[12].substr(0, f[12].find(' '));
+        if (!num(wire, e.wireBytes) || e.wireBytes < -1) return bad("wire bytes", wire);
+      }
     }
     break;
   }

@@ -14,7 +14,7 @@ const trace::RankSummary* firstRank(const trace::Summary& s) {
   return s.ranksDetail.empty() ? nullptr : &s.ranksDetail.front();
 }
 
-LocalizedText whyPersistent(StrategyKind strategy, int ranks) {
+LocalizedText whyPersistent(StrategyKind strategy, Sharding sharding, int ranks) {
   const auto n = std::to_string(ranks);
   switch (strategy) {
   case StrategyKind::Ddp:
@@ -25,13 +25,20 @@ LocalizedText whyPersistent(StrategyKind strategy, int ranks) {
                      "DDP копирует всё: каждый ранг хранит все параметры, все градиенты и оба момента AdamW — 4 × "
                      "объём параметров.");
   case StrategyKind::Fsdp:
-    return localized("FSDP shards everything: each rank keeps 1/{0} of the parameters, gradients and AdamW moments, "
-                     "4 × the parameter bytes / {0}.",
-                     "FSDP partitionne tout : chaque rang garde 1/{0} des paramètres, des gradients et des moments "
-                     "d'AdamW, soit 4 × la taille des paramètres / {0}.",
-                     "FSDP делит всё: каждый ранг хранит 1/{0} параметров, градиентов и моментов AdamW — 4 × объём "
-                     "параметров / {0}.",
-                     {n});
+    // Both shardings free the gathered parameters before the step ends (SHARD_GRAD_OP
+    // keeps them only from the forward to the backward): between steps a rank holds its
+    // shards alone, whatever the run's sharding.
+    return localized("Your FSDP run (sharding \"{1}\") shards everything: between steps each rank keeps 1/{0} of "
+                     "the parameters, gradients and AdamW moments, 4 × the parameter bytes / {0} (each unit padded "
+                     "to a multiple of {0}); the parameters it gathered for the step are already freed.",
+                     "Votre exécution FSDP (partitionnement « {1} ») partitionne tout : entre les pas, chaque rang "
+                     "garde 1/{0} des paramètres, des gradients et des moments d'AdamW, soit 4 × la taille des "
+                     "paramètres / {0} (chaque unité complétée à un multiple de {0}) ; les paramètres rassemblés "
+                     "pour le pas sont déjà libérés.",
+                     "Ваш запуск FSDP (шардирование «{1}») делит всё: между шагами каждый ранг хранит 1/{0} "
+                     "параметров, градиентов и моментов AdamW — 4 × объём параметров / {0} (каждый модуль дополнен "
+                     "до кратного {0}); собранные для шага параметры уже освобождены.",
+                     {n, std::string(name(sharding))});
   case StrategyKind::Pipeline:
     return localized("A pipeline stage holds the full training state of its own units only.",
                      "Un étage de pipeline ne détient l'état d'entraînement complet que de ses propres unités.",
@@ -81,7 +88,7 @@ public:
                               "{2}",
                               "Ваша сводка: ранг {0} хранил {1} в конце последнего шага (persistent_bytes). {2}",
                               std::vector<LocalizedText>{same(std::to_string(r->rank)), same(text::bytes(r->persistentBytes)),
-                                                         whyPersistent(*strategy, in.summary.ranks)});
+                                                         whyPersistent(*strategy, in.trace.config()->sharding, in.summary.ranks)});
     d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
     return finish(std::move(d), in);
   }
@@ -155,6 +162,24 @@ public:
   }
 };
 
+// The bytes a run's ranks sent per step, collective by collective, as the summary has
+// them: measured by Open MPI's monitoring when `measured`, else the ring model applied
+// to the trace's collective records. "all-gather 1.50 MiB, reduce-scatter 768 KiB".
+std::string perStepByKind(const trace::Summary& s, bool measured) {
+  std::string out;
+  for (const auto& [kind, label] : {std::pair{"all_gather", "all-gather"}, std::pair{"reduce_scatter", "reduce-scatter"},
+                                    std::pair{"all_reduce", "all-reduce"}}) {
+    const auto it = s.collectives.find(kind);
+    if (it == s.collectives.end() || it->second.count == 0) continue;
+    const auto& c = it->second;
+    const std::int64_t total = measured && c.measuredWireBytes ? *c.measuredWireBytes : c.wireBytes;
+    if (!out.empty()) out += ", ";
+    out += std::string(label) + " " + std::to_string(c.count / std::max(1, s.stepsCompleted)) + " × → " +
+           text::bytes(total / std::max(1, s.stepsCompleted));
+  }
+  return out;
+}
+
 class SentBytesRatio final : public ObservationTemplate {
 public:
   std::string id() const override { return "sent-bytes-ratio"; }
@@ -166,56 +191,74 @@ public:
     const int sa = runs->ddpS->stepsCompleted, sb = runs->fsdpS->stepsCompleted;
     if (!a || !b || sa <= 0 || sb <= 0 || a->sentBytes <= 0 || b->sentBytes <= 0) return std::nullopt;
     if (runs->ddpS->steps != sa || runs->fsdpS->steps != sb) return std::nullopt;
-    const double perA = static_cast<double>(a->sentBytes) / sa, perB = static_cast<double>(b->sentBytes) / sb;
+    // What each rank really sent when Open MPI's monitoring measured both runs; else
+    // the ring model of the collectives each trace records. Never a constant per sharding.
+    const bool measured = a->measuredSentBytes && b->measuredSentBytes;
+    const auto sentA = measured ? *a->measuredSentBytes : a->sentBytes;
+    const auto sentB = measured ? *b->measuredSentBytes : b->sentBytes;
+    if (sentA <= 0 || sentB <= 0) return std::nullopt;
+    const double perA = static_cast<double>(sentA) / sa, perB = static_cast<double>(sentB) / sb;
     const double ratio = perB / perA;
+    const double modelledRatio = (static_cast<double>(b->sentBytes) / sb) / (static_cast<double>(a->sentBytes) / sa);
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "first_reduce_scatter";
     d.evidenceRun = runs->fsdpRun;
-    const auto sharding = runs->fsdp->config()->sharding; // an fsdp run has a job record
-    const bool fullShard = sharding == Sharding::Full;
-    d.text = localized("Your DDP run and your FSDP run (sharding \"{0}\"): per training step, how many times the bytes "
-                       "a DDP rank sends does an FSDP rank send, by the ring model of each collective?",
-                       "Vos exécutions DDP et FSDP (partitionnement « {0} ») : par pas d'entraînement, selon le "
-                       "modèle en anneau de chaque collective, un rang FSDP envoie combien de fois les octets "
-                       "qu'envoie un rang DDP ?",
-                       "Ваши запуски DDP и FSDP (шардирование «{0}»): во сколько раз больше байт за шаг отправляет "
-                       "ранг FSDP, чем ранг DDP, по кольцевой модели каждой коллективной операции?",
-                       {std::string(name(sharding))});
+    const std::string sharding(name(runs->fsdp->config()->sharding)); // an fsdp run has a job record
+    d.text = measured
+                 ? localized("Your DDP run and your FSDP run (sharding \"{0}\"): per training step, how many times the "
+                             "bytes a DDP rank really sent (as Open MPI's monitoring counted them) did an FSDP rank send?",
+                             "Vos exécutions DDP et FSDP (partitionnement « {0} ») : par pas d'entraînement, un rang FSDP "
+                             "a réellement envoyé combien de fois les octets qu'a envoyés un rang DDP (comptés par la "
+                             "surveillance d'Open MPI) ?",
+                             "Ваши запуски DDP и FSDP (шардирование «{0}»): во сколько раз больше байт за шаг реально "
+                             "отправил ранг FSDP, чем ранг DDP (по подсчёту мониторинга Open MPI)?",
+                             {sharding})
+                 : localized("Your DDP run and your FSDP run (sharding \"{0}\"): per training step, how many times the "
+                             "bytes a DDP rank sends does an FSDP rank send, by the ring model of each collective?",
+                             "Vos exécutions DDP et FSDP (partitionnement « {0} ») : par pas d'entraînement, selon le "
+                             "modèle en anneau de chaque collective, un rang FSDP envoie combien de fois les octets "
+                             "qu'envoie un rang DDP ?",
+                             "Ваши запуски DDP и FSDP (шардирование «{0}»): во сколько раз больше байт за шаг отправляет "
+                             "ранг FSDP, чем ранг DDP, по кольцевой модели каждой коллективной операции?",
+                             {sharding});
     d.correct = same(text::times(ratio));
-    for (double v : distinctFrom(ratio, {1.5, 1.0, 2.0, 0.5, 3.0, 0.25, 4.0}, 0.2, true))
-      d.wrong.push_back(same(text::times(v)));
-    // Modelled, not measured: sent_bytes is each collective's size times its ring factor (summarize()).
-    const LocalizedText why =
-        fullShard ? localized("FULL_SHARD all-gathers the parameters twice (forward and backward) and reduce-scatters "
-                              "the gradients once, 3 × (N−1)/N: 1.5 × as much.",
-                              "FULL_SHARD rassemble les paramètres deux fois (passes avant et arrière) et fait un "
-                              "reduce-scatter des gradients, 3 × (N−1)/N : 1,5 fois plus.",
-                              "FULL_SHARD дважды собирает параметры (в прямом и обратном проходе) и один раз делает "
-                              "reduce-scatter градиентов, 3 × (N−1)/N: в 1,5 раза больше.")
-                  : localized("SHARD_GRAD_OP all-gathers the parameters once and keeps them until the backward, then "
-                              "reduce-scatters the gradients once, 2 × (N−1)/N: about as much as DDP.",
-                              "SHARD_GRAD_OP rassemble les paramètres une fois et les garde jusqu'à la passe arrière, "
-                              "puis fait un reduce-scatter des gradients, 2 × (N−1)/N : autant que DDP environ.",
-                              "SHARD_GRAD_OP собирает параметры один раз и хранит их до обратного прохода, затем "
-                              "один раз делает reduce-scatter градиентов, 2 × (N−1)/N: примерно столько же, сколько "
-                              "DDP.");
-    d.explanation = localized("Your summaries: rank 0 sent {0} per step under DDP and {1} under FSDP, {2}. These bytes "
-                              "are modelled, not measured: sent_bytes applies the ring algorithm's factor to each "
-                              "collective your trace records. DDP all-reduces the gradients once (2(N−1)/N of the "
-                              "model on the wire). {3}",
-                              "Vos résumés : le rang 0 a envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2}. Ces "
-                              "octets sont modélisés, non mesurés : sent_bytes applique le facteur de l'algorithme en "
-                              "anneau à chaque collective enregistrée dans votre trace. DDP fait un all-reduce des "
-                              "gradients (2(N−1)/N du modèle sur le réseau). {3}",
-                              "Ваши сводки: ранг 0 отправлял {0} за шаг при DDP и {1} при FSDP, то есть {2}. Эти байты "
-                              "смоделированы, а не измерены: sent_bytes применяет множитель кольцевого алгоритма к "
-                              "каждой коллективной операции из вашей трассы. DDP делает один all-reduce градиентов "
-                              "(2(N−1)/N модели по сети). {3}",
-                              std::vector<LocalizedText>{same(text::bytes(static_cast<std::int64_t>(perA))),
-                                                         same(text::bytes(static_cast<std::int64_t>(perB))),
-                                                         same(text::times(ratio)), why});
+    // The ring model's answer is the most tempting wrong one when the measurement differs from it.
+    std::vector<double> candidates{modelledRatio, 1.5, 1.0, 2.0, 0.5, 3.0, 0.25, 4.0};
+    for (double v : distinctFrom(ratio, candidates, 0.2, true)) d.wrong.push_back(same(text::times(v)));
+    // The explanation counts the run's own calls and bytes per step, whatever the sharding.
+    const std::vector<std::string> args{text::bytes(static_cast<std::int64_t>(perA)),
+                                        text::bytes(static_cast<std::int64_t>(perB)), text::times(ratio),
+                                        perStepByKind(*runs->ddpS, measured), perStepByKind(*runs->fsdpS, measured),
+                                        text::times(modelledRatio)};
+    d.explanation =
+        measured
+            ? localized("Your summaries: rank 0 really sent {0} per step under DDP and {1} under FSDP, {2} (Open MPI's "
+                        "monitoring, measured_sent_bytes). Per step, DDP: {3}; FSDP: {4}. The ring model of the same "
+                        "calls gives {5}: Open MPI's own algorithm for a collective can send more or less than a ring.",
+                        "Vos résumés : le rang 0 a réellement envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2} "
+                        "(surveillance d'Open MPI, measured_sent_bytes). Par pas, DDP : {3} ; FSDP : {4}. Le modèle en "
+                        "anneau des mêmes appels donne {5} : l'algorithme qu'Open MPI choisit pour une collective peut "
+                        "envoyer plus ou moins qu'un anneau.",
+                        "Ваши сводки: ранг 0 реально отправил {0} за шаг при DDP и {1} при FSDP, то есть {2} "
+                        "(мониторинг Open MPI, measured_sent_bytes). За шаг, DDP: {3}; FSDP: {4}. Кольцевая модель тех "
+                        "же вызовов даёт {5}: алгоритм, который Open MPI выбирает для коллективной операции, может "
+                        "отправлять больше или меньше, чем кольцо.",
+                        args)
+            : localized("Your summaries: rank 0 sent {0} per step under DDP and {1} under FSDP, {2}. These bytes are "
+                        "modelled, not measured: sent_bytes applies the ring algorithm's factor to each collective "
+                        "your trace records, (N−1)/N of the buffer for all-gather and reduce-scatter, 2(N−1)/N for "
+                        "all-reduce. Per step, DDP: {3}; FSDP: {4}.",
+                        "Vos résumés : le rang 0 a envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2}. Ces octets "
+                        "sont modélisés, non mesurés : sent_bytes applique le facteur de l'algorithme en anneau à "
+                        "chaque collective enregistrée dans votre trace, (N−1)/N du tampon pour all-gather et "
+                        "reduce-scatter, 2(N−1)/N pour all-reduce. Par pas, DDP : {3} ; FSDP : {4}.",
+                        "Ваши сводки: ранг 0 отправлял {0} за шаг при DDP и {1} при FSDP, то есть {2}. Эти байты "
+                        "смоделированы, а не измерены: sent_bytes применяет множитель кольцевого алгоритма к каждой "
+                        "коллективной операции из вашей трассы: (N−1)/N буфера для all-gather и reduce-scatter, "
+                        "2(N−1)/N для all-reduce. За шаг, DDP: {3}; FSDP: {4}.",
+                        args);
     d.numeric = NumericAnswer{ratio, 0.1 * ratio, "ratio"};
     return finish(std::move(d), in);
   }

@@ -1,6 +1,7 @@
 // Views painted offscreen: they must show what the models say (pixel checks).
 #include "views/CaptionBar.h"
 #include "views/ExperimentPanel.h"
+#include "models/Captions.h"
 #include "models/MemoryStateModel.h"
 #include "views/Palette.h"
 #include "views/PipelineView.h"
@@ -188,6 +189,23 @@ TEST(Views, PaintWithoutCrashingEmptyAndFull) {
   for (QWidget* w : std::initializer_list<QWidget*>{&pv, &plots, &sv, &cb, &rv, &tv}) render(*w);
   EXPECT_TRUE(sv.toPlainText().contains(QStringLiteral("4 CPU ranks")));
   EXPECT_FALSE(cb.text().isEmpty());
+}
+
+// The ring model's figure always says it is modelled; a measurement is shown beside it
+// only when there is one (docs/trace-format.md, "Bytes on the wire").
+TEST(Views, SummarySaysModelledAndShowsMeasuredBesideIt) {
+  const QString modelled = SummaryView::wireBytes(3000, std::nullopt);
+  EXPECT_TRUE(modelled.contains(QStringLiteral("modelled"))) << modelled.toStdString();
+  EXPECT_FALSE(modelled.contains(QStringLiteral("measured"))) << modelled.toStdString();
+  const QString both = SummaryView::wireBytes(3000, 6000);
+  EXPECT_TRUE(both.contains(QStringLiteral("modelled"))) << both.toStdString();
+  EXPECT_TRUE(both.contains(QStringLiteral("measured"))) << both.toStdString();
+  EXPECT_TRUE(both.contains(Captions::bytes(6000))) << both.toStdString();
+  TraceModel m;
+  load(m, {4, 2, false}); // a trace without WIRE_BYTES: nothing measured
+  const QString text = SummaryView::html(m);
+  EXPECT_TRUE(text.contains(QStringLiteral("modelled")));
+  EXPECT_FALSE(text.contains(QStringLiteral("modelled ·")));
 }
 
 TEST(ExperimentPanel, NamesTheRuleAndDisablesRun) {

@@ -132,7 +132,7 @@ TEST(ObservationTemplates, OverlapFractionMatchesTheSummary) {
 }
 
 TEST(ObservationTemplates, PersistentBytesPerRankQuotesTheSummary) {
-  for (const RealRun* run : {&fsdpRun(), &ddpRun()}) {
+  for (const RealRun* run : {&fsdpRun(), &fsdpGradOpRun(), &ddpRun()}) {
     REQUIRE_RUN(*run);
     const auto q = ask("persistent-bytes-per-rank", *run);
     ASSERT_TRUE(q);
@@ -140,7 +140,17 @@ TEST(ObservationTemplates, PersistentBytesPerRankQuotesTheSummary) {
     EXPECT_EQ(correctText(*q), st::formatBytes(run->summary.ranksDetail.at(0).persistentBytes));
     ASSERT_TRUE(q->evidenceAt);
     EXPECT_EQ(q->evidenceAt->moment, "persistent_memory");
+    // The explanation names the run's own sharding, never FULL_SHARD's by default.
+    if (run == &fsdpGradOpRun()) {
+      EXPECT_NE(q->question.explanation.get("en").find("\"grad-op\""), std::string::npos);
+    }
+    if (run == &fsdpRun()) {
+      EXPECT_NE(q->question.explanation.get("en").find("\"full\""), std::string::npos);
+    }
   }
+  // What the explanation claims: both shardings hold only their shards between steps.
+  EXPECT_EQ(fsdpGradOpRun().summary.ranksDetail.at(0).persistentBytes,
+            fsdpRun().summary.ranksDetail.at(0).persistentBytes);
 }
 
 TEST(ObservationTemplates, PersistentRatioDdpOverFsdpIsAboutTheRankCount) {
@@ -157,16 +167,54 @@ TEST(ObservationTemplates, PersistentRatioDdpOverFsdpIsAboutTheRankCount) {
   EXPECT_FALSE(ask("persistent-ratio", ddp)); // one run: no comparison
 }
 
-TEST(ObservationTemplates, SentBytesRatioFsdpOverDdpIsAboutOneAndAHalf) {
-  const auto &ddp = ddpRun(), &fsdp = fsdpRun();
+// Unmeasured (--no-wire-monitoring): the ring model of the recorded collectives, which
+// depends on the run's sharding: FULL_SHARD all-gathers twice (3 × (N−1)/N of the model
+// against DDP's 2 × (N−1)/N: 1.5×), SHARD_GRAD_OP once (2 × (N−1)/N: about 1×).
+TEST(ObservationTemplates, SentBytesRatioWithoutMonitoringIsTheRingModelOfTheRunsSharding) {
+  const auto& ddp = ddpUnmonitoredRun();
   REQUIRE_RUN(ddp);
-  REQUIRE_RUN(fsdp);
-  const auto q = ask("sent-bytes-ratio", ddp, &fsdp);
-  ASSERT_TRUE(q);
-  expectWellFormed(*q);
-  EXPECT_NEAR(q->numeric->value, 1.5, 0.1);
-  EXPECT_EQ(q->question.evidence->moment, "first_reduce_scatter");
-  ASSERT_TRUE(q->evidenceAt);
+  for (bool gradOp : {false, true}) {
+    SCOPED_TRACE(gradOp ? "grad-op" : "full");
+    const auto& fsdp = fsdpUnmonitoredRun(gradOp);
+    REQUIRE_RUN(fsdp);
+    ASSERT_FALSE(fsdp.summary.ranksDetail.at(0).measuredSentBytes);
+    const auto q = ask("sent-bytes-ratio", ddp, &fsdp);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    EXPECT_NEAR(q->numeric->value, gradOp ? 1.0 : 1.5, 0.1);
+    EXPECT_NE(q->question.explanation.get("en").find("modelled, not measured"), std::string::npos);
+    EXPECT_NE(q->question.text.get("en").find(gradOp ? "\"grad-op\"" : "\"full\""), std::string::npos);
+    EXPECT_EQ(q->question.evidence->moment, "first_reduce_scatter");
+    ASSERT_TRUE(q->evidenceAt);
+  }
+}
+
+// Measured by Open MPI's monitoring: the answer is the ratio of what rank 0 really sent
+// per step in each run (measured_sent_bytes), for either sharding, and the ring model's
+// ratio is offered among the wrong choices when it differs.
+TEST(ObservationTemplates, SentBytesRatioUsesTheMeasuredBytesWhenPresent) {
+  const auto& ddp = ddpRun();
+  REQUIRE_RUN(ddp);
+  double measuredRatio[2] = {0, 0};
+  for (bool gradOp : {false, true}) {
+    SCOPED_TRACE(gradOp ? "grad-op" : "full");
+    const auto& fsdp = gradOp ? fsdpGradOpRun() : fsdpRun();
+    REQUIRE_RUN(fsdp);
+    const auto &a = ddp.summary.ranksDetail.at(0), &b = fsdp.summary.ranksDetail.at(0);
+    if (!a.measuredSentBytes || !b.measuredSentBytes) GTEST_SKIP() << "Open MPI's monitoring is not available here";
+    const double expected = (static_cast<double>(*b.measuredSentBytes) / fsdp.summary.stepsCompleted) /
+                            (static_cast<double>(*a.measuredSentBytes) / ddp.summary.stepsCompleted);
+    const auto q = ask("sent-bytes-ratio", ddp, &fsdp);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    EXPECT_NEAR(q->numeric->value, expected, 1e-9);
+    EXPECT_EQ(correctText(*q), shardlab::quiz::text::times(expected));
+    EXPECT_NE(q->question.explanation.get("en").find("really sent"), std::string::npos);
+    EXPECT_NE(q->question.text.get("en").find(gradOp ? "\"grad-op\"" : "\"full\""), std::string::npos);
+    measuredRatio[gradOp ? 1 : 0] = expected;
+  }
+  // SHARD_GRAD_OP skips the backward all-gather: its ranks send less than FULL_SHARD's.
+  EXPECT_LT(measuredRatio[1], measuredRatio[0]);
 }
 
 // DDP ranks hold the same bytes: the question asks why, not which rank was first (a race).

@@ -87,6 +87,19 @@ inline const RealRun& pipelineRun(int microbatches) {
                                                             "--schedule gpipe --microbatches " +
                                                                 std::to_string(microbatches));
 }
+// FSDP keeping the gathered parameters from forward to backward (one all-gather per unit).
+inline const RealRun& fsdpGradOpRun() {
+  return realRun("fsdp-grad-op", "--strategy fsdp --sharding grad-op --ranks 4 --steps 2 --seed 1");
+}
+// Without Open MPI's monitoring: the summaries have the ring model only.
+inline const RealRun& ddpUnmonitoredRun() {
+  return realRun("ddp-unmonitored", "--strategy ddp --ranks 4 --steps 2 --seed 1 --no-wire-monitoring");
+}
+inline const RealRun& fsdpUnmonitoredRun(bool gradOp) {
+  return gradOp ? realRun("fsdp-grad-op-unmonitored",
+                          "--strategy fsdp --sharding grad-op --ranks 4 --steps 2 --seed 1 --no-wire-monitoring")
+                : realRun("fsdp-unmonitored", "--strategy fsdp --ranks 4 --steps 2 --seed 1 --no-wire-monitoring");
+}
 inline const RealRun& tpRun() { return realRun("tp", "--strategy tp --ranks 2 --steps 2 --seed 1"); }
 
 } // namespace shardlab::quiz::test

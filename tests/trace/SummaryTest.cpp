@@ -38,6 +38,48 @@ TEST(Summary, RingWireBytesFollowNcclTestsConventions) {
   EXPECT_EQ(s.ranksDetail[0].sentBytes, 18000);
 }
 
+// WIRE_BYTES, the trailing field Open MPI's monitoring fills: summed per kind and per
+// rank when every call carries it, null (nullopt) as soon as one call of the kind (or one
+// sending call of the rank) does not, and for traces written before the field.
+TEST(Summary, MeasuredWireBytesAreSummedOnlyWhenEveryCallWasMeasured) {
+  auto measured = parse("coll 0 0 1 all_gather a 0 -1 4000 f -1 0x0 3000\n"
+                        "coll 0 1 2 all_reduce a 0 -1 4000 f -1 0x0 12000\n"
+                        "coll 0 2 3 all_reduce b 0 -1 4000 f -1 0x0 12000\n"
+                        "coll 0 3 4 recv b 0 -1 64 3 1 4x4 -1\n");
+  ASSERT_TRUE(measured.ok()) << measured.error->message;
+  auto s = summarize(measured.trace);
+  ASSERT_TRUE(s.collectives["all_gather"].measuredWireBytes);
+  EXPECT_EQ(*s.collectives["all_gather"].measuredWireBytes, 3000);
+  ASSERT_TRUE(s.collectives["all_reduce"].measuredWireBytes);
+  EXPECT_EQ(*s.collectives["all_reduce"].measuredWireBytes, 24000); // what Open MPI sent, not the ring's 12000
+  EXPECT_EQ(s.collectives["all_reduce"].wireBytes, 12000);
+  EXPECT_FALSE(s.collectives["recv"].measuredWireBytes); // a receive sends nothing to measure
+  ASSERT_TRUE(s.ranksDetail[0].measuredSentBytes);        // ... and does not spoil the rank's total
+  EXPECT_EQ(*s.ranksDetail[0].measuredSentBytes, 27000);
+  const auto j = s.toJson();
+  EXPECT_EQ(j["collectives"]["all_reduce"]["measured_wire_bytes"], 24000);
+  EXPECT_TRUE(j["collectives"]["recv"]["measured_wire_bytes"].is_null());
+  EXPECT_TRUE(j["collectives"]["broadcast"]["measured_wire_bytes"].is_null()); // no call
+  EXPECT_EQ(j["ranks_detail"][0]["measured_sent_bytes"], 27000);
+
+  auto partly = parse("coll 0 0 1 all_reduce a 0 -1 4000 f -1 0x0 12000\n"
+                      "coll 0 1 2 all_reduce b 0 -1 4000 f -1 0x0 -1\n"
+                      "coll 0 2 3 all_gather b 0 -1 4000 f -1 0x0 3000\n");
+  ASSERT_TRUE(partly.ok()) << partly.error->message;
+  s = summarize(partly.trace);
+  EXPECT_FALSE(s.collectives["all_reduce"].measuredWireBytes); // half a measurement is no measurement
+  ASSERT_TRUE(s.collectives["all_gather"].measuredWireBytes);
+  EXPECT_FALSE(s.ranksDetail[0].measuredSentBytes);
+  EXPECT_TRUE(s.toJson()["ranks_detail"][0]["measured_sent_bytes"].is_null());
+
+  auto older = parse("coll 0 0 1 all_reduce a 0 -1 4000 f -1 0x0\n"); // written before the field
+  ASSERT_TRUE(older.ok()) << older.error->message;
+  s = summarize(older.trace);
+  EXPECT_FALSE(s.collectives["all_reduce"].measuredWireBytes);
+  EXPECT_TRUE(s.toJson()["collectives"]["all_reduce"]["measured_wire_bytes"].is_null());
+  EXPECT_EQ(s.toJson()["collectives"]["all_reduce"]["wire_bytes"], 6000);
+}
+
 TEST(Summary, LossIsSummedOverRanksPerToken) {
   auto r = parse("step 0 10 0 40 16\nstep 1 11 0 24 16\nstep 0 20 1 8 16\nstep 1 21 1 8 16\n");
   auto s = summarize(r.trace);

@@ -39,6 +39,7 @@ std::vector<Event> sampleEvents() {
   c.t1 = 300;
   c.bytes = 4096;
   c.participants = 0xf;
+  c.wireBytes = 3072; // measured by Open MPI's monitoring
   v.push_back(c);
   Event s = c;
   s.kind = Kind::Send;
@@ -116,7 +117,7 @@ bool sameEvent(const Event& a, const Event& b) {
          a.unit == b.unit && a.step == b.step && a.micro == b.micro && a.peer == b.peer && a.t0 == b.t0 &&
          a.t1 == b.t1 && a.bytes == b.bytes && a.value == b.value && a.total == b.total &&
          a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss &&
-         a.cpuNs == b.cpuNs;
+         a.cpuNs == b.cpuNs && a.wireBytes == b.wireBytes;
 }
 
 } // namespace
@@ -148,6 +149,25 @@ TEST(TraceFormat, OpCpuTimeIsATrailingFieldOlderTracesLack) {
   auto bad = readTrace("shardlab-trace 1\njob {}\nop 0 10 50 forward - 0 -1 lots\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error->message.find("CPU time"), std::string::npos) << bad.error->message;
+}
+
+TEST(TraceFormat, CollectiveWireBytesAreATrailingFieldOlderTracesLack) {
+  auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
+                     "coll 0 10 50 all_reduce a 0 -1 4000 f -1 0x0\n"              // before the field: not measured
+                     "coll 0 50 90 all_reduce a 0 -1 4000 f -1 0x0 12000\n"        // measured
+                     "coll 0 90 99 all_reduce a 0 -1 4000 f -1 0x0 -1\n"           // not measured
+                     "coll 0 99 120 all_gather a 0 -1 4000 f -1 0x0 3000 future\n"); // later fields ignored
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  ASSERT_EQ(r.trace.events.size(), 4u);
+  EXPECT_EQ(r.trace.events[0].wireBytes, -1);
+  EXPECT_EQ(r.trace.events[1].wireBytes, 12000);
+  EXPECT_EQ(r.trace.events[2].wireBytes, -1);
+  EXPECT_EQ(r.trace.events[3].wireBytes, 3000);
+  for (const char* value : {"lots", "-2"}) {
+    auto bad = readTrace(std::string("shardlab-trace 1\njob {}\ncoll 0 10 50 all_reduce - 0 -1 4000 f -1 0x0 ") + value + "\n");
+    ASSERT_FALSE(bad.ok()) << value;
+    EXPECT_NE(bad.error->message.find("wire bytes"), std::string::npos) << bad.error->message;
+  }
 }
 
 TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
