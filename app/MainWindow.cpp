@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -180,6 +181,13 @@ MainWindow::MainWindow(QWidget* parent)
   overlayHead->addWidget(overlayTitle, 1);
   overlayHead->addWidget(overlayHide);
   overlayLayout->addLayout(overlayHead);
+  // The questions scroll inside the overlay rather than squeeze their lines together.
+  auto* overlayScroll = new QScrollArea(quizOverlay_);
+  overlayScroll->setObjectName(QStringLiteral("quizOverlayScroll"));
+  overlayScroll->setWidgetResizable(true);
+  overlayScroll->setFrameShape(QFrame::NoFrame);
+  overlayScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  overlayLayout->addWidget(overlayScroll, 1);
   connect(overlayHide, &QToolButton::clicked, this, [this] { setQuizOverlayShown(false); });
   quizOverlay_->hide();
   workspace_->installEventFilter(this);
@@ -655,12 +663,13 @@ void MainWindow::setPresentationLayout(bool on) {
   if (on) {
     // The quiz moves from its dock into the overlay, which keeps the dock's shown state.
     const bool shown = quizDock_->isVisible();
-    quizOverlay_->layout()->addWidget(quiz_);
+    quizOverlay_->findChild<QScrollArea*>(QStringLiteral("quizOverlayScroll"))->setWidget(quiz_);
     quizDock_->hide();
     setQuizOverlayShown(shown);
   } else {
     const bool shown = quizOverlayShown();
     quizOverlay_->hide();
+    quizOverlay_->findChild<QScrollArea*>(QStringLiteral("quizOverlayScroll"))->takeWidget();
     quizDock_->setWidget(quiz_);
     quizDock_->setVisible(shown);
   }
@@ -680,9 +689,10 @@ void MainWindow::setQuizOverlayShown(bool shown) {
 bool MainWindow::quizOverlayShown() const { return quizOverlay_ && !quizOverlay_->isHidden(); }
 
 void MainWindow::placeQuizOverlay() {
-  // The right part of the views, under the run's header and above the caption.
-  const QRect views = tabs_->geometry().united(timeline_->geometry());
-  const QRect area(tabs_->mapTo(workspace_, QPoint(0, 0)), views.size());
+  // The right part of the views, from the tabs down to the caption.
+  const int top = tabs_->mapTo(workspace_, QPoint(0, 0)).y();
+  const int bottom = caption_->mapTo(workspace_, QPoint(0, 0)).y() - 4;
+  const QRect area(QPoint(0, top), QPoint(workspace_->width() - 4, std::max(top + 100, bottom)));
   const int width = std::clamp(area.width() * 2 / 5, std::min(area.width(), fontMetrics().averageCharWidth() * 40),
                                std::max(fontMetrics().averageCharWidth() * 40, area.width() / 2));
   quizOverlay_->setGeometry(area.right() - width, area.top(), width, area.height());

@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   const bool quizTab = cli.value(tab) == QLatin1String("quiz");
   auto showQuiz = [&] {
     auto* quiz = w.quizPanel();
-    quiz->parentWidget()->setMinimumWidth(460);
+    if (!w.presentationLayout()) quiz->parentWidget()->setMinimumWidth(460); // the dock; the overlay has its own width
     w.showQuiz();
     // Room for the question and its evidence: the experiment form is not what this view is about.
     w.experimentPanel()->parentWidget()->hide();
