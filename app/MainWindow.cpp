@@ -125,10 +125,10 @@ MainWindow::MainWindow(QWidget* parent)
   compareView_ = new CompareView(model_, compare_, tabs_);
   compareView_->setObjectName(QStringLiteral("bothRuns"));
   tabs_->addTab(rankView_, tr("Ranks"));
-  tabs_->addTab(compareView_, tr("Both runs"));
   tabs_->addTab(pipeline_, tr("Pipeline"));
   tabs_->addTab(plots_, tr("Plots"));
   tabs_->addTab(summary_, tr("Summary"));
+  tabs_->addTab(compareView_, tr("Both runs")); // offered while there is a comparison run
   timeline_ = new TimelineView(model_, split);
   // Click a view to focus it; the playback shortcuts (window-wide) then still apply.
   for (QWidget* view : std::initializer_list<QWidget*>{rankView_, compareView_, timeline_, pipeline_, plots_, summary_})
