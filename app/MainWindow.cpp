@@ -538,7 +538,13 @@ void MainWindow::showWorkspace() { stack_->setCurrentWidget(workspace_); }
 void MainWindow::showStartPage() { stack_->setCurrentWidget(start_); }
 
 bool MainWindow::showView(const QString& name) {
-  if (name == QLatin1String("both") && !comparisonShown()) return false;
+  if ((name == QLatin1String("both") || name == QLatin1String("compare")) && !comparisonShown()) return false;
+  if (name == QLatin1String("compare")) { // Plots → Compare runs
+    showWorkspace();
+    tabs_->setCurrentWidget(plots_);
+    plots_->showComparison();
+    return true;
+  }
   const std::pair<QString, QWidget*> views[] = {{QStringLiteral("ranks"), rankView_},
                                                 {QStringLiteral("both"), compareView_},
                                                 {QStringLiteral("pipeline"), pipeline_},

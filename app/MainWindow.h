@@ -90,8 +90,8 @@ public:
   bool exportPng(const QString& path); // the whole window: views, timeline, caption and docks
   void showWorkspace();
   void showStartPage();
-  // Shows the view named ranks, both (a comparison's two runs), pipeline, plots or summary;
-  // false for another name (or both without a comparison).
+  // Shows the view named ranks, both (a comparison's two runs), pipeline, plots, compare
+  // (Plots → Compare runs) or summary; false for another name (or both, compare without a comparison).
   bool showView(const QString& name);
   // Pushes pending model changes into the views now (tests, screenshots).
   void refreshViews();

@@ -54,7 +54,8 @@ CompareView::CompareView(const TraceModel& a, const TraceModel& b, QWidget* pare
   connect(timeline_[0], &TimelineView::timeRequested, this, &CompareView::timeRequested);
   connect(timeline_[1], &TimelineView::timeRequested, this,
           [this](qint64 t) { Q_EMIT timeRequested(window_.leadStart + (t - window_.followerStart)); });
-  g->setRowStretch(2, 3);
+  // The cards or the diagram take most of the height; the timelines show the step below them.
+  g->setRowStretch(2, 5);
   g->setRowStretch(3, 2);
   g->setColumnStretch(0, 1);
   g->setColumnStretch(1, 1);

@@ -116,10 +116,11 @@ void PipelineView::paintEvent(QPaintEvent*) {
     p.drawLine(QPointF(x(time_), top), QPointF(x(time_), top + n * rowH));
   }
   p.setPen(palette().color(QPalette::Text));
+  const QString footer = tr("Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op")
+                             .arg(step_)
+                             .arg(Captions::duration(t1 - t0));
   p.drawText(QRectF(label, top + n * rowH, w, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op")
-                 .arg(step_)
-                 .arg(Captions::duration(t1 - t0)));
+             fm.elidedText(footer, Qt::ElideRight, w));
 }
 
 // The measured run's lost stage time and its parts, every part a replay of this trace

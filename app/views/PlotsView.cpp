@@ -45,10 +45,10 @@ PlotsView::PlotsView(const TraceModel& model, QWidget* parent) : QWidget(parent)
   compareTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   compareTable_->setSelectionMode(QAbstractItemView::NoSelection);
   compareTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  compareTable_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  cl->addWidget(compareTable_, 2);
+  compareTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  cl->addWidget(compareTable_);
   compare_ = new QCustomPlot(comparePage_);
-  cl->addWidget(compare_, 3);
+  cl->addWidget(compare_, 1);
   tabs_->addTab(comparePage_, tr("Compare runs"));
   connect(rank_, &QComboBox::currentIndexChanged, this, [this] { buildMemory(); });
   for (auto* p : {memory_, loss_, bytes_, compare_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -250,7 +250,9 @@ void PlotsView::buildCompare() {
   const auto add = [&](const QString& name, auto value) { rows.push_back({name, {value(*f[0]), value(*f[1])}}); };
   add(tr("Step time (steady steps, slowest rank)"), [&](const RunFigures& r) { return seconds(r.stepS > 0 ? std::optional(r.stepS) : std::nullopt); });
   add(tr("Step time, schedule alone (replay, communication free)"), [&](const RunFigures& r) { return seconds(r.scheduleAloneStepS); });
-  add(tr("Exposed communication (whole run, per rank)"), [&](const RunFigures& r) { return seconds(r.exposedCommS); });
+  // A run that completed no step (out of memory in step 0) has no step time to split: no figure, not 0.
+  add(tr("Exposed communication (whole run, per rank)"),
+      [&](const RunFigures& r) { return seconds(r.stepS > 0 ? std::optional(r.exposedCommS) : std::nullopt); });
   add(tr("Bubble, measured (share of stage time idle)"), [&](const RunFigures& r) { return percent(r.bubble); });
   add(tr("Bubble, schedule alone (replay)"), [&](const RunFigures& r) { return percent(r.scheduleAloneBubble); });
   add(tr("Peak memory (highest rank)"), [&](const RunFigures& r) {
@@ -272,6 +274,11 @@ void PlotsView::buildCompare() {
     }
   }
   compareTable_->show();
+  // Every figure visible at once: the table is as tall as its rows, the chart takes the rest.
+  compareTable_->setWordWrap(false);
+  compareTable_->verticalHeader()->setDefaultSectionSize(compareTable_->fontMetrics().height() + 6);
+  compareTable_->setFixedHeight(compareTable_->horizontalHeader()->sizeHint().height() +
+                                compareTable_->verticalHeader()->length() + 2 * compareTable_->frameWidth() + 2);
 
   // Peak and persistent memory per rank of both runs (summarize()), the budget as a line.
   const double mib = 1024.0 * 1024.0;
