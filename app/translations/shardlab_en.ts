@@ -1809,7 +1809,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>View to show: ranks, both, pipeline, plots, summary, quiz.</source>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1817,8 +1817,8 @@
         <translation>shardlab : --show doit valoir measured, schedule-alone ou projected (reçu « %1 »)</translation>
     </message>
     <message>
-        <source>View to show: ranks, both, pipeline, plots, summary, quiz.</source>
-        <translation>Vue à afficher : `ranks`, `both`, `pipeline`, `plots`, `summary`, `quiz`.</translation>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
+        <translation>Vue à afficher : `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `quiz`.</translation>
     </message>
 </context>
 </TS>

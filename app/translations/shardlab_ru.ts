@@ -1833,8 +1833,8 @@
         <translation>shardlab: `--show` должен быть `measured`, `schedule-alone` или `projected` (получено «%1»)</translation>
     </message>
     <message>
-        <source>View to show: ranks, both, pipeline, plots, summary, quiz.</source>
-        <translation>Показываемый вид: `ranks`, `both`, `pipeline`, `plots`, `summary`, `quiz`.</translation>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
+        <translation>Показываемый вид: `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `quiz`.</translation>
     </message>
 </context>
 </TS>
