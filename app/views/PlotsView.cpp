@@ -48,6 +48,12 @@ PlotsView::PlotsView(const TraceModel& model, QWidget* parent) : QWidget(parent)
   compareTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   cl->addWidget(compareTable_);
   compare_ = new QCustomPlot(comparePage_);
+  // The legend in a row under the chart, so it never hides a bar or the budget line.
+  auto* legendRow = new QCPLayoutGrid;
+  compare_->plotLayout()->addElement(1, 0, legendRow);
+  legendRow->setMargins(QMargins(5, 0, 5, 5));
+  legendRow->addElement(0, 0, compare_->legend);
+  compare_->plotLayout()->setRowStretchFactor(1, 0.001);
   cl->addWidget(compare_, 1);
   tabs_->addTab(comparePage_, tr("Compare runs"));
   connect(rank_, &QComboBox::currentIndexChanged, this, [this] { buildMemory(); });
@@ -322,10 +328,9 @@ void PlotsView::buildCompare() {
   compare_->xAxis->setLabel(tr("rank"));
   compare_->yAxis->setLabel(tr("held (MiB)"));
   compare_->legend->setVisible(true);
-  compare_->legend->setWrap(2);
+  compare_->legend->setWrap(4);
   compare_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-  compare_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   compare_->xAxis->setRange(-0.7, std::max(model_.rankCount(), other_->rankCount()) - 0.3);
-  compare_->yAxis->setRange(0, top * 1.45 + 1e-6); // room above the bars for the legend
+  compare_->yAxis->setRange(0, top * 1.25 + 1e-6); // room above the budget line for its label
   compare_->replot();
 }
