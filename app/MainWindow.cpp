@@ -239,7 +239,10 @@ MainWindow::MainWindow(QWidget* parent)
     timeline_->modelChanged();
     rankView_->update();
     pipeline_->update();
-    if (comparisonShown()) compareView_->modelChanged();
+    if (comparisonShown()) {
+      syncCompareTab(); // offered as soon as the comparison run streams in
+      compareView_->modelChanged();
+    }
     caption_->setTime(playback_.time());
     playbar_->refresh();
   });

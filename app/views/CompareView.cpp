@@ -100,6 +100,9 @@ void CompareView::resizeEvent(QResizeEvent* e) {
 
 void CompareView::setTime(qint64 leadTime) {
   time_ = leadTime;
+  // Hidden (another tab, no comparison): nothing to draw, and finding the steps of a run
+  // that is streaming in would cost a walk over its events at every frame.
+  if (!isVisible()) return;
   const RunFollower::Window w = follower_.at(leadTime);
   const qint64 t[2] = {leadTime, w.followerTime};
   const qint64 stepStart[2] = {w.leadStart, w.followerStart};
@@ -132,6 +135,12 @@ void CompareView::modelReset() {
 
 void CompareView::modelChanged() {
   retitle();
+  window_ = {};
+  setTime(time_);
+}
+
+void CompareView::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
   window_ = {};
   setTime(time_);
 }

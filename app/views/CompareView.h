@@ -49,6 +49,7 @@ Q_SIGNALS:
 protected:
   void changeEvent(QEvent*) override;
   void resizeEvent(QResizeEvent*) override;
+  void showEvent(QShowEvent*) override;
 
 private:
   void retitle();
