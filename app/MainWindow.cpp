@@ -4,6 +4,7 @@
 #include "models/JobText.h"
 #include "views/CaptionBar.h"
 #include "trace/ChromeTrace.h"
+#include "views/CompareView.h"
 #include "views/CompareWindow.h"
 #include "views/ExperimentPanel.h"
 #include "views/GuidePanel.h"
@@ -28,12 +29,14 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFrame>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -69,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
   progress_ = new QProgressBar(work);
   progress_->setFormat(tr("%v / %m steps"));
   progress_->setMaximumWidth(260);
+  progress_->setMinimumWidth(progress_->fontMetrics().horizontalAdvance(QStringLiteral("100 / 100 steps")) + 24);
   progress_->setRange(0, 1);
   progress_->setValue(0);
   // The switch over the same views: what was measured, or a replay of it
@@ -118,13 +122,16 @@ MainWindow::MainWindow(QWidget* parent)
   pipeline_ = new PipelineView(model_, tabs_);
   plots_ = new PlotsView(model_, tabs_);
   summary_ = new SummaryView(model_, tabs_);
+  compareView_ = new CompareView(model_, compare_, tabs_);
+  compareView_->setObjectName(QStringLiteral("bothRuns"));
   tabs_->addTab(rankView_, tr("Ranks"));
   tabs_->addTab(pipeline_, tr("Pipeline"));
   tabs_->addTab(plots_, tr("Plots"));
   tabs_->addTab(summary_, tr("Summary"));
+  tabs_->addTab(compareView_, tr("Both runs")); // offered while there is a comparison run
   timeline_ = new TimelineView(model_, split);
   // Click a view to focus it; the playback shortcuts (window-wide) then still apply.
-  for (QWidget* view : std::initializer_list<QWidget*>{rankView_, timeline_, pipeline_, plots_, summary_})
+  for (QWidget* view : std::initializer_list<QWidget*>{rankView_, compareView_, timeline_, pipeline_, plots_, summary_})
     view->setFocusPolicy(Qt::StrongFocus);
   split->addWidget(tabs_);
   split->addWidget(timeline_);
@@ -158,6 +165,32 @@ MainWindow::MainWindow(QWidget* parent)
   connect(quiz_, &QuizPanel::predictionDone, this, &MainWindow::focusView);
   addDockWidget(Qt::RightDockWidgetArea, quizDock_);
   quizDock_->hide();
+  // Presentation mode: the quiz over the right part of the views, shown or hidden by the
+  // instructor, so the room sees the run at full width the rest of the time.
+  quizOverlay_ = new QFrame(workspace_);
+  quizOverlay_->setObjectName(QStringLiteral("quizOverlay"));
+  static_cast<QFrame*>(quizOverlay_)->setFrameShape(QFrame::StyledPanel);
+  quizOverlay_->setAutoFillBackground(true);
+  auto* overlayLayout = new QVBoxLayout(quizOverlay_);
+  overlayLayout->setContentsMargins(6, 6, 6, 6);
+  auto* overlayHead = new QHBoxLayout;
+  auto* overlayTitle = new QLabel(quizOverlay_);
+  overlayTitle->setObjectName(QStringLiteral("quizOverlayTitle"));
+  auto* overlayHide = new QToolButton(quizOverlay_);
+  overlayHide->setObjectName(QStringLiteral("quizOverlayHide"));
+  overlayHead->addWidget(overlayTitle, 1);
+  overlayHead->addWidget(overlayHide);
+  overlayLayout->addLayout(overlayHead);
+  // The questions scroll inside the overlay rather than squeeze their lines together.
+  auto* overlayScroll = new QScrollArea(quizOverlay_);
+  overlayScroll->setObjectName(QStringLiteral("quizOverlayScroll"));
+  overlayScroll->setWidgetResizable(true);
+  overlayScroll->setFrameShape(QFrame::NoFrame);
+  overlayScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  overlayLayout->addWidget(overlayScroll, 1);
+  connect(overlayHide, &QToolButton::clicked, this, [this] { setQuizOverlayShown(false); });
+  quizOverlay_->hide();
+  workspace_->installEventFilter(this);
   // The running lesson's guide stays beside the run (the start page that showed it is
   // replaced by the workspace when the job starts), with "Next lesson" once it ran.
   guideDock_ = new QDockWidget(tr("Guide"), this);
@@ -193,11 +226,23 @@ MainWindow::MainWindow(QWidget* parent)
     if (!slowTimer_.isActive()) slowTimer_.start();
   });
   connect(&model_, &TraceModel::reset, this, &MainWindow::onModelReset);
+  // The comparison run streams into its own model; the "Both runs" tab shows it beside the first.
+  connect(&compare_, &TraceModel::appended, this, [this] {
+    if (!viewTimer_.isActive()) viewTimer_.start();
+  });
+  connect(&compare_, &TraceModel::reset, this, [this] {
+    compareView_->modelReset();
+    syncCompareTab();
+  });
   connect(&viewTimer_, &QTimer::timeout, this, [this] {
     runLabel_->setText(model_.runLabel());
     timeline_->modelChanged();
     rankView_->update();
     pipeline_->update();
+    if (comparisonShown()) {
+      syncCompareTab(); // offered as soon as the comparison run streams in
+      compareView_->modelChanged();
+    }
     caption_->setTime(playback_.time());
     playbar_->refresh();
   });
@@ -206,6 +251,8 @@ MainWindow::MainWindow(QWidget* parent)
     if (tabs_->currentWidget() == summary_) summary_->rebuild();
   });
   connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    // Both runs has a timeline per run: the window's own makes room for them.
+    timeline_->setVisible(tabs_->currentWidget() != compareView_);
     if (tabs_->currentWidget() == plots_) plots_->rebuild();
     if (tabs_->currentWidget() == summary_) summary_->rebuild();
   });
@@ -235,6 +282,11 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&playback_, &PlaybackController::timeChanged, pipeline_, &PipelineView::setTime);
   connect(&playback_, &PlaybackController::timeChanged, caption_, &CaptionBar::setTime);
   connect(&playback_, &PlaybackController::timeChanged, plots_, &PlotsView::setTime);
+  connect(&playback_, &PlaybackController::timeChanged, compareView_, &CompareView::setTime);
+  connect(compareView_, &CompareView::timeRequested, &playback_, [this](qint64 t) {
+    playback_.setFollowLive(false);
+    playback_.setTime(t);
+  });
   connect(timeline_, &TimelineView::timeRequested, &playback_, [this](qint64 t) {
     playback_.setFollowLive(false);
     playback_.setTime(t);
@@ -375,6 +427,12 @@ void MainWindow::buildMenus() {
       showMessage(tr("Language changed. The experiment panel, the playback bar and the log show the new language after a restart."), false);
     });
   }
+  quizOverlayAction_ = view->addAction(tr("Quiz overlay (presentation)"));
+  quizOverlayAction_->setCheckable(true);
+  quizOverlayAction_->setShortcut(QKeySequence(Qt::Key_F9));
+  quizOverlayAction_->setEnabled(presenting_);
+  quizOverlayAction_->setChecked(quizOverlayShown());
+  connect(quizOverlayAction_, &QAction::triggered, this, &MainWindow::setQuizOverlayShown);
   view->addSeparator();
   for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   auto* help = menuBar()->addMenu(tr("&Help"));
@@ -439,6 +497,12 @@ void MainWindow::retranslate() {
   if (experiment_) experiment_->parentWidget()->setWindowTitle(tr("Experiment"));
   if (log_) log_->parentWidget()->setWindowTitle(tr("Log"));
   if (quizDock_) quizDock_->setWindowTitle(tr("Quiz"));
+  if (quizOverlay_) {
+    quizOverlay_->findChild<QLabel*>(QStringLiteral("quizOverlayTitle"))->setText(tr("Quiz"));
+    auto* hide = quizOverlay_->findChild<QToolButton*>(QStringLiteral("quizOverlayHide"));
+    hide->setText(tr("Hide (F9)"));
+    hide->setToolTip(tr("Hide the quiz; F9 shows it again."));
+  }
   if (guideDock_) guideDock_->setWindowTitle(tr("Guide"));
   if (labDock_) labDock_->setWindowTitle(tr("Lab"));
   if (runLabel_) runLabel_->setText(model_.runLabel());
@@ -461,6 +525,7 @@ void MainWindow::retranslate() {
   if (plots_) plots_->rebuild();
   if (tabs_) {
     tabs_->setTabText(tabs_->indexOf(rankView_), tr("Ranks"));
+    tabs_->setTabText(tabs_->indexOf(compareView_), tr("Both runs"));
     tabs_->setTabText(tabs_->indexOf(pipeline_), tr("Pipeline"));
     tabs_->setTabText(tabs_->indexOf(plots_), tr("Plots"));
     tabs_->setTabText(tabs_->indexOf(summary_), tr("Summary"));
@@ -476,7 +541,15 @@ void MainWindow::showWorkspace() { stack_->setCurrentWidget(workspace_); }
 void MainWindow::showStartPage() { stack_->setCurrentWidget(start_); }
 
 bool MainWindow::showView(const QString& name) {
+  if ((name == QLatin1String("both") || name == QLatin1String("compare")) && !comparisonShown()) return false;
+  if (name == QLatin1String("compare")) { // Plots → Compare runs
+    showWorkspace();
+    tabs_->setCurrentWidget(plots_);
+    plots_->showComparison();
+    return true;
+  }
   const std::pair<QString, QWidget*> views[] = {{QStringLiteral("ranks"), rankView_},
+                                                {QStringLiteral("both"), compareView_},
                                                 {QStringLiteral("pipeline"), pipeline_},
                                                 {QStringLiteral("plots"), plots_},
                                                 {QStringLiteral("summary"), summary_}};
@@ -519,9 +592,22 @@ void MainWindow::onModelReset() {
   caption_->setTime(playback_.time());
 }
 
+bool MainWindow::comparisonShown() const { return !compare_.isEmpty(); }
+
+void MainWindow::syncCompareTab() {
+  const int index = tabs_->indexOf(compareView_);
+  tabs_->setTabVisible(index, comparisonShown());
+  if (!comparisonShown() && tabs_->currentIndex() == index) tabs_->setCurrentWidget(rankView_);
+}
+
 void MainWindow::refreshViews() {
   onModelReset();
+  syncCompareTab();
   const qint64 t = playback_.time();
+  if (comparisonShown()) {
+    compareView_->modelChanged();
+    compareView_->setTime(t);
+  }
   rankView_->setTime(t);
   timeline_->setTime(t);
   pipeline_->setTime(t);
@@ -573,6 +659,64 @@ void MainWindow::setPresentationLayout(bool on) {
   // (the View menu's dock toggles bring them back).
   experiment_->parentWidget()->setVisible(!on);
   log_->parentWidget()->setVisible(!on);
+  if (on == presenting_) return;
+  // The guide and the sizing note too: the room reads the run; the instructor has the guide.
+  if (on) {
+    guideDock_->hide();
+    lessonNote_->hide();
+  } else if (!lessonId_.isEmpty()) {
+    guideDock_->show();
+    lessonNote_->setVisible(!lessonNote_->text().isEmpty());
+  }
+  presenting_ = on;
+  if (on) {
+    // The quiz moves from its dock into the overlay, which keeps the dock's shown state.
+    const bool shown = quizDock_->isVisible();
+    quizOverlay_->findChild<QScrollArea*>(QStringLiteral("quizOverlayScroll"))->setWidget(quiz_);
+    quizDock_->hide();
+    setQuizOverlayShown(shown);
+  } else {
+    const bool shown = quizOverlayShown();
+    quizOverlay_->hide();
+    quizOverlay_->findChild<QScrollArea*>(QStringLiteral("quizOverlayScroll"))->takeWidget();
+    quizDock_->setWidget(quiz_);
+    quizDock_->setVisible(shown);
+  }
+  if (quizOverlayAction_) quizOverlayAction_->setEnabled(on);
+}
+
+void MainWindow::setQuizOverlayShown(bool shown) {
+  if (!presenting_) return;
+  quizOverlay_->setVisible(shown);
+  if (shown) {
+    placeQuizOverlay();
+    quizOverlay_->raise();
+  }
+  if (quizOverlayAction_) quizOverlayAction_->setChecked(shown);
+}
+
+bool MainWindow::quizOverlayShown() const { return quizOverlay_ && !quizOverlay_->isHidden(); }
+
+void MainWindow::placeQuizOverlay() {
+  // The right part of the views, from the tabs down to the caption.
+  const int top = tabs_->mapTo(workspace_, QPoint(0, 0)).y();
+  const int bottom = caption_->mapTo(workspace_, QPoint(0, 0)).y() - 4;
+  const QRect area(QPoint(0, top), QPoint(workspace_->width() - 4, std::max(top + 100, bottom)));
+  const int width = std::clamp(area.width() * 2 / 5, std::min(area.width(), fontMetrics().averageCharWidth() * 40),
+                               std::max(fontMetrics().averageCharWidth() * 40, area.width() / 2));
+  quizOverlay_->setGeometry(area.right() - width, area.top(), width, area.height());
+}
+
+void MainWindow::showQuiz() {
+  if (presenting_) setQuizOverlayShown(true);
+  else quizDock_->show();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == workspace_ && (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest) &&
+      quizOverlayShown())
+    placeQuizOverlay();
+  return QMainWindow::eventFilter(watched, event);
 }
 
 QString MainWindow::openTrace(const QString& path) {
@@ -631,7 +775,7 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   // The size chosen for this machine; an open lab's notes are in the Lab dock.
   const QString sizing = l->sizingMarkdown();
   lessonNote_->setText(sizing);
-  lessonNote_->setVisible(!sizing.isEmpty());
+  lessonNote_->setVisible(!sizing.isEmpty() && !presenting_);
   if (lab_->hasLab()) {
     for (int step = 0; step < lab_->stepCount(); ++step)
       if (lab_->lessonOf(step) == id && lab_->lessonOf(lab_->currentStep()) != id) lab_->setCurrentStep(step);
@@ -639,13 +783,16 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   quiz_->controller().setPlaceholderValues(l->placeholderValues());
   quiz_->setLesson(id);
   guide_->setLesson(id);
-  guideDock_->show();
-  guideDock_->raise();
+  // On a projector the run takes the width; View → Guide brings the guide back.
+  if (!presenting_) {
+    guideDock_->show();
+    guideDock_->raise();
+  }
   // Predict, then run, then compare: the lesson's order.
   const bool predictFirst = askPrediction && quiz_->hasPrediction();
   if (predictFirst) {
     showWorkspace();
-    quizDock_->show();
+    showQuiz();
     quiz_->setAwaitingPrediction(true);
     showMessage(quiz_->awaitingMessage(), false);
   }
@@ -679,8 +826,15 @@ void MainWindow::onComparisonFinished(const QString& text) {
   log_->append(text + QLatin1Char('\n'));
   const QStringList labels = flow_.runLabels();
   plots_->setComparison(&compare_, labels.value(0, tr("run A")), labels.value(1, tr("run B")));
+  // Both runs side by side, one playhead: what a comparison lesson is for.
+  compareView_->setRunNames(labels.value(0, tr("run A")), labels.value(1, tr("run B")));
+  compareView_->modelReset();
+  syncCompareTab();
+  tabs_->setCurrentWidget(compareView_);
+  compareView_->setTime(playback_.time());
   quiz_->refreshObservations(QString(), &compare_.trace());
-  showMessage(tr("%1 — compare both runs in Plots → Compare runs.").arg(message_), !flow_.lessonOk());
+  showMessage(tr("%1 — both runs side by side in \"Both runs\"; their figures in Plots → Compare runs.").arg(message_),
+              !flow_.lessonOk());
 }
 
 bool MainWindow::exportChromeTrace(const QString& path) {
@@ -733,7 +887,7 @@ bool MainWindow::openLabFile(const QString& path) {
   labDock_->raise();
   // Opened before the window shows (--lab): a tab raises only once it is on screen.
   QTimer::singleShot(0, labDock_, &QDockWidget::raise);
-  quizDock_->show();
+  showQuiz();
   const QString confirmation =
       tr("Lab \"%1\" opened: %n step(s). Press \"Run this step\" in the Lab panel to start.", nullptr,
          static_cast<int>(result.lab->steps.size()))

@@ -15,6 +15,7 @@
 #include <QTimer>
 
 class CaptionBar;
+class CompareView;
 class ExperimentPanel;
 class GuidePanel;
 class LabPanel;
@@ -47,6 +48,10 @@ public:
   RankView* rankView() const { return rankView_; }
   TimelineView* timelineView() const { return timeline_; }
   PipelineView* pipelineView() const { return pipeline_; }
+  PlotsView* plotsView() const { return plots_; }
+  // The "Both runs" tab: a comparison lesson's two runs side by side, one playhead.
+  CompareView* compareView() const { return compareView_; }
+  bool comparisonShown() const;
   CaptionBar* captionBar() const { return caption_; }
   LogPane* logPane() const { return log_; }
   ExperimentPanel* experimentPanel() const { return experiment_; }
@@ -64,8 +69,15 @@ public:
 
   // Opens a trace file; returns the error text (empty on success).
   QString openTrace(const QString& path);
-  // Presentation mode: hide the experiment form and the log.
+  // Presentation mode: hide the experiment form and the log; the quiz becomes an overlay
+  // over the views that the instructor shows or hides (View → Quiz overlay, F9).
   void setPresentationLayout(bool on);
+  bool presentationLayout() const { return presenting_; }
+  void setQuizOverlayShown(bool shown);
+  bool quizOverlayShown() const;
+  QWidget* quizOverlay() const { return quizOverlay_; }
+  // The quiz in front: the dock, or in presentation mode the overlay.
+  void showQuiz();
   // Runs a lesson's job(s); lessonFinished() tells when all ended. With
   // askPrediction, a lesson that has a prediction waits for the learner's first.
   bool runLesson(const QString& id, bool askPrediction = false);
@@ -78,7 +90,8 @@ public:
   bool exportPng(const QString& path); // the whole window: views, timeline, caption and docks
   void showWorkspace();
   void showStartPage();
-  // Shows the view named ranks, pipeline, plots or summary; false for another name.
+  // Shows the view named ranks, both (a comparison's two runs), pipeline, plots, compare
+  // (Plots → Compare runs) or summary; false for another name (or both, compare without a comparison).
   bool showView(const QString& name);
   // Pushes pending model changes into the views now (tests, screenshots).
   void refreshViews();
@@ -90,6 +103,7 @@ Q_SIGNALS:
 
 protected:
   void closeEvent(QCloseEvent*) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void changeEvent(QEvent*) override;
 
 private:
@@ -100,6 +114,8 @@ private:
   // File → Open trace and the start page's button: one dialog.
   void chooseTraceToOpen();
   void onModelReset();
+  // The "Both runs" tab is offered while there is a comparison run.
+  void syncCompareTab();
   void showMessage(const QString& text, bool problem);
   // The start page's ticks: lessons whose questions this learner answered.
   void refreshCompletion();
@@ -107,6 +123,7 @@ private:
   void leaveLesson();
   // After a prediction or a click elsewhere: the current view takes the keys again.
   void focusView();
+  void placeQuizOverlay();
   void retranslate();
 
   LessonCatalog catalog_;
@@ -125,6 +142,7 @@ private:
   TimelineView* timeline_ = nullptr;
   PipelineView* pipeline_ = nullptr;
   PlotsView* plots_ = nullptr;
+  CompareView* compareView_ = nullptr;
   SummaryView* summary_ = nullptr;
   CaptionBar* caption_ = nullptr;
   PlaybackBar* playbar_ = nullptr;
@@ -138,6 +156,9 @@ private:
   void syncShownSwitch();
   QuizPanel* quiz_ = nullptr;
   QDockWidget* quizDock_ = nullptr;
+  QWidget* quizOverlay_ = nullptr; // presentation mode: holds the quiz over the views
+  QAction* quizOverlayAction_ = nullptr;
+  bool presenting_ = false;
   GuidePanel* guide_ = nullptr;
   QDockWidget* guideDock_ = nullptr;
   QAction* learnerLabel_ = nullptr; // "Learner: NAME" in the Learner menu

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   QCommandLineOption shot(QStringLiteral("screenshot"), QCoreApplication::translate("main", "Save a PNG of the main window and exit."), QStringLiteral("FILE"));
   QCommandLineOption at(QStringLiteral("at"), QCoreApplication::translate("main", "Playhead position for the screenshot, 0..1."), QStringLiteral("FRACTION"), QStringLiteral("0.35"));
   QCommandLineOption headless(QStringLiteral("headless"), QCoreApplication::translate("main", "Run the default FSDP job without a window."));
-  QCommandLineOption tab(QStringLiteral("tab"), QCoreApplication::translate("main", "View to show: ranks, pipeline, plots, summary."), QStringLiteral("NAME"));
+  QCommandLineOption tab(QStringLiteral("tab"), QCoreApplication::translate("main", "View to show: ranks, both, pipeline, plots, compare, summary, quiz."), QStringLiteral("NAME"));
   QCommandLineOption lang(QStringLiteral("lang"), QCoreApplication::translate("main", "Interface language for this run: en, fr, ru."), QStringLiteral("CODE"));
   QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
   QCommandLineOption theme(QStringLiteral("theme"), QCoreApplication::translate("main", "Theme for this run: light, dark."), QStringLiteral("NAME"));
@@ -109,8 +109,8 @@ int main(int argc, char** argv) {
   const bool quizTab = cli.value(tab) == QLatin1String("quiz");
   auto showQuiz = [&] {
     auto* quiz = w.quizPanel();
-    quiz->parentWidget()->show();
-    quiz->parentWidget()->setMinimumWidth(460);
+    if (!w.presentationLayout()) quiz->parentWidget()->setMinimumWidth(460); // the dock; the overlay has its own width
+    w.showQuiz();
     // Room for the question and its evidence: the experiment form is not what this view is about.
     w.experimentPanel()->parentWidget()->hide();
     quiz->showQuestion(std::max(0, quiz->firstObservation()));

@@ -126,6 +126,17 @@
     </message>
 </context>
 <context>
+    <name>CompareView</name>
+    <message>
+        <source>Rank cards</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline diagram</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CompareWindow</name>
     <message>
         <source>ShardLab — compare two runs</source>
@@ -769,10 +780,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>%1 — compare both runs in Plots → Compare runs.</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Cannot write %1.</source>
         <translation></translation>
     </message>
@@ -888,6 +895,26 @@
     </message>
     <message>
         <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quiz overlay (presentation)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1184,16 +1211,64 @@
         <translation></translation>
     </message>
     <message>
-        <source>%1: peak memory per rank (MiB)</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation></translation>
     </message>
     <message>
-        <source>peak held (MiB)</source>
-        <translation></translation>
+        <source>Step time (steady steps, slowest rank)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step time, schedule alone (replay, communication free)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exposed communication (whole run, per rank)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble, measured (share of stage time idle)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble, schedule alone (replay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory (highest rank)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Persistent memory (end of the last step)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory budget per rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: persistent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory budget %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held (MiB)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1698,10 +1773,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>View to show: ranks, pipeline, plots, summary.</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Interface language for this run: en, fr, ru.</source>
         <translation></translation>
     </message>
@@ -1751,6 +1822,10 @@
     </message>
     <message>
         <source>shardlab: --show must be measured, schedule-alone or projected (got &apos;%1&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -126,6 +126,17 @@
     </message>
 </context>
 <context>
+    <name>CompareView</name>
+    <message>
+        <source>Rank cards</source>
+        <translation>Cartes des rangs</translation>
+    </message>
+    <message>
+        <source>Pipeline diagram</source>
+        <translation>Diagramme du pipeline</translation>
+    </message>
+</context>
+<context>
     <name>CompareWindow</name>
     <message>
         <source>ShardLab — compare two runs</source>
@@ -777,10 +788,6 @@
         <translation>exécution B</translation>
     </message>
     <message>
-        <source>%1 — compare both runs in Plots → Compare runs.</source>
-        <translation>%1 — comparez les deux exécutions dans Graphiques → Comparer les exécutions.</translation>
-    </message>
-    <message>
         <source>Cannot write %1.</source>
         <translation>Impossible d&apos;écrire %1.</translation>
     </message>
@@ -897,6 +904,26 @@
     <message>
         <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
         <translation>Rejeu du graphe de cette exécution, chaque transfert coûté sur %1 (docs/replay.md) et chaque opération à son temps enregistré le plus court. Un calcul sur la trace, pas une nouvelle exécution.</translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation>Les deux exécutions</translation>
+    </message>
+    <message>
+        <source>Quiz overlay (presentation)</source>
+        <translation>Quiz en surimpression (présentation)</translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation>Masquer (F9)</translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
+        <translation>Masquer le quiz ; F9 le réaffiche.</translation>
+    </message>
+    <message>
+        <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
+        <translation>%1 — les deux exécutions côte à côte dans « Les deux exécutions » ; leurs chiffres dans Graphiques → Comparer les exécutions.</translation>
     </message>
 </context>
 <context>
@@ -1192,16 +1219,64 @@
         <translation>Lancez une leçon de comparaison ou utilisez Fichier → Comparer avec une trace…</translation>
     </message>
     <message>
-        <source>%1: peak memory per rank (MiB)</source>
-        <translation>%1 : pic mémoire par rang (Mio)</translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation>rang</translation>
     </message>
     <message>
-        <source>peak held (MiB)</source>
-        <translation>pic détenu (Mio)</translation>
+        <source>Step time (steady steps, slowest rank)</source>
+        <translation>Durée du pas (pas réguliers, rang le plus lent)</translation>
+    </message>
+    <message>
+        <source>Step time, schedule alone (replay, communication free)</source>
+        <translation>Durée du pas, ordonnancement seul (rejeu, communications gratuites)</translation>
+    </message>
+    <message>
+        <source>Exposed communication (whole run, per rank)</source>
+        <translation>Communication exposée (toute l&apos;exécution, par rang)</translation>
+    </message>
+    <message>
+        <source>Bubble, measured (share of stage time idle)</source>
+        <translation>Bulle mesurée (part du temps d&apos;étage inactif)</translation>
+    </message>
+    <message>
+        <source>Bubble, schedule alone (replay)</source>
+        <translation>Bulle, ordonnancement seul (rejeu)</translation>
+    </message>
+    <message>
+        <source>Peak memory (highest rank)</source>
+        <translation>Mémoire au pic (rang le plus haut)</translation>
+    </message>
+    <message>
+        <source>%1 — out of memory</source>
+        <translation>%1 — mémoire insuffisante</translation>
+    </message>
+    <message>
+        <source>Persistent memory (end of the last step)</source>
+        <translation>Mémoire persistante (fin du dernier pas)</translation>
+    </message>
+    <message>
+        <source>Memory budget per rank</source>
+        <translation>Budget mémoire par rang</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>%1: persistent</source>
+        <translation>%1 : persistante</translation>
+    </message>
+    <message>
+        <source>%1: peak</source>
+        <translation>%1 : pic</translation>
+    </message>
+    <message>
+        <source>memory budget %1</source>
+        <translation>budget mémoire %1</translation>
+    </message>
+    <message>
+        <source>held (MiB)</source>
+        <translation>détenu (Mio)</translation>
     </message>
 </context>
 <context>
@@ -1706,10 +1781,6 @@
         <translation>Lancer le job FSDP par défaut sans fenêtre.</translation>
     </message>
     <message>
-        <source>View to show: ranks, pipeline, plots, summary.</source>
-        <translation>Vue à afficher : ranks, pipeline, plots, summary.</translation>
-    </message>
-    <message>
         <source>Interface language for this run: en, fr, ru.</source>
         <translation>Langue de l&apos;interface pour cette exécution : en, fr, ru.</translation>
     </message>
@@ -1760,6 +1831,10 @@
     <message>
         <source>shardlab: --show must be measured, schedule-alone or projected (got &apos;%1&apos;)</source>
         <translation>shardlab : --show doit valoir measured, schedule-alone ou projected (reçu « %1 »)</translation>
+    </message>
+    <message>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
+        <translation>Vue à afficher : `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `quiz`.</translation>
     </message>
 </context>
 </TS>

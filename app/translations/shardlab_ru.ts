@@ -128,6 +128,17 @@
     </message>
 </context>
 <context>
+    <name>CompareView</name>
+    <message>
+        <source>Rank cards</source>
+        <translation>Карточки рангов</translation>
+    </message>
+    <message>
+        <source>Pipeline diagram</source>
+        <translation>Диаграмма конвейера</translation>
+    </message>
+</context>
+<context>
     <name>CompareWindow</name>
     <message>
         <source>ShardLab — compare two runs</source>
@@ -780,10 +791,6 @@
         <translation>запуск B</translation>
     </message>
     <message>
-        <source>%1 — compare both runs in Plots → Compare runs.</source>
-        <translation>%1 — сравните оба запуска в Графики → Сравнить запуски.</translation>
-    </message>
-    <message>
         <source>Cannot write %1.</source>
         <translation>Не удалось записать %1.</translation>
     </message>
@@ -902,6 +909,26 @@
     <message>
         <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
         <translation>Воспроизведение графа этого запуска: каждая передача оценена для %1 (docs/replay.md), каждая операция — за своё самое короткое записанное время. Это расчёт по трассе, а не новый запуск.</translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation>Оба запуска</translation>
+    </message>
+    <message>
+        <source>Quiz overlay (presentation)</source>
+        <translation>Тест поверх видов (презентация)</translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation>Скрыть (F9)</translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
+        <translation>Скрыть тест; F9 покажет его снова.</translation>
+    </message>
+    <message>
+        <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
+        <translation>%1 — оба запуска рядом во вкладке «Оба запуска»; их показатели в Графики → Сравнить запуски.</translation>
     </message>
 </context>
 <context>
@@ -1199,16 +1226,64 @@
         <translation>Запустите урок-сравнение или выберите Файл → Сравнить с трассой…</translation>
     </message>
     <message>
-        <source>%1: peak memory per rank (MiB)</source>
-        <translation>%1: пик памяти по рангам (МиБ)</translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation>ранг</translation>
     </message>
     <message>
-        <source>peak held (MiB)</source>
-        <translation>пик занятой памяти (МиБ)</translation>
+        <source>Step time (steady steps, slowest rank)</source>
+        <translation>Время шага (установившиеся шаги, самый медленный ранг)</translation>
+    </message>
+    <message>
+        <source>Step time, schedule alone (replay, communication free)</source>
+        <translation>Время шага, только расписание (воспроизведение, обмен бесплатный)</translation>
+    </message>
+    <message>
+        <source>Exposed communication (whole run, per rank)</source>
+        <translation>Открытый обмен (весь запуск, на ранг)</translation>
+    </message>
+    <message>
+        <source>Bubble, measured (share of stage time idle)</source>
+        <translation>Пузырь, измерено (доля простоя стадий)</translation>
+    </message>
+    <message>
+        <source>Bubble, schedule alone (replay)</source>
+        <translation>Пузырь, только расписание (воспроизведение)</translation>
+    </message>
+    <message>
+        <source>Peak memory (highest rank)</source>
+        <translation>Пиковая память (наибольший ранг)</translation>
+    </message>
+    <message>
+        <source>%1 — out of memory</source>
+        <translation>%1 — нехватка памяти</translation>
+    </message>
+    <message>
+        <source>Persistent memory (end of the last step)</source>
+        <translation>Постоянная память (конец последнего шага)</translation>
+    </message>
+    <message>
+        <source>Memory budget per rank</source>
+        <translation>Бюджет памяти на ранг</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>%1: persistent</source>
+        <translation>%1: постоянная</translation>
+    </message>
+    <message>
+        <source>%1: peak</source>
+        <translation>%1: пик</translation>
+    </message>
+    <message>
+        <source>memory budget %1</source>
+        <translation>бюджет памяти %1</translation>
+    </message>
+    <message>
+        <source>held (MiB)</source>
+        <translation>занято (МиБ)</translation>
     </message>
 </context>
 <context>
@@ -1722,10 +1797,6 @@
         <translation>Запустить задачу FSDP по умолчанию без окна.</translation>
     </message>
     <message>
-        <source>View to show: ranks, pipeline, plots, summary.</source>
-        <translation>Показываемый вид: ranks, pipeline, plots, summary.</translation>
-    </message>
-    <message>
         <source>Interface language for this run: en, fr, ru.</source>
         <translation>Язык интерфейса для этого запуска: en, fr, ru.</translation>
     </message>
@@ -1776,6 +1847,10 @@
     <message>
         <source>shardlab: --show must be measured, schedule-alone or projected (got &apos;%1&apos;)</source>
         <translation>shardlab: `--show` должен быть `measured`, `schedule-alone` или `projected` (получено «%1»)</translation>
+    </message>
+    <message>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
+        <translation>Показываемый вид: `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `quiz`.</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
-// CompareWindow: two runs side by side (rank view over timeline for each) with one
-// shared playhead, measured as time since each run's start.
+// CompareWindow: File → Compare with trace — the run on screen and a trace file side by
+// side in a window of their own (CompareView), with their own playhead over the first
+// run, measured as time since its start.
 #pragma once
 
 #include "models/PlaybackController.h"
@@ -7,20 +8,16 @@
 
 #include <QWidget>
 
-class RankView;
-class TimelineView;
+class CompareView;
 
 class CompareWindow : public QWidget {
   Q_OBJECT
 public:
   CompareWindow(const TraceModel& a, const TraceModel& b, QWidget* parent = nullptr);
   PlaybackController& playback() { return playback_; }
+  CompareView* view() const { return view_; }
 
 private:
-  void setTime(qint64 t);
-  const TraceModel& a_;
-  const TraceModel& b_;
   PlaybackController playback_;
-  RankView *rankA_, *rankB_;
-  TimelineView *timeA_, *timeB_;
+  CompareView* view_;
 };

@@ -22,6 +22,12 @@ void PipelineView::setTime(qint64 t) {
   if (isVisible()) update();
 }
 
+void PipelineView::setTimeSpan(qint64 ns) {
+  if (ns == span_) return;
+  span_ = std::max<qint64>(0, ns);
+  update();
+}
+
 void PipelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   const QFontMetricsF fm(font());
@@ -77,7 +83,8 @@ void PipelineView::paintEvent(QPaintEvent*) {
   const int n = std::max(1, model_.rankCount());
   const double rowH = std::min((height() - top - fm.height() * 1.5) / n, fm.height() * 3.0);
   const double w = width() - label - 8;
-  auto x = [&](qint64 t) { return label + w * static_cast<double>(t - t0) / static_cast<double>(t1 - t0); };
+  const qint64 span = std::max(span_, t1 - t0);
+  auto x = [&](qint64 t) { return label + w * static_cast<double>(t - t0) / static_cast<double>(span); };
   for (int r = 0; r < model_.rankCount(); ++r) {
     const QRectF row(label, top + r * rowH, w, rowH - 4);
     p.setPen(palette().color(QPalette::Text));
@@ -109,10 +116,11 @@ void PipelineView::paintEvent(QPaintEvent*) {
     p.drawLine(QPointF(x(time_), top), QPointF(x(time_), top + n * rowH));
   }
   p.setPen(palette().color(QPalette::Text));
+  const QString footer = tr("Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op")
+                             .arg(step_)
+                             .arg(Captions::duration(t1 - t0));
   p.drawText(QRectF(label, top + n * rowH, w, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op")
-                 .arg(step_)
-                 .arg(Captions::duration(t1 - t0)));
+             fm.elidedText(footer, Qt::ElideRight, w));
 }
 
 // The measured run's lost stage time and its parts, every part a replay of this trace

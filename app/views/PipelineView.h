@@ -18,6 +18,10 @@ public:
   QString breakdownText() const;
   QSize sizeHint() const override { return {900, 300}; }
 
+  // The time the width stands for (ns): 0 draws the step across the whole width; a
+  // comparison gives both runs the longer step's span, so lengths compare.
+  void setTimeSpan(qint64 ns);
+
 public Q_SLOTS:
   void setTime(qint64 t);
   void modelReset() { update(); }
@@ -29,4 +33,5 @@ private:
   const TraceModel& model_;
   qint64 time_ = 0;
   int step_ = -1;
+  qint64 span_ = 0;
 };

@@ -1,8 +1,12 @@
 #include "views/PlotsView.h"
 
+#include "models/Captions.h"
 #include "views/Palette.h"
 
 #include <QComboBox>
+#include <QHeaderView>
+#include <QLocale>
+#include <QTableWidget>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QTabWidget>
@@ -34,8 +38,24 @@ PlotsView::PlotsView(const TraceModel& model, QWidget* parent) : QWidget(parent)
   tabs_->addTab(loss_, tr("Loss per step"));
   bytes_ = new QCustomPlot(this);
   tabs_->addTab(bytes_, tr("Bytes per step"));
-  compare_ = new QCustomPlot(this);
-  tabs_->addTab(compare_, tr("Compare runs"));
+  comparePage_ = new QWidget(this);
+  auto* cl = new QVBoxLayout(comparePage_);
+  compareTable_ = new QTableWidget(comparePage_);
+  compareTable_->setObjectName(QStringLiteral("compareTable"));
+  compareTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  compareTable_->setSelectionMode(QAbstractItemView::NoSelection);
+  compareTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  compareTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  cl->addWidget(compareTable_);
+  compare_ = new QCustomPlot(comparePage_);
+  // The legend in a row under the chart, so it never hides a bar or the budget line.
+  auto* legendRow = new QCPLayoutGrid;
+  compare_->plotLayout()->addElement(1, 0, legendRow);
+  legendRow->setMargins(QMargins(5, 0, 5, 5));
+  legendRow->addElement(0, 0, compare_->legend);
+  compare_->plotLayout()->setRowStretchFactor(1, 0.001);
+  cl->addWidget(compare_, 1);
+  tabs_->addTab(comparePage_, tr("Compare runs"));
   connect(rank_, &QComboBox::currentIndexChanged, this, [this] { buildMemory(); });
   for (auto* p : {memory_, loss_, bytes_, compare_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
@@ -191,39 +211,126 @@ void PlotsView::buildBytes() {
   bytes_->replot();
 }
 
+void PlotsView::showComparison() { tabs_->setCurrentWidget(comparePage_); }
+
+const RunFigures& PlotsView::figures(int run) {
+  const TraceModel& m = run == 0 ? model_ : *other_;
+  if (figuresModel_[run] != &m || figuresGeneration_[run] != m.generation()) {
+    figures_[run] = runFigures(m);
+    figuresModel_[run] = &m;
+    figuresGeneration_[run] = m.generation();
+  }
+  return figures_[run];
+}
+
 void PlotsView::buildCompare() {
   compare_->clearPlottables();
   compare_->clearItems();
   styleplot(compare_);
   if (!other_) {
+    compareTable_->clear();
+    compareTable_->setRowCount(0);
+    compareTable_->setColumnCount(0);
+    compareTable_->hide();
     auto* text = new QCPItemText(compare_);
     text->position->setType(QCPItemPosition::ptAxisRectRatio);
     text->position->setCoords(0.5, 0.5);
     text->setText(tr("Run a comparison lesson or use File → Compare with trace…"));
     text->setColor(palette().color(QPalette::Text));
+    compare_->legend->setVisible(false);
     compare_->replot();
     return;
   }
-  // Peak memory per rank, both runs side by side (from summarize()).
-  int i = 0;
-  for (const TraceModel* m : {&model_, other_}) {
-    const auto& s = m->summary();
-    auto* bars = new QCPBars(compare_->xAxis, compare_->yAxis);
-    bars->setWidth(0.38);
-    QVector<double> x, y;
-    for (const auto& r : s.ranksDetail) x << r.rank - 0.2 + 0.4 * i, y << static_cast<double>(r.peakBytes) / (1024.0 * 1024.0);
-    bars->setData(x, y);
-    bars->setBrush(i == 0 ? Palette::kind(st::Kind::AllGather) : Palette::kind(st::Kind::Backward));
-    bars->setPen(Qt::NoPen);
-    bars->setName(tr("%1: peak memory per rank (MiB)").arg(i == 0 ? labelA_ : labelB_));
-    ++i;
+  // What the comparison lessons are about, measured, and replayed with communication free.
+  const RunFigures* f[2] = {&figures(0), &figures(1)};
+  const QLocale locale;
+  const QString none = QStringLiteral("—");
+  const auto seconds = [&](std::optional<double> s) { return s ? Captions::duration(static_cast<qint64>(*s * 1e9)) : none; };
+  const auto percent = [&](std::optional<double> v) { return v ? locale.toString(*v * 100.0, 'f', 1) + QStringLiteral(" %") : none; };
+  const auto bytes = [&](qint64 b) { return b > 0 ? Captions::bytes(b) : none; };
+  struct Row {
+    QString name;
+    QString value[2];
+  };
+  std::vector<Row> rows;
+  const auto add = [&](const QString& name, auto value) { rows.push_back({name, {value(*f[0]), value(*f[1])}}); };
+  add(tr("Step time (steady steps, slowest rank)"), [&](const RunFigures& r) { return seconds(r.stepS > 0 ? std::optional(r.stepS) : std::nullopt); });
+  add(tr("Step time, schedule alone (replay, communication free)"), [&](const RunFigures& r) { return seconds(r.scheduleAloneStepS); });
+  // A run that completed no step (out of memory in step 0) has no step time to split: no figure, not 0.
+  add(tr("Exposed communication (whole run, per rank)"),
+      [&](const RunFigures& r) { return seconds(r.stepS > 0 ? std::optional(r.exposedCommS) : std::nullopt); });
+  add(tr("Bubble, measured (share of stage time idle)"), [&](const RunFigures& r) { return percent(r.bubble); });
+  add(tr("Bubble, schedule alone (replay)"), [&](const RunFigures& r) { return percent(r.scheduleAloneBubble); });
+  add(tr("Peak memory (highest rank)"), [&](const RunFigures& r) {
+    return r.outOfMemory ? tr("%1 — out of memory").arg(bytes(r.peakBytes)) : bytes(r.peakBytes);
+  });
+  add(tr("Persistent memory (end of the last step)"), [&](const RunFigures& r) { return bytes(r.persistentBytes); });
+  add(tr("Memory budget per rank"), [&](const RunFigures& r) { return r.budgetBytes > 0 ? bytes(r.budgetBytes) : tr("none"); });
+  compareTable_->clear();
+  compareTable_->setColumnCount(2);
+  compareTable_->setRowCount(static_cast<int>(rows.size()));
+  compareTable_->setHorizontalHeaderLabels({labelA_, labelB_});
+  for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+    const auto& row = rows[static_cast<std::size_t>(i)];
+    compareTable_->setVerticalHeaderItem(i, new QTableWidgetItem(row.name));
+    for (int run = 0; run < 2; ++run) {
+      auto* item = new QTableWidgetItem(row.value[run]);
+      item->setTextAlignment(Qt::AlignCenter);
+      compareTable_->setItem(i, run, item);
+    }
+  }
+  compareTable_->show();
+  // Every figure visible at once: the table is as tall as its rows, the chart takes the rest.
+  compareTable_->setWordWrap(false);
+  compareTable_->verticalHeader()->setDefaultSectionSize(compareTable_->fontMetrics().height() + 6);
+  compareTable_->setFixedHeight(compareTable_->horizontalHeader()->sizeHint().height() +
+                                compareTable_->verticalHeader()->length() + 2 * compareTable_->frameWidth() + 2);
+
+  // Peak and persistent memory per rank of both runs (summarize()), the budget as a line.
+  const double mib = 1024.0 * 1024.0;
+  const QColor colour[2] = {Palette::kind(st::Kind::AllGather), Palette::kind(st::Kind::Backward)};
+  for (int run = 0; run < 2; ++run) {
+    const TraceModel& m = run == 0 ? model_ : *other_;
+    const auto& s = m.summary();
+    const QString label = run == 0 ? labelA_ : labelB_;
+    for (int persistent = 0; persistent < 2; ++persistent) {
+      auto* bars = new QCPBars(compare_->xAxis, compare_->yAxis);
+      bars->setWidth(0.19);
+      QVector<double> x, y;
+      for (const auto& r : s.ranksDetail) {
+        x << r.rank - 0.3 + 0.2 * (2 * run + persistent);
+        y << static_cast<double>(persistent ? r.persistentBytes : r.peakBytes) / mib;
+      }
+      bars->setData(x, y);
+      QColor c = colour[run];
+      if (persistent) c = c.lighter(150);
+      bars->setBrush(c);
+      bars->setPen(Qt::NoPen);
+      bars->setName(persistent ? tr("%1: persistent").arg(label) : tr("%1: peak").arg(label));
+    }
+  }
+  double top = 0;
+  for (int run = 0; run < 2; ++run) top = std::max(top, static_cast<double>(std::max(f[run]->peakBytes, f[run]->budgetBytes)) / mib);
+  const qint64 budget = std::max(f[0]->budgetBytes, f[1]->budgetBytes);
+  if (budget > 0) {
+    const double y = static_cast<double>(budget) / mib;
+    auto* line = new QCPItemStraightLine(compare_);
+    line->point1->setCoords(0, y);
+    line->point2->setCoords(1, y);
+    line->setPen(QPen(Palette::problem(), 2, Qt::DashLine));
+    auto* text = new QCPItemText(compare_);
+    text->position->setCoords(-0.6, y);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    text->setText(tr("memory budget %1").arg(Captions::bytes(budget)));
+    text->setColor(Palette::problem());
+    text->setFont(font());
   }
   compare_->xAxis->setLabel(tr("rank"));
-  compare_->yAxis->setLabel(tr("peak held (MiB)"));
+  compare_->yAxis->setLabel(tr("held (MiB)"));
   compare_->legend->setVisible(true);
-  compare_->rescaleAxes();
+  compare_->legend->setWrap(4);
+  compare_->legend->setFillOrder(QCPLegend::foColumnsFirst);
   compare_->xAxis->setRange(-0.7, std::max(model_.rankCount(), other_->rankCount()) - 0.3);
-  compare_->yAxis->setRangeLower(0);
-  compare_->yAxis->setRangeUpper(compare_->yAxis->range().upper * 1.3 + 1e-6);
+  compare_->yAxis->setRange(0, top * 1.25 + 1e-6); // room above the budget line for its label
   compare_->replot();
 }

@@ -1,8 +1,12 @@
 // PlotsView: QCustomPlot charts of the run: memory over time of one rank stacked by
 // category, loss per step, bytes per step by collective, and, when a second run is
-// set, comparison charts (loss of both, peak memory per rank of both).
+// set, the comparison: what each comparison lesson is about for both runs (step time,
+// exposed communication, bubble measured and for the schedule alone, peak and persistent
+// memory: RunFigures) as a table, and peak and persistent memory per rank of both runs
+// with the memory budget drawn as a line.
 #pragma once
 
+#include "models/RunFigures.h"
 #include "models/TraceModel.h"
 
 #include <QWidget>
@@ -10,6 +14,7 @@
 class QComboBox;
 class QCustomPlot;
 class QTabWidget;
+class QTableWidget;
 
 class PlotsView : public QWidget {
   Q_OBJECT
@@ -17,6 +22,11 @@ public:
   explicit PlotsView(const TraceModel& model, QWidget* parent = nullptr);
   void setComparison(const TraceModel* other, const QString& labelA, const QString& labelB);
   QCustomPlot* memoryPlot() const { return memory_; }
+  // The comparison: a row per figure, a column per run (tests read it).
+  QTableWidget* compareTable() const { return compareTable_; }
+  QCustomPlot* comparePlot() const { return compare_; }
+  // Shows the Compare runs tab.
+  void showComparison();
 
 public Q_SLOTS:
   void rebuild();
@@ -34,5 +44,12 @@ private:
   QTabWidget* tabs_;
   QComboBox* rank_;
   QCustomPlot *memory_, *loss_, *bytes_, *compare_;
+  QWidget* comparePage_;
+  QTableWidget* compareTable_;
+  // The figures cost a replay of each run: kept until the run changes.
+  const RunFigures& figures(int run);
+  quint64 figuresGeneration_[2] = {~0ull, ~0ull};
+  const TraceModel* figuresModel_[2] = {nullptr, nullptr};
+  RunFigures figures_[2];
   qint64 time_ = 0;
 };

@@ -39,6 +39,8 @@ QuizPanel::QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* p
   auto* prow = new QHBoxLayout;
   predictionInput_ = new QLineEdit(predictionBox_);
   predictionInput_->setObjectName(QStringLiteral("predictionInput"));
+  // Room for "560 KiB" or "1,5 МиБ" at any text size (the walk found it 40 px wide).
+  predictionInput_->setMinimumWidth(predictionInput_->fontMetrics().horizontalAdvance(QStringLiteral("0000000000")));
   predictionSave_ = new QPushButton(predictionBox_);
   prow->addWidget(predictionInput_, 1);
   prow->addWidget(predictionSave_);

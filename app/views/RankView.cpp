@@ -126,6 +126,11 @@ int RankView::bestUnitColumns(const QRectF& c, double lh, int units) const {
   const double top = c.top() + lh * 2.6 + std::max(10.0, lh * 0.9) + lh * 1.6;
   const double availH = c.bottom() - top - 6, availW = c.width() - 16;
   const int n = std::max(1, model_.rankCount());
+  // Full unit names come first (a projector's room reads "embedding", not "emb…"), then
+  // the largest slots: a grid where every name fits beats any grid that cuts one.
+  double longestName = 0;
+  const QFontMetricsF nameMetrics(font());
+  for (int u = 0; u < model_.unitCount(); ++u) longestName = std::max(longestName, nameMetrics.horizontalAdvance(model_.unitName(u)));
   int best = 1;
   double bestScore = -1;
   for (int cols = 1; cols <= units; ++cols) {
@@ -133,7 +138,8 @@ int RankView::bestUnitColumns(const QRectF& c, double lh, int units) const {
     const double cellW = availW / cols, cellH = std::min(availH / rows, lh * 4.0);
     const double slotW = (cellW - 6) / n, slotH = (cellH - labelHeight(cellH)) * 0.55;
     // Legibility is the smaller side, with a name that still fits in the cell.
-    const double score = std::min(slotW * 1.5, slotH) + (cellW >= fontMetrics().averageCharWidth() * 6 ? 0.5 : 0);
+    const double score = std::min(slotW * 1.5, slotH) + (cellW >= fontMetrics().averageCharWidth() * 6 ? 0.5 : 0) +
+                         (cellW - 6 >= longestName + 1 ? 1000.0 : 0.0);
     if (score > bestScore) bestScore = score, best = cols;
   }
   return best;

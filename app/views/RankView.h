@@ -28,6 +28,10 @@ public:
   QRectF cardRect(int rank) const;
   QRectF slotRect(int rank, int unit, int slot) const;
   QRectF memoryBarRect(int rank) const;
+  // The unit's name as the last paint wrote it (elided when its cell was too narrow).
+  QString shownUnitLabel(int unit) const {
+    return unit >= 0 && static_cast<std::size_t>(unit) < labels_.size() ? labels_[static_cast<std::size_t>(unit)] : QString();
+  }
   QSize sizeHint() const override { return {900, 600}; }
   // What the card says the rank does at the playhead: the ops running, idle, or at the
   // newest recorded instant (a live job's edge) what it did last.

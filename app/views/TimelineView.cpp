@@ -121,18 +121,24 @@ void TimelineView::paintLayer(QPainter& p) {
   // Time axis.
   p.setPen(palette().color(QPalette::Text));
   const double span = static_cast<double>(v1_ - v0_);
-  const double rawTick = span / 8.0;
+  // Ticks at least a label's width apart at any width (a comparison's half-width timeline too).
+  const double plotWidth = std::max(1.0, width() - labelWidth());
+  const double rawTick = span * (fm.horizontalAdvance(QStringLiteral("000.00 ms")) + 16) / plotWidth;
   const double mag = std::pow(10.0, std::floor(std::log10(std::max(1.0, rawTick))));
-  double tick = mag;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * mag <= rawTick) tick = m * mag;
+  double tick = 10.0 * mag;
+  for (double m : {5.0, 2.0, 1.0})
+    if (m * mag >= rawTick) tick = m * mag;
   const double first = std::ceil(static_cast<double>(v0_ - model_.startTime()) / tick) * tick;
+  double lastRight = -1e9;
   for (double rel = first; rel <= static_cast<double>(v1_ - model_.startTime()); rel += tick) {
     const double x = xOf(model_.startTime() + static_cast<qint64>(rel));
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(QPointF(x, fm.height() * 1.2), QPointF(x, height()));
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QPointF(x + 2, fm.ascent()), Captions::duration(static_cast<qint64>(rel)));
+    const QString text = Captions::duration(static_cast<qint64>(rel));
+    if (x + 2 < lastRight || x + 2 + fm.horizontalAdvance(text) > width()) continue; // never over another label or cut
+    p.drawText(QPointF(x + 2, fm.ascent()), text);
+    lastRight = x + 2 + fm.horizontalAdvance(text) + 6;
   }
 
   for (int r = 0; r < model_.rankCount(); ++r) {

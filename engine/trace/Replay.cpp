@@ -659,6 +659,8 @@ ReplayResult resultOf(const Trace& replayed, ReplayMode mode) {
 
 } // namespace
 
+ReplayResult measureTimes(const Trace& trace) { return resultOf(trace, ReplayMode::ScheduleAlone); }
+
 std::string_view toString(ReplayMode mode) {
   switch (mode) {
   case ReplayMode::ScheduleAlone: return "schedule_alone";

@@ -86,6 +86,12 @@ std::optional<BubbleBreakdown> bubbleBreakdown(const Trace& measured);
 // The three modes' results (the summary's `replay` section).
 ReplayReport replayReport(const Trace& measured);
 
+// Step time (steady steps, slowest rank), exposed communication (mean over ranks) and
+// bubble of any trace, measured exactly as each mode's result is measured on its replayed
+// trace: the measured run's own figures, to set beside a replay's (the app's comparison).
+// `mode` of the result is left at its default and means nothing here.
+ReplayResult measureTimes(const Trace& trace);
+
 // The replayed trace of one mode: same format, its job record marked
 // {"replay": {"mode": ..., ...}}; `report` gets the notes and fitted model.
 Trace replayedTrace(const Trace& measured, ReplayMode mode, ReplayReport* report = nullptr);

@@ -18,9 +18,15 @@ struct Options {
   int ranks = 2;
   int steps = 2;
   bool oomOnRank1 = false;
+  int blocks = 2; // units: embed, block0 .. block{blocks-1}, head
 };
 
-inline std::vector<std::string> units() { return {"embed", "block0", "block1", "head"}; }
+inline std::vector<std::string> units(int blocks = 2) {
+  std::vector<std::string> names{"embed"};
+  for (int b = 0; b < blocks; ++b) names.push_back("block" + std::to_string(b));
+  names.push_back("head");
+  return names;
+}
 
 // FSDP-like: per unit all-gather -> gathered +, forward, gathered -, then backward
 // with all-gather, backward, reduce-scatter; an optimizer; a step record.
@@ -28,10 +34,11 @@ inline std::string fsdpText(const Options& o = {}) {
   char* buf = nullptr;
   std::size_t size = 0;
   std::FILE* f = open_memstream(&buf, &size);
-  st::TraceWriter w(f, units());
+  const int U = o.blocks + 2;
+  st::TraceWriter w(f, units(o.blocks));
   w.writeHeader();
   nlohmann::json job = {{"strategy", "fsdp"}, {"ranks", o.ranks}, {"device", "cpu"}, {"steps", o.steps},
-                        {"model", {{"parameters", 4096}, {"units", units()}}}};
+                        {"model", {{"parameters", 4096}, {"units", units(o.blocks)}}}};
   if (o.oomOnRank1) job["memory_budget"] = 20000;
   w.writeJob(job);
   for (int r = 0; r < o.ranks; ++r)
@@ -73,16 +80,16 @@ inline std::string fsdpText(const Options& o = {}) {
       w.write(e);
       t += dur;
     };
-    for (int u = 0; u < 4; ++u) mem(st::Category::ParamShard, u, 1024);
+    for (int u = 0; u < U; ++u) mem(st::Category::ParamShard, u, 1024);
     t += 500; // shards are in place before the first step starts
     for (int s = 0; s < o.steps; ++s) {
-      for (int u = 0; u < 4; ++u) {
+      for (int u = 0; u < U; ++u) {
         mem(st::Category::GatheredParams, u, unitBytes);
         span(st::Record::Collective, st::Kind::AllGather, u, s, 4000, unitBytes);
         span(st::Record::Op, st::Kind::Forward, u, s, 10000 + 1000 * r);
         mem(st::Category::GatheredParams, u, -unitBytes);
       }
-      for (int u = 3; u >= 0; --u) {
+      for (int u = U - 1; u >= 0; --u) {
         if (o.oomOnRank1 && r == 1 && s == 0 && u == 2) {
           st::Event e;
           e.record = st::Record::OutOfMemory;
@@ -111,7 +118,7 @@ inline std::string fsdpText(const Options& o = {}) {
       }
       if (r == 0) span(st::Record::Idle, st::Kind::WaitCollective, -1, s, 3000);
       span(st::Record::Op, st::Kind::Optimizer, -1, s, 2000);
-      for (int u = 0; u < 4; ++u) mem(st::Category::GradShard, u, -1024);
+      for (int u = 0; u < U; ++u) mem(st::Category::GradShard, u, -1024);
       st::Event step;
       step.record = st::Record::Step;
       step.rank = r;

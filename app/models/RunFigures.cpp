@@ -1,0 +1,34 @@
+#include "models/RunFigures.h"
+
+#include "trace/Replay.h"
+
+#include <algorithm>
+
+namespace st = shardlab::trace;
+
+RunFigures runFigures(const TraceModel& model) {
+  RunFigures f;
+  const st::Trace& measured = model.measured();
+  if (measured.events.empty()) return f;
+  const st::Summary s = st::summarizeMeasured(measured);
+  const st::ReplayResult times = st::measureTimes(measured);
+  f.stepS = times.stepS;
+  f.exposedCommS = times.exposedCommS;
+  f.bubble = times.bubble;
+  for (const auto& r : s.ranksDetail) {
+    f.peakBytes = std::max<qint64>(f.peakBytes, r.peakBytes);
+    f.persistentBytes = std::max<qint64>(f.persistentBytes, r.persistentBytes);
+  }
+  if (const auto& config = model.config()) f.budgetBytes = config->memoryBudget;
+  if (s.outOfMemory) {
+    f.outOfMemory = true;
+    if (s.outOfMemory->budget > 0) f.budgetBytes = s.outOfMemory->budget;
+  }
+  // A run stopped by a failure has no steady steps to replay.
+  if (!s.outOfMemory && s.stepsCompleted > 0) {
+    const st::ReplayResult alone = st::measureTimes(st::replayedTrace(measured, st::ReplayMode::ScheduleAlone));
+    f.scheduleAloneStepS = alone.stepS;
+    f.scheduleAloneBubble = alone.bubble;
+  }
+  return f;
+}

@@ -1,0 +1,111 @@
+// The projector layout (issue 12, item 4): presentation mode at 1280×720 and 1920×1080
+// names every unit in full on the rank cards with cells of at least 16 px, keeps text at
+// 18 px or more, keeps the slider and the prediction box at their minimum widths, and
+// shows the quiz as an overlay the instructor shows or hides. Offscreen, over a
+// synthetic 4-rank × 6-unit trace (a layout test: no run is claimed).
+#include "MainWindow.h"
+#include "SampleTrace.h"
+#include "models/AppSettings.h"
+#include "views/PlaybackBar.h"
+#include "views/QuizPanel.h"
+#include "views/RankView.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFontInfo>
+#include <QLineEdit>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace {
+// Presentation mode for this test only (as --presentation does), then back.
+struct PresentationMode {
+  PresentationMode() {
+    AppSettings::setOverrides(QString(), true);
+    AppSettings::applyAppearance(*qApp);
+  }
+  ~PresentationMode() {
+    AppSettings::setOverrides(QString(), false);
+    AppSettings::applyAppearance(*qApp);
+  }
+};
+} // namespace
+
+TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
+  PresentationMode presenting;
+  QTemporaryDir dir;
+  const QString trace = dir.filePath(QStringLiteral("six-units.trace"));
+  sample::Options o;
+  o.ranks = 4;
+  o.steps = 2;
+  o.blocks = 4; // embed, block0..block3, head: 6 units
+  // The engine's own unit names, the longest of which ("embedding") a narrow cell cuts.
+  std::string text = sample::fsdpText(o);
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"embed", "embedding"}, {"head", "output"}})
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+  std::ofstream(trace.toStdString()) << text;
+  for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+    SCOPED_TRACE(QStringLiteral("%1x%2").arg(size.width()).arg(size.height()).toStdString());
+    MainWindow w;
+    w.setPresentationLayout(true);
+    w.resize(size);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(w.openTrace(trace).isEmpty());
+    ASSERT_EQ(w.model().rankCount(), 4);
+    ASSERT_EQ(w.model().unitCount(), 6);
+    ASSERT_EQ(w.model().unitName(0), QStringLiteral("embedding"));
+    ASSERT_TRUE(w.showView(QStringLiteral("ranks")));
+    w.playback().setFraction(0.4);
+    QCoreApplication::processEvents();
+    RankView* ranks = w.rankView();
+    ranks->repaint();
+    // Text a room can read: 18 px or more, in the window and on the cards.
+    EXPECT_GE(QFontInfo(w.font()).pixelSize(), 18);
+    EXPECT_GE(QFontInfo(ranks->font()).pixelSize(), 18);
+    // Every unit named in full, on cells of at least 16 px.
+    for (int u = 0; u < 6; ++u) EXPECT_EQ(ranks->shownUnitLabel(u), w.model().unitName(u)) << "unit " << u;
+    for (int r = 0; r < 4; ++r)
+      for (int u = 0; u < 6; ++u)
+        for (int slot = 0; slot < 4; ++slot) {
+          const QRectF cell = ranks->slotRect(r, u, slot);
+          EXPECT_GE(cell.width(), 16.0) << "rank " << r << " unit " << u << " slot " << slot;
+          EXPECT_GE(cell.height(), 16.0) << "rank " << r << " unit " << u << " slot " << slot;
+          EXPECT_TRUE(ranks->cardRect(r).contains(cell)) << "rank " << r << " unit " << u;
+        }
+    // The slider and the prediction box keep their minimum widths.
+    auto* slider = w.findChild<PlaybackBar*>()->findChild<QSlider*>();
+    ASSERT_NE(slider, nullptr);
+    EXPECT_GE(slider->width(), PlaybackBar::kMinimumSliderWidth);
+    // The quiz is an overlay over the views, shown and hidden by the instructor (F9).
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("quiz"));
+    EXPECT_FALSE(dock->isVisible());
+    w.showQuiz();
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(w.quizOverlayShown());
+    EXPECT_TRUE(w.quizOverlay()->isAncestorOf(w.quizPanel()));
+    EXPECT_TRUE(w.quizPanel()->isVisible());
+    EXPECT_FALSE(dock->isVisible());
+    EXPECT_TRUE(w.rect().contains(QRect(w.quizOverlay()->mapTo(&w, QPoint()), w.quizOverlay()->size())));
+    w.quizPanel()->setAwaitingPrediction(true);
+    QCoreApplication::processEvents();
+    auto* input = w.quizPanel()->findChild<QLineEdit*>(QStringLiteral("predictionInput"));
+    ASSERT_NE(input, nullptr);
+    EXPECT_GE(input->width(), input->fontMetrics().horizontalAdvance(QStringLiteral("0000000000")));
+    w.quizPanel()->setAwaitingPrediction(false);
+    QTest::keyClick(&w, Qt::Key_F9);
+    EXPECT_FALSE(w.quizOverlayShown()) << "F9 hides it";
+    QTest::keyClick(&w, Qt::Key_F9);
+    EXPECT_TRUE(w.quizOverlayShown()) << "and shows it again";
+    const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+    if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/presentation-%1.png").arg(size.width()));
+    // Leaving presentation mode puts the quiz back in its dock.
+    w.setPresentationLayout(false);
+    EXPECT_TRUE(dock->isAncestorOf(w.quizPanel()));
+  }
+}
