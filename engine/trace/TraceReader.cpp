@@ -144,6 +144,13 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
       auto x = shape.find('x');
       if (x == std::string_view::npos || !num(shape.substr(0, x), e.rows) || !num(shape.substr(x + 1), e.cols))
         return bad("shape", shape);
+      // The communicator is a trailing field: traces written before it have none (world).
+      if (n > 12) {
+        const auto group = f[12].substr(0, f[12].find(' '));
+        auto g = commGroupFromString(group);
+        if (!g) return bad("communicator", group);
+        e.group = *g;
+      }
     }
     break;
   }

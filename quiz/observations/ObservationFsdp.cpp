@@ -223,7 +223,7 @@ public:
     const auto& r = in.summary.ranksDetail.front();
     if (r.commS <= 0) return std::nullopt;
     const double hidden = std::clamp(1.0 - r.exposedCommS / r.commS, 0.0, 1.0);
-    const bool prefetch = in.trace.config()->prefetch;  // an fsdp run has a job record
+    const bool prefetch = in.trace.config()->prefetches();  // an fsdp run has a job record
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-prefetch";
