@@ -54,12 +54,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   };
   strategy_ = combo(names<shardlab::StrategyKind>());
   // Each sharding strategy with its PyTorch name and ZeRO stage; the item's data is the engine's name.
-  sharding_ = combo({});
+  sharding_ = new QComboBox(this);
   for (const auto& [value, name] : shardlab::EnumNames<shardlab::Sharding>::values)
     sharding_->addItem(QStringLiteral("%1 · %2 (ZeRO-%3)")
                            .arg(text(name), text(shardlab::pytorchName(value)))
                            .arg(shardlab::zeroStage(value)),
                        text(name));
+  connect(sharding_, &QComboBox::currentTextChanged, this, &ExperimentPanel::revalidate); // once it has its items
   backwardPrefetch_ = combo(names<shardlab::BackwardPrefetch>());
   schedule_ = combo(names<shardlab::Schedule>());
   device_ = combo(names<shardlab::DeviceKind>());
