@@ -223,10 +223,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>forward prefetch: gather the next unit while this one computes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Shard group (hybrid)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -236,6 +232,14 @@
     </message>
     <message>
         <source>Gathered units at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -223,10 +223,6 @@
         <translation>sans limite</translation>
     </message>
     <message>
-        <source>forward prefetch: gather the next unit while this one computes</source>
-        <translation>prélecture avant : rassembler l&apos;unité suivante pendant le calcul de celle-ci</translation>
-    </message>
-    <message>
         <source>Shard group (hybrid)</source>
         <translation>Groupe de shards (hybride)</translation>
     </message>
@@ -236,7 +232,15 @@
     </message>
     <message>
         <source>Gathered units at most</source>
-        <translation>Unités rassemblées au plus</translation>
+        <translation>Unités rassemblées, max.</translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation>rassembler l&apos;unité suivante tôt</translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
+        <translation>Prélecture avant</translation>
     </message>
 </context>
 <context>

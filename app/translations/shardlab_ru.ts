@@ -225,20 +225,24 @@
         <translation>без ограничения</translation>
     </message>
     <message>
-        <source>forward prefetch: gather the next unit while this one computes</source>
-        <translation>предвыборка в прямом проходе: собирать следующий блок, пока считается текущий</translation>
-    </message>
-    <message>
         <source>Shard group (hybrid)</source>
-        <translation>Группа шардирования (гибридная)</translation>
+        <translation>Группа (гибрид)</translation>
     </message>
     <message>
         <source>Backward prefetch</source>
-        <translation>Предвыборка в обратном проходе</translation>
+        <translation>Предвыборка назад</translation>
     </message>
     <message>
         <source>Gathered units at most</source>
-        <translation>Собранных блоков не более</translation>
+        <translation>Собранных блоков, макс.</translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation>собрать следующий блок заранее</translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
+        <translation>Предвыборка вперёд</translation>
     </message>
 </context>
 <context>

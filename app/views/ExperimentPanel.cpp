@@ -61,6 +61,9 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                            .arg(shardlab::zeroStage(value)),
                        text(name));
   connect(sharding_, &QComboBox::currentTextChanged, this, &ExperimentPanel::revalidate); // once it has its items
+  // The longest item ("optimizer · ZeroRedundancyOptimizer (ZeRO-1)") must not widen the form.
+  sharding_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  sharding_->setMinimumContentsLength(16);
   backwardPrefetch_ = combo(names<shardlab::BackwardPrefetch>());
   schedule_ = combo(names<shardlab::Schedule>());
   device_ = combo(names<shardlab::DeviceKind>());
@@ -85,7 +88,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   lr_->setRange(0.0, 100.0);
   lr_->setSingleStep(0.0005);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
-  forwardPrefetch_ = new QCheckBox(tr("forward prefetch: gather the next unit while this one computes"), this);
+  forwardPrefetch_ = new QCheckBox(tr("gather the next unit early"), this);
   connect(forwardPrefetch_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
   budget_ = new QLineEdit(this);
   budget_->setObjectName(QStringLiteral("memoryBudget"));
@@ -104,7 +107,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("FSDP sharding"), sharding_);
   form->addRow(tr("Shard group (hybrid)"), shardGroup_);
   form->addRow(tr("Backward prefetch"), backwardPrefetch_);
-  form->addRow(QString(), forwardPrefetch_);
+  form->addRow(tr("Forward prefetch"), forwardPrefetch_);
   form->addRow(tr("Gathered units at most"), limitAllGathers_);
   form->addRow(tr("Schedule"), schedule_);
   form->addRow(tr("Micro-batches"), micro_);
