@@ -260,3 +260,33 @@ TEST(ZeroRules, BadShardGroupsAndLimitsAreRefusedNamingTheOption) {
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
   }
 }
+
+namespace {
+// Does an all-gather on `rank` in step 1 run while one of its backward ops computes?
+bool allGatherOverlapsBackward(const trace::Trace& t, int rank) {
+  for (const auto& c : t.events) {
+    if (c.rank != rank || c.record != trace::Record::Collective || c.kind != trace::Kind::AllGather || c.step != 1)
+      continue;
+    for (const auto& o : t.events)
+      if (o.rank == rank && o.record == trace::Record::Op && o.kind == trace::Kind::Backward && o.t0 < c.t1 &&
+          c.t0 < o.t1)
+        return true;
+  }
+  return false;
+}
+} // namespace
+
+TEST(ZeroPrefetch, BackwardPreGathersWhileTheBackwardComputesAndNoneNever) {
+  const auto dir = freshDir("zero-backward-overlap");
+  // A wide model so that each backward is long enough to overlap on 2 cores.
+  const std::vector<std::string> job{"--strategy", "fsdp", "--ranks", "2", "--steps", "2", "--hidden", "256",
+                                     "--batch", "512", "-q"};
+  auto pre = runShardlab(with(job, {"--trace", dir + "/pre.trace", "--backward-prefetch", "pre"}));
+  auto none = runShardlab(with(job, {"--trace", dir + "/none.trace", "--backward-prefetch", "none"}));
+  ASSERT_EQ(pre.status, 0) << pre.err;
+  ASSERT_EQ(none.status, 0) << none.err;
+  const auto tPre = readTrace(dir + "/pre.trace"), tNone = readTrace(dir + "/none.trace");
+  EXPECT_TRUE(allGatherOverlapsBackward(tPre, 0) || allGatherOverlapsBackward(tPre, 1));
+  EXPECT_FALSE(allGatherOverlapsBackward(tNone, 0));
+  EXPECT_FALSE(allGatherOverlapsBackward(tNone, 1));
+}
