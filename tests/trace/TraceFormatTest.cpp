@@ -39,6 +39,7 @@ std::vector<Event> sampleEvents() {
   c.t1 = 300;
   c.bytes = 4096;
   c.participants = 0xf;
+  c.group = CommGroup::Shard;
   v.push_back(c);
   Event s = c;
   s.kind = Kind::Send;
@@ -116,7 +117,7 @@ bool sameEvent(const Event& a, const Event& b) {
          a.unit == b.unit && a.step == b.step && a.micro == b.micro && a.peer == b.peer && a.t0 == b.t0 &&
          a.t1 == b.t1 && a.bytes == b.bytes && a.value == b.value && a.total == b.total &&
          a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss &&
-         a.cpuNs == b.cpuNs;
+         a.cpuNs == b.cpuNs && a.group == b.group;
 }
 
 } // namespace
@@ -148,6 +149,21 @@ TEST(TraceFormat, OpCpuTimeIsATrailingFieldOlderTracesLack) {
   auto bad = readTrace("shardlab-trace 1\njob {}\nop 0 10 50 forward - 0 -1 lots\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error->message.find("CPU time"), std::string::npos) << bad.error->message;
+}
+
+TEST(TraceFormat, CommunicatorIsATrailingFieldOlderTracesLack) {
+  auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
+                     "coll 0 10 50 all_gather a 0 -1 64 f -1 0x0\n"                    // before it: world
+                     "coll 0 50 90 reduce_scatter a 0 -1 64 3 -1 0x0 shard\n"
+                     "coll 0 90 99 all_reduce a 0 -1 32 5 -1 0x0 replicate future\n"); // later fields ignored
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  ASSERT_EQ(r.trace.events.size(), 3u);
+  EXPECT_EQ(r.trace.events[0].group, CommGroup::World);
+  EXPECT_EQ(r.trace.events[1].group, CommGroup::Shard);
+  EXPECT_EQ(r.trace.events[2].group, CommGroup::Replicate);
+  auto bad = readTrace("shardlab-trace 1\njob {}\ncoll 0 10 50 all_gather - 0 -1 64 f -1 0x0 galaxy\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error->message.find("communicator"), std::string::npos) << bad.error->message;
 }
 
 TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
