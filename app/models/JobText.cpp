@@ -21,7 +21,14 @@ QString describeJob(const shardlab::JobConfig& c) {
                   .arg(c.steps);
   if (c.strategy == StrategyKind::Pipeline)
     d += QCoreApplication::translate("JobText", " · %1, %2 micro-batches").arg(text(shardlab::name(c.schedule))).arg(c.microbatches);
-  if (c.strategy == StrategyKind::Fsdp && !c.prefetch) d += QCoreApplication::translate("JobText", " · no prefetch");
+  if (c.strategy == StrategyKind::Fsdp) {
+    d += QStringLiteral(" · %1 (%2, ZeRO-%3)")
+             .arg(text(shardlab::name(c.sharding)), text(shardlab::pytorchName(c.sharding)))
+             .arg(shardlab::zeroStage(c.sharding));
+    if (c.sharding == shardlab::Sharding::Hybrid)
+      d += QCoreApplication::translate("JobText", " · shard groups of %n ranks", nullptr, c.shardGroup);
+  }
+  if (c.strategy == StrategyKind::Fsdp && !c.prefetches()) d += QCoreApplication::translate("JobText", " · no prefetch");
   if (c.memoryBudget > 0)
     d += QCoreApplication::translate("JobText", " · budget %1").arg(QString::fromStdString(shardlab::trace::formatBytes(c.memoryBudget)));
   return d;

@@ -146,10 +146,6 @@
 <context>
     <name>ExperimentPanel</name>
     <message>
-        <source>prefetch the next unit</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>none, or e.g. 3MiB</source>
         <translation></translation>
     </message>
@@ -228,6 +224,34 @@
     <message>
         <source>Fix the options named below first</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard group (hybrid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gathered units at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -363,6 +387,18 @@
         <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>hybrid sharding needs the number of ranks per shard group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the shard group (%1 ranks) must divide the ranks (%2) into equal groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only FSDP&apos;s hybrid sharding uses a shard group</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>JobRunner</name>
@@ -460,6 +496,13 @@
     <message>
         <source> · budget %1</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> · shard groups of %n ranks</source>
+        <translation>
+            <numerusform> · shard groups of %n rank</numerusform>
+            <numerusform> · shard groups of %n ranks</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -146,10 +146,6 @@
 <context>
     <name>ExperimentPanel</name>
     <message>
-        <source>prefetch the next unit</source>
-        <translation>prélecture (prefetch) de l&apos;unité suivante</translation>
-    </message>
-    <message>
         <source>none, or e.g. 3MiB</source>
         <translation>aucun, ou p. ex. 3MiB</translation>
     </message>
@@ -228,6 +224,34 @@
     <message>
         <source>Fix the options named below first</source>
         <translation>Corrigez d&apos;abord les options signalées ci-dessous</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>sans limite</translation>
+    </message>
+    <message>
+        <source>Shard group (hybrid)</source>
+        <translation>Groupe de shards (hybride)</translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation>Prélecture arrière</translation>
+    </message>
+    <message>
+        <source>Gathered units at most</source>
+        <translation>Unités rassemblées, max.</translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation>rassembler l&apos;unité suivante tôt</translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
+        <translation>Prélecture avant</translation>
     </message>
 </context>
 <context>
@@ -363,6 +387,18 @@
         <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
         <translation>le degré de parallélisme tensoriel (%1) doit diviser hidden (%2) et 4 × hidden (%3)</translation>
     </message>
+    <message>
+        <source>hybrid sharding needs the number of ranks per shard group</source>
+        <translation>le sharding hybride demande le nombre de rangs par groupe de shards</translation>
+    </message>
+    <message>
+        <source>the shard group (%1 ranks) must divide the ranks (%2) into equal groups</source>
+        <translation>le groupe de shards (%1 rangs) doit partager les rangs (%2) en groupes égaux</translation>
+    </message>
+    <message>
+        <source>only FSDP&apos;s hybrid sharding uses a shard group</source>
+        <translation>seul le sharding hybride de FSDP utilise un groupe de shards</translation>
+    </message>
 </context>
 <context>
     <name>JobRunner</name>
@@ -468,6 +504,13 @@
     <message>
         <source> · budget %1</source>
         <translation> · budget %1</translation>
+    </message>
+    <message numerus="yes">
+        <source> · shard groups of %n ranks</source>
+        <translation>
+            <numerusform> · groupes de shards de %n rang</numerusform>
+            <numerusform> · groupes de shards de %n rangs</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -148,10 +148,6 @@
 <context>
     <name>ExperimentPanel</name>
     <message>
-        <source>prefetch the next unit</source>
-        <translation>предвыборка (prefetch) следующего модуля</translation>
-    </message>
-    <message>
         <source>none, or e.g. 3MiB</source>
         <translation>нет, или например 3MiB</translation>
     </message>
@@ -230,6 +226,34 @@
     <message>
         <source>Fix the options named below first</source>
         <translation>Сначала исправьте параметры, указанные ниже</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>без ограничения</translation>
+    </message>
+    <message>
+        <source>Shard group (hybrid)</source>
+        <translation>Группа (гибрид)</translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation>Предвыборка назад</translation>
+    </message>
+    <message>
+        <source>Gathered units at most</source>
+        <translation>Собранных блоков, макс.</translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation>собрать следующий блок заранее</translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
+        <translation>Предвыборка вперёд</translation>
     </message>
 </context>
 <context>
@@ -365,6 +389,18 @@
         <source>the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)</source>
         <translation>степень тензорного параллелизма (%1) должна делить hidden (%2) и 4 × hidden (%3)</translation>
     </message>
+    <message>
+        <source>hybrid sharding needs the number of ranks per shard group</source>
+        <translation>гибридному шардированию нужно число рангов в группе шардирования</translation>
+    </message>
+    <message>
+        <source>the shard group (%1 ranks) must divide the ranks (%2) into equal groups</source>
+        <translation>группа шардирования (%1 рангов) должна делить ранги (%2) на равные группы</translation>
+    </message>
+    <message>
+        <source>only FSDP&apos;s hybrid sharding uses a shard group</source>
+        <translation>группа шардирования нужна только гибридному шардированию FSDP</translation>
+    </message>
 </context>
 <context>
     <name>JobRunner</name>
@@ -470,6 +506,14 @@
     <message>
         <source> · budget %1</source>
         <translation> · бюджет %1</translation>
+    </message>
+    <message numerus="yes">
+        <source> · shard groups of %n ranks</source>
+        <translation>
+            <numerusform> · группы шардирования по %n рангу</numerusform>
+            <numerusform> · группы шардирования по %n ранга</numerusform>
+            <numerusform> · группы шардирования по %n рангов</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -53,7 +53,18 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     return s;
   };
   strategy_ = combo(names<shardlab::StrategyKind>());
-  sharding_ = combo(names<shardlab::Sharding>());
+  // Each sharding strategy with its PyTorch name and ZeRO stage; the item's data is the engine's name.
+  sharding_ = new QComboBox(this);
+  for (const auto& [value, name] : shardlab::EnumNames<shardlab::Sharding>::values)
+    sharding_->addItem(QStringLiteral("%1 · %2 (ZeRO-%3)")
+                           .arg(text(name), text(shardlab::pytorchName(value)))
+                           .arg(shardlab::zeroStage(value)),
+                       text(name));
+  connect(sharding_, &QComboBox::currentTextChanged, this, &ExperimentPanel::revalidate); // once it has its items
+  // The longest item ("optimizer · ZeroRedundancyOptimizer (ZeRO-1)") must not widen the form.
+  sharding_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  sharding_->setMinimumContentsLength(16);
+  backwardPrefetch_ = combo(names<shardlab::BackwardPrefetch>());
   schedule_ = combo(names<shardlab::Schedule>());
   device_ = combo(names<shardlab::DeviceKind>());
   ranks_ = spin(0, 1024);
@@ -64,6 +75,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   steps_ = spin(0, 100000);
   micro_ = spin(0, 1024);
   virtual_ = spin(0, 64);
+  shardGroup_ = spin(0, 1024);
+  shardGroup_->setSpecialValueText(tr("none"));  // 0: not given
+  limitAllGathers_ = spin(-1, 1024);
+  limitAllGathers_->setSpecialValueText(tr("no limit"));  // -1: none; 0 is typed and refused by the rule
   // A seed is any 64-bit unsigned integer: typed as text, read by JobConfig::fromJson.
   seed_ = new QLineEdit(this);
   seed_->setObjectName(QStringLiteral("seed"));
@@ -73,8 +88,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   lr_->setRange(0.0, 100.0);
   lr_->setSingleStep(0.0005);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
-  prefetch_ = new QCheckBox(tr("prefetch the next unit"), this);
-  connect(prefetch_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
+  forwardPrefetch_ = new QCheckBox(tr("gather the next unit early"), this);
+  connect(forwardPrefetch_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
   budget_ = new QLineEdit(this);
   budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setPlaceholderText(tr("none, or e.g. 3MiB"));
@@ -90,7 +105,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Seed"), seed_);
   form->addRow(tr("Learning rate"), lr_);
   form->addRow(tr("FSDP sharding"), sharding_);
-  form->addRow(QString(), prefetch_);
+  form->addRow(tr("Shard group (hybrid)"), shardGroup_);
+  form->addRow(tr("Backward prefetch"), backwardPrefetch_);
+  form->addRow(tr("Forward prefetch"), forwardPrefetch_);
+  form->addRow(tr("Gathered units at most"), limitAllGathers_);
   form->addRow(tr("Schedule"), schedule_);
   form->addRow(tr("Micro-batches"), micro_);
   form->addRow(tr("Virtual stages"), virtual_);
@@ -115,11 +133,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
 }
 
 nlohmann::json ExperimentPanel::formJson() const {
-  nlohmann::json j{{"strategy", current(strategy_)}, {"sharding", current(sharding_)}, {"schedule", current(schedule_)},
+  nlohmann::json j{{"strategy", current(strategy_)}, {"sharding", sharding_->currentData().toString().toStdString()},
+                   {"schedule", current(schedule_)},
                    {"device", current(device_)},     {"ranks", ranks_->value()},        {"layers", layers_->value()},
                    {"hidden", hidden_->value()},     {"vocab", vocab_->value()},        {"batch", batch_->value()},
                    {"steps", steps_->value()},       {"microbatches", micro_->value()}, {"virtual_stages", virtual_->value()},
-                   {"lr", lr_->value()},             {"prefetch", prefetch_->isChecked()}};
+                   {"lr", lr_->value()},
+                   {"shard_group", shardGroup_->value()},
+                   {"backward_prefetch", current(backwardPrefetch_)},
+                   {"forward_prefetch", forwardPrefetch_->isChecked()},
+                   {"limit_all_gathers", limitAllGathers_->value() < 0 ? nlohmann::json() : nlohmann::json(limitAllGathers_->value())}};
   bool isNumber = false;
   const QString seed = seed_->text().trimmed();
   const qulonglong seedValue = seed.toULongLong(&isNumber);
@@ -149,7 +172,10 @@ std::vector<shardlab::JobIssue> ExperimentPanel::issues() const {
 void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
   base_ = c;
   strategy_->setCurrentText(text(shardlab::name(c.strategy)));
-  sharding_->setCurrentText(text(shardlab::name(c.sharding)));
+  sharding_->setCurrentIndex(sharding_->findData(text(shardlab::name(c.sharding))));
+  backwardPrefetch_->setCurrentText(text(shardlab::name(c.backwardPrefetch)));
+  shardGroup_->setValue(c.shardGroup);
+  limitAllGathers_->setValue(c.limitAllGathers ? *c.limitAllGathers : -1);
   schedule_->setCurrentText(text(shardlab::name(c.schedule)));
   device_->setCurrentText(text(shardlab::name(c.device)));
   ranks_->setValue(c.ranks);
@@ -162,7 +188,7 @@ void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
   micro_->setValue(c.microbatches);
   virtual_->setValue(c.virtualStages);
   lr_->setValue(c.lr);
-  prefetch_->setChecked(c.prefetch);
+  forwardPrefetch_->setChecked(c.forwardPrefetch);
   budget_->setText(c.memoryBudget > 0 ? sizeText(c.memoryBudget) : QString());
   revalidate();
 }
@@ -181,7 +207,10 @@ void ExperimentPanel::revalidate() {
   const auto c = read(issues);
   const bool fsdp = c.strategy == StrategyKind::Fsdp, pipe = c.strategy == StrategyKind::Pipeline;
   sharding_->setEnabled(fsdp);
-  prefetch_->setEnabled(fsdp);
+  shardGroup_->setEnabled(fsdp && c.sharding == shardlab::Sharding::Hybrid);
+  backwardPrefetch_->setEnabled(fsdp);
+  forwardPrefetch_->setEnabled(fsdp);
+  limitAllGathers_->setEnabled(fsdp);
   schedule_->setEnabled(pipe);
   micro_->setEnabled(pipe);
   virtual_->setEnabled(pipe && c.schedule == shardlab::Schedule::Interleaved);

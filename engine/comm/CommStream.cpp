@@ -2,6 +2,7 @@
 
 #include "comm/MpiCheck.h"
 
+#include <cstdio>
 #include <vector>
 
 namespace shardlab {
@@ -38,6 +39,22 @@ CommStream::~CommStream() {
   }
   wake_.notify_all();
   thread_.join();
+  for (auto& c : subCommunicators_) {
+    // A destructor does not throw: a failing free is reported, not raised.
+    if (const int rc = MPI_Comm_free(&c.comm); rc != MPI_SUCCESS)
+      std::fprintf(stderr, "MPI_Comm_free failed (%d) at %s:%d\n", rc, __FILE__, __LINE__);
+  }
+}
+
+const Communicator& CommStream::split(int color, trace::CommGroup group) {
+  Communicator c;
+  MPI_CHECK(MPI_Comm_split(comm_, color, rank_, &c.comm));
+  MPI_CHECK(MPI_Comm_rank(c.comm, &c.rank));
+  MPI_CHECK(MPI_Comm_size(c.comm, &c.size));
+  c.participants = worldMaskOf(c.comm);
+  c.group = group;
+  subCommunicators_.push_back(c);
+  return subCommunicators_.back();
 }
 
 void CommStream::throwIfFailed() {
@@ -104,8 +121,10 @@ void CommStream::run() {
   }
 }
 
-CommStream::Ticket CommStream::allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag) {
+CommStream::Ticket CommStream::allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag,
+                                         const Communicator* on) {
   CommOp op;
+  op.on = on ? on : &world();
   op.kind = Kind::AllGather;
   op.send = shard;
   op.recv = full;
@@ -115,8 +134,9 @@ CommStream::Ticket CommStream::allGather(const float* shard, float* full, std::s
 }
 
 CommStream::Ticket CommStream::reduceScatter(const float* full, float* shard, std::size_t shardCount,
-                                             CollectiveTag tag) {
+                                             CollectiveTag tag, const Communicator* on) {
   CommOp op;
+  op.on = on ? on : &world();
   op.kind = Kind::ReduceScatter;
   op.send = full;
   op.recv = shard;
@@ -125,8 +145,10 @@ CommStream::Ticket CommStream::reduceScatter(const float* full, float* shard, st
   return issue(op);
 }
 
-CommStream::Ticket CommStream::allReduce(float* buffer, std::size_t count, CollectiveTag tag) {
+CommStream::Ticket CommStream::allReduce(float* buffer, std::size_t count, CollectiveTag tag,
+                                         const Communicator* on) {
   CommOp op;
+  op.on = on ? on : &world();
   op.kind = Kind::AllReduce;
   op.recv = buffer;
   op.count = count;
@@ -137,6 +159,7 @@ CommStream::Ticket CommStream::allReduce(float* buffer, std::size_t count, Colle
 CommStream::Ticket CommStream::send(const float* data, int rows, int cols, int peer, int messageTag,
                                     CollectiveTag tag) {
   CommOp op;
+  op.on = &world();
   op.kind = Kind::Send;
   op.send = data;
   op.count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);

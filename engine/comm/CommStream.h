@@ -43,12 +43,23 @@ public:
   trace::RankMask participants() const { return participants_; }
   const Transport& transport() const { return *transport_; }
 
-  // Each rank contributes `shardCount` floats; `full` receives size() * shardCount.
-  Ticket allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag);
-  // `full` holds size() * shardCount floats; `shard` receives this rank's summed slice.
-  Ticket reduceScatter(const float* full, float* shard, std::size_t shardCount, CollectiveTag tag);
+  // The job's communicator (all ranks): what a collective runs on when `on` is null.
+  const Communicator& world() const { return transport_->world(); }
+  // A sub-communicator of the job's (MPI_Comm_split: the ranks with the same `color`,
+  // ordered by world rank), recorded in the trace as `group`. Collective over all
+  // ranks; call it while no operation is in flight (setup). Freed with the stream.
+  const Communicator& split(int color, trace::CommGroup group);
+
+  // Collectives over `on` (null: world()); "size" below is on's size.
+  // Each rank contributes `shardCount` floats; `full` receives size * shardCount.
+  // In place when `shard` is `full + rank * shardCount`.
+  Ticket allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag,
+                   const Communicator* on = nullptr);
+  // `full` holds size * shardCount floats; `shard` receives this rank's summed slice.
+  Ticket reduceScatter(const float* full, float* shard, std::size_t shardCount, CollectiveTag tag,
+                       const Communicator* on = nullptr);
   // In place: every rank ends with the sum.
-  Ticket allReduce(float* buffer, std::size_t count, CollectiveTag tag);
+  Ticket allReduce(float* buffer, std::size_t count, CollectiveTag tag, const Communicator* on = nullptr);
 
   // Point-to-point, for pipeline stages. The send runs on the communication thread
   // (`data` must stay alive until the ticket is done); the receive blocks the caller:
@@ -82,6 +93,7 @@ private:
   bool stopping_ = false;
   std::exception_ptr failed_; // the first operation that failed: every later call rethrows it
   std::thread thread_;
+  std::deque<Communicator> subCommunicators_; // split(): stable addresses, freed in the destructor
 };
 
 struct CommStream::Pending {

@@ -180,7 +180,8 @@ protected:
                                std::to_string(__LINE__) + ")");
     });
     const auto t0 = recorder_.now(); // from here on it is communication: copies and MPI
-    const std::size_t nSend = op.sendCount(size_), nRecv = op.recvCount(size_);
+    const int ranks = op.on ? op.on->size : size_;
+    const std::size_t nSend = op.sendCount(ranks), nRecv = op.recvCount(ranks);
     std::int64_t wireBytes = -1;
     if (op.kind == trace::Kind::AllReduce) { // in place
       float* host = stage_.get(nRecv);
@@ -239,6 +240,10 @@ public:
 
   Issued issue(const CommOp& op) override {
     if (op.kind == trace::Kind::Send) return StagedTransport::issue(op); // point-to-point: staged (docs/gpu.md)
+    if (op.on && op.on->group != trace::CommGroup::World)
+      throw std::runtime_error(std::string("the NCCL transport has one communicator, over all ranks: FSDP's hybrid "
+                                           "sharding needs sub-communicators; run it with --device cpu or "
+                                           "cuda+mpi-staged (") + __FILE__ + ":" + std::to_string(__LINE__) + ")");
 
     auto ev = std::make_shared<OpEvents>();
     NvtxRange range(nvtxName(op.kind, op.tag.unit, op.tag.step, op.tag.micro, options_.unitNames));

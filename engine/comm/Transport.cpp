@@ -26,10 +26,12 @@ Transport::Transport(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_
   MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
   MPI_CHECK(MPI_Comm_size(comm_, &size_));
   participants_ = worldMaskOf(comm_);
+  world_ = {comm_, rank_, size_, participants_, trace::CommGroup::World};
 }
 
 std::int64_t Transport::runMpi(const CommOp& op, const float* send, float* recv) const {
   const int n = static_cast<int>(op.count);
+  const Communicator& on = op.on ? *op.on : world_;
   // A collective's internal messages and the application's own sends are counted by
   // different variables (pml_monitoring_enable=2).
   const bool pointToPoint = op.kind == trace::Kind::Send;
@@ -37,13 +39,16 @@ std::int64_t Transport::runMpi(const CommOp& op, const float* send, float* recv)
   const auto before = sentSoFar();
   switch (op.kind) {
   case trace::Kind::AllGather:
-    MPI_CHECK(MPI_Allgather(send, n, MPI_FLOAT, recv, n, MPI_FLOAT, comm_));
+    if (send == recv + static_cast<std::size_t>(on.rank) * op.count) // in place: this rank's slice is already there
+      MPI_CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_FLOAT, recv, n, MPI_FLOAT, on.comm));
+    else
+      MPI_CHECK(MPI_Allgather(send, n, MPI_FLOAT, recv, n, MPI_FLOAT, on.comm));
     break;
   case trace::Kind::ReduceScatter:
-    MPI_CHECK(MPI_Reduce_scatter_block(send, recv, n, MPI_FLOAT, MPI_SUM, comm_));
+    MPI_CHECK(MPI_Reduce_scatter_block(send, recv, n, MPI_FLOAT, MPI_SUM, on.comm));
     break;
   case trace::Kind::AllReduce:
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, n, MPI_FLOAT, MPI_SUM, comm_));
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, n, MPI_FLOAT, MPI_SUM, on.comm));
     break;
   case trace::Kind::Send:
     MPI_CHECK(MPI_Send(send, n, MPI_FLOAT, op.peer, op.messageTag, comm_));
@@ -58,15 +63,17 @@ std::int64_t Transport::runMpi(const CommOp& op, const float* send, float* recv)
 void Transport::record(const CommOp& op, std::int64_t t0, std::int64_t t1, std::int64_t wireBytes) const {
   const auto floatBytes = static_cast<std::int64_t>(sizeof(float));
   const auto& t = op.tag;
+  const Communicator& on = op.on ? *op.on : world_;
   switch (op.kind) {
   case trace::Kind::AllGather:
   case trace::Kind::ReduceScatter:
     recorder_.collective(op.kind, t.unit, t.step, t.micro, t0, t1,
-                         static_cast<std::int64_t>(op.count) * floatBytes * size_, participants_, -1, 0, 0, wireBytes);
+                         static_cast<std::int64_t>(op.count) * floatBytes * on.size, on.participants, -1, 0, 0,
+                         wireBytes, on.group);
     break;
   case trace::Kind::AllReduce:
     recorder_.collective(op.kind, t.unit, t.step, t.micro, t0, t1, static_cast<std::int64_t>(op.count) * floatBytes,
-                         participants_, -1, 0, 0, wireBytes);
+                         on.participants, -1, 0, 0, wireBytes, on.group);
     break;
   default: // Send
     recorder_.collective(trace::Kind::Send, t.unit, t.step, t.micro, t0, t1,

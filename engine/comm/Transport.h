@@ -35,6 +35,16 @@ struct CollectiveTag {
   int micro = -1;
 };
 
+// A communicator a collective runs on: the job's (all ranks, CommGroup::World), or a
+// sub-communicator CommStream::split made (FSDP's hybrid sharding). `rank` and `size`
+// are within it; `participants` are its members as world ranks, for the trace.
+struct Communicator {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+  trace::RankMask participants = 0;
+  trace::CommGroup group = trace::CommGroup::World;
+};
+
 // One operation, as the strategy asked for it. Pointers are the rank's device memory.
 struct CommOp {
   trace::Kind kind = trace::Kind::AllReduce; // AllGather, ReduceScatter, AllReduce or Send
@@ -43,6 +53,9 @@ struct CommOp {
   std::size_t count = 0;                     // allGather/reduceScatter: shard floats; allReduce: floats; send: rows * cols
   int peer = -1, messageTag = 0, rows = 0, cols = 0; // send only
   CollectiveTag tag;
+  // The communicator it runs on; never null once CommStream has issued it. An
+  // all-gather whose `send` is `recv + rank * count` is in place (NCCL's convention).
+  const Communicator* on = nullptr;
 
   std::size_t sendCount(int ranks) const; // floats read from `send` (allReduce: from `recv`)
   std::size_t recvCount(int ranks) const; // floats written to `recv` (0 for send)
@@ -78,6 +91,8 @@ public:
   int rank() const { return rank_; }
   int size() const { return size_; }
   trace::RankMask participants() const { return participants_; }
+  // The job's communicator, as collectives name it.
+  const Communicator& world() const { return world_; }
 
 protected:
   // The MPI call of `op` on host buffers (`send`, `recv` as CommOp's). Returns the
@@ -97,6 +112,7 @@ protected:
   int rank_ = 0, size_ = 1;
   trace::RankMask participants_ = 0;
   WireMonitor wire_; // read only on the communication thread
+  Communicator world_;
 };
 
 // Open MPI on host buffers: the CPU ranks' transport (and the behaviour before

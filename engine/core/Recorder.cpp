@@ -43,7 +43,7 @@ void Recorder::op(Kind kind, int unit, int step, int micro, std::int64_t t0, std
 
 void Recorder::collective(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1,
                           std::int64_t bytes, trace::RankMask participants, int peer, int rows, int cols,
-                          std::int64_t wireBytes) {
+                          std::int64_t wireBytes, trace::CommGroup group) {
   if (!writer_) return;
   auto e = event(trace::Record::Collective, t0, t1);
   e.kind = kind;
@@ -56,6 +56,7 @@ void Recorder::collective(Kind kind, int unit, int step, int micro, std::int64_t
   e.rows = rows;
   e.cols = cols;
   e.wireBytes = wireBytes;
+  e.group = group;
   write(e);
 }
 

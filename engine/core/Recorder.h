@@ -51,7 +51,8 @@ public:
   void op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t cpuNs);
   void collective(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t bytes,
                   trace::RankMask participants, int peer = -1, int rows = 0, int cols = 0,
-                  std::int64_t wireBytes = -1); // wireBytes: measured by Open MPI's monitoring; -1: not measured
+                  std::int64_t wireBytes = -1, // measured by Open MPI's monitoring; -1: not measured
+                  trace::CommGroup group = trace::CommGroup::World);
   void memory(Category c, int unit, std::int64_t delta, std::int64_t categoryNow, std::int64_t totalNow);
   void deviceMemory(std::int64_t freeBytes, std::int64_t totalBytes);
   void idle(Kind why, int step, int micro, std::int64_t t0, std::int64_t t1);

@@ -62,6 +62,8 @@ std::vector<JobIssue> JobConfig::validate() const {
   if (memoryBudget < 0) add("memory_budget", JobRule::NotNegative);
   atLeast("microbatches", microbatches, 1);
   atLeast("virtual_stages", virtualStages, 1);
+  if (shardGroup < 0) add("shard_group", JobRule::AtLeast, {"1", s(shardGroup)});
+  if (limitAllGathers) atLeast("limit_all_gathers", *limitAllGathers, 1);
   if (!e.empty()) return e;  // the rules below divide by these
 
   if ((strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp) && batch % ranks != 0)
@@ -92,6 +94,13 @@ std::vector<JobIssue> JobConfig::validate() const {
         }
     }
   }
+  if (strategy == StrategyKind::Fsdp) {
+    if (sharding == Sharding::Hybrid && shardGroup == 0) add("shard_group", JobRule::HybridNeedsShardGroup);
+    if (sharding == Sharding::Hybrid && shardGroup != 0 && ranks % shardGroup != 0)
+      add("shard_group", JobRule::ShardGroupDividesRanks, {s(shardGroup), s(ranks)});
+  }
+  if (shardGroup != 0 && (strategy != StrategyKind::Fsdp || sharding != Sharding::Hybrid))
+    add("shard_group", JobRule::ShardGroupOnlyHybrid);
   if (strategy == StrategyKind::Tp && (hidden % ranks != 0 || (4 * hidden) % ranks != 0))
     add("ranks", JobRule::TpDividesHidden, {s(ranks), s(hidden), s(4 * hidden)});
   return e;
@@ -100,15 +109,18 @@ std::vector<JobIssue> JobConfig::validate() const {
 const std::vector<std::string>& JobConfig::keys() {
   static const std::vector<std::string> k = {
       "strategy", "sharding",      "ranks",        "layers",   "hidden",         "vocab",
-      "batch",    "steps",         "seed",         "lr",       "weight_decay",   "prefetch",
-      "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
+      "batch",    "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
+      "backward_prefetch", "forward_prefetch", "limit_all_gathers", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
   return k;
 }
 
 nlohmann::json JobConfig::toJson() const {
   return {{"strategy", name(strategy)}, {"sharding", name(sharding)}, {"ranks", ranks}, {"layers", layers},
           {"hidden", hidden}, {"vocab", vocab}, {"batch", batch}, {"steps", steps}, {"seed", seed},
-          {"lr", lr}, {"weight_decay", weightDecay}, {"prefetch", prefetch}, {"memory_budget", memoryBudget},
+          {"lr", lr}, {"weight_decay", weightDecay}, {"shard_group", shardGroup},
+          {"backward_prefetch", name(backwardPrefetch)}, {"forward_prefetch", forwardPrefetch},
+          {"limit_all_gathers", limitAllGathers ? nlohmann::json(*limitAllGathers) : nlohmann::json()},
+          {"memory_budget", memoryBudget},
           {"microbatches", microbatches}, {"schedule", name(schedule)}, {"virtual_stages", virtualStages},
           {"stages", stages}, {"device", name(device)}, {"trace", trace}};
 }
@@ -159,7 +171,16 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     else if (k == "virtual_stages") getInt(k, v, c.virtualStages);
     else if (k == "lr") getDouble(k, v, c.lr);
     else if (k == "weight_decay") getDouble(k, v, c.weightDecay);
-    else if (k == "prefetch") getBool(k, v, c.prefetch);
+    else if (k == "backward_prefetch") getEnum(k, v, c.backwardPrefetch);
+    else if (k == "shard_group") getInt(k, v, c.shardGroup);
+    else if (k == "forward_prefetch") getBool(k, v, c.forwardPrefetch);
+    else if (k == "limit_all_gathers") {
+      // null: no limit (what toJson writes for none)
+      int n = 0;
+      const std::size_t before = issues.size();
+      if (v.is_null()) c.limitAllGathers.reset();
+      else if (getInt(k, v, n); issues.size() == before) c.limitAllGathers = n;
+    }
     else if (k == "trace") getBool(k, v, c.trace);
     else if (k == "seed") {
       if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) c.seed = v.get<std::uint64_t>();
@@ -190,6 +211,14 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     }
   }
   return c;
+}
+
+int JobConfig::shardDegree() const {
+  switch (sharding) {
+  case Sharding::NoShard: return 1;
+  case Sharding::Hybrid: return shardGroup > 0 ? shardGroup : ranks;
+  default: return ranks;
+  }
 }
 
 std::vector<std::string> JobConfig::unitNames() const {

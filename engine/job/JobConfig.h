@@ -21,7 +21,22 @@
 namespace shardlab {
 
 enum class StrategyKind { Ddp, Fsdp, Pipeline, Tp };
-enum class Sharding { Full, GradOp };  // PyTorch FSDP's FULL_SHARD (ZeRO-3), SHARD_GRAD_OP (ZeRO-2)
+// FSDP's sharding strategy (docs/sharding.md): what each rank keeps a slice of.
+//   NoShard   NO_SHARD       ZeRO-0: nothing sharded; gradients all-reduced (DDP inside FSDP)
+//   Optimizer (ZeRO-1)       optimizer state sharded; gradients reduce-scattered; each rank
+//                            updates its slice, then the parameters are all-gathered
+//   GradOp    SHARD_GRAD_OP  ZeRO-2: gradients and optimizer state sharded; parameters
+//                            gathered in the forward, kept through the backward
+//   Full      FULL_SHARD     ZeRO-3: parameters too; gathered per unit, freed after use
+//   Hybrid    HYBRID_SHARD   FULL_SHARD inside groups of `shard_group` ranks, replicated
+//                            across groups (gradients reduce-scattered in the group, then
+//                            all-reduced across groups)
+enum class Sharding { NoShard, Optimizer, GradOp, Full, Hybrid };
+// FSDP's backward_prefetch: when the backward issues the previous unit's all-gather.
+//   Pre   BACKWARD_PRE   before this unit's gradient computation (more overlap, two units held)
+//   Post  BACKWARD_POST  after it, once this unit's parameters are freed (less memory)
+//   None  None           only when that unit's backward needs it
+enum class BackwardPrefetch { Pre, Post, None };
 enum class Schedule { Naive, GPipe, OneFOneB, Interleaved };
 // CudaMpiStaged: GPU ranks whose collectives go through Open MPI staged in host
 // memory (the launcher picks it when ranks share GPUs, so NCCL cannot be used).
@@ -34,8 +49,15 @@ template <> struct EnumNames<StrategyKind> {
       {{StrategyKind::Ddp, "ddp"}, {StrategyKind::Fsdp, "fsdp"}, {StrategyKind::Pipeline, "pipeline"}, {StrategyKind::Tp, "tp"}}};
 };
 template <> struct EnumNames<Sharding> {
-  static constexpr std::array<std::pair<Sharding, std::string_view>, 2> values{
-      {{Sharding::Full, "full"}, {Sharding::GradOp, "grad-op"}}};
+  static constexpr std::array<std::pair<Sharding, std::string_view>, 5> values{{{Sharding::NoShard, "no-shard"},
+                                                                                {Sharding::Optimizer, "optimizer"},
+                                                                                {Sharding::GradOp, "grad-op"},
+                                                                                {Sharding::Full, "full"},
+                                                                                {Sharding::Hybrid, "hybrid"}}};
+};
+template <> struct EnumNames<BackwardPrefetch> {
+  static constexpr std::array<std::pair<BackwardPrefetch, std::string_view>, 3> values{
+      {{BackwardPrefetch::Pre, "pre"}, {BackwardPrefetch::Post, "post"}, {BackwardPrefetch::None, "none"}}};
 };
 template <> struct EnumNames<Schedule> {
   static constexpr std::array<std::pair<Schedule, std::string_view>, 4> values{{{Schedule::Naive, "naive"},
@@ -49,6 +71,28 @@ template <> struct EnumNames<DeviceKind> {
                                                                                   {DeviceKind::Cuda, "cuda"},
                                                                                   {DeviceKind::CudaMpiStaged, "cuda+mpi-staged"}}};
 };
+
+// The PyTorch name of a sharding strategy and its ZeRO stage, shown beside ShardLab's
+// name in the summary, the app and the lessons. ZeRO-1 has no FSDP strategy: PyTorch
+// offers it as ZeroRedundancyOptimizer beside DDP. Hybrid is ZeRO-3 inside each group.
+constexpr std::string_view pytorchName(Sharding s) {
+  switch (s) {
+  case Sharding::NoShard: return "NO_SHARD";
+  case Sharding::Optimizer: return "ZeroRedundancyOptimizer";
+  case Sharding::GradOp: return "SHARD_GRAD_OP";
+  case Sharding::Full: return "FULL_SHARD";
+  case Sharding::Hybrid: return "HYBRID_SHARD";
+  }
+  return "?";
+}
+constexpr int zeroStage(Sharding s) {
+  switch (s) {
+  case Sharding::NoShard: return 0;
+  case Sharding::Optimizer: return 1;
+  case Sharding::GradOp: return 2;
+  default: return 3;
+  }
+}
 
 template <class E> constexpr std::string_view name(E value) {
   for (const auto& [v, n] : EnumNames<E>::values)
@@ -79,7 +123,10 @@ struct JobConfig {
   std::uint64_t seed = 1;
   double lr = 3e-3;
   double weightDecay = 0.0;
-  bool prefetch = true;                // fsdp: all-gather the next unit while this one computes
+  int shardGroup = 0;                  // fsdp, hybrid: ranks per shard group; 0: not given
+  BackwardPrefetch backwardPrefetch = BackwardPrefetch::Pre; // fsdp (PyTorch's default)
+  bool forwardPrefetch = false;        // fsdp: issue the next unit's all-gather before this one's forward
+  std::optional<int> limitAllGathers;  // fsdp: at most N units' gathered parameters held; none: no limit
   std::int64_t memoryBudget = 0;       // bytes per rank; 0: none
   int microbatches = 1;                // pipeline
   Schedule schedule = Schedule::OneFOneB;
@@ -112,6 +159,12 @@ struct JobConfig {
   std::int64_t parameterCount() const;
   // Pipeline stages (chunks when interleaved): ranks, times virtual stages.
   int pipelineChunks() const { return ranks * (schedule == Schedule::Interleaved ? virtualStages : 1); }
+  // FSDP: how many ranks share one unit's slices (the shard degree): 1 under no-shard,
+  // shard_group under hybrid, all ranks otherwise. Ranks holding the same slice
+  // (ranks / shardDegree() of them) are replicas of each other.
+  int shardDegree() const;
+  // FSDP: does any all-gather get issued before the unit needs it?
+  bool prefetches() const { return forwardPrefetch || backwardPrefetch != BackwardPrefetch::None; }
   // Description the trace's job record carries: units, parameters per unit, totals.
   nlohmann::json modelJson() const;
 };

@@ -61,6 +61,12 @@ const RuleText kRules[] = {
     {JobRule::TpDividesHidden, "tp-divides-hidden",
      QT_TRANSLATE_NOOP("JobRule",
                        "the tensor-parallel degree (%1) must divide hidden (%2) and 4 x hidden (%3)")},
+    {JobRule::HybridNeedsShardGroup, "hybrid-needs-shard-group",
+     QT_TRANSLATE_NOOP("JobRule", "hybrid sharding needs the number of ranks per shard group")},
+    {JobRule::ShardGroupDividesRanks, "shard-group-divides-ranks",
+     QT_TRANSLATE_NOOP("JobRule", "the shard group (%1 ranks) must divide the ranks (%2) into equal groups")},
+    {JobRule::ShardGroupOnlyHybrid, "shard-group-only-hybrid",
+     QT_TRANSLATE_NOOP("JobRule", "only FSDP's hybrid sharding uses a shard group")},
 };
 
 const RuleText& row(JobRule rule) {

@@ -38,6 +38,9 @@ enum class JobRule {
   StageUnitsSum,                 // %1 units
   StageEmpty,
   TpDividesHidden,               // %1 ranks, %2 hidden, %3 4 x hidden
+  HybridNeedsShardGroup,
+  ShardGroupDividesRanks,        // %1 shard group, %2 ranks
+  ShardGroupOnlyHybrid,
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".

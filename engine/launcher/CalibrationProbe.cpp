@@ -160,7 +160,8 @@ std::optional<Calibration> measureCalibration(const LaunchOptions& options, cons
   fsdp.hidden = 256;
   fsdp.batch = 16;
   fsdp.steps = 1;
-  fsdp.prefetch = false;
+  fsdp.forwardPrefetch = false;
+  fsdp.backwardPrefetch = BackwardPrefetch::None;
   fsdp.device = DeviceKind::Cpu;
   const trace::Trace fsdpTrace = runProbe(options, fsdp, workerPath, error);
   if (!error.empty()) return std::nullopt;

@@ -31,7 +31,17 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   };
   std::vector<JobOption> jobOptions = {
       {"--strategy", "strategy", "ddp | fsdp | pipeline | tp", JobOption::Text, {}},
-      {"--sharding", "sharding", "FSDP: full (FULL_SHARD) | grad-op (SHARD_GRAD_OP)", JobOption::Text, {}},
+      {"--sharding", "sharding",
+       "FSDP: no-shard (NO_SHARD, ZeRO-0) | optimizer (ZeRO-1) | grad-op (SHARD_GRAD_OP, ZeRO-2) | full (FULL_SHARD, "
+       "ZeRO-3) | hybrid (HYBRID_SHARD: full inside groups of --shard-group ranks, replicated across them)",
+       JobOption::Text, {}},
+      {"--shard-group", "shard_group", "FSDP, hybrid: ranks per shard group (must divide --ranks)", JobOption::Int, {}},
+      {"--backward-prefetch", "backward_prefetch",
+       "FSDP: pre (BACKWARD_PRE, default) | post (BACKWARD_POST) | none: when the backward gathers the previous unit",
+       JobOption::Text, {}},
+      {"--limit-all-gathers", "limit_all_gathers",
+       "FSDP: at most N units' gathered parameters held; a prefetch past it waits (default: no limit)", JobOption::Int,
+       {}},
       {"--ranks,-n", "ranks", "number of ranks (1-64)", JobOption::Int, {}},
       {"--layers", "layers", "residual MLP blocks", JobOption::Int, {}},
       {"--hidden", "hidden", "hidden width H (blocks are H -> 4H -> H)", JobOption::Int, {}},
@@ -50,8 +60,11 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   };
   std::vector<CLI::Option*> given;
   for (auto& opt : jobOptions) given.push_back(cli.add_option(opt.flag, opt.value, opt.help));
-  bool noPrefetchFlag = false;
-  auto* noPrefetch = cli.add_flag("--no-prefetch", noPrefetchFlag, "FSDP: do not prefetch the next unit's all-gather");
+  bool forwardPrefetchFlag = false, noPrefetchFlag = false;
+  auto* forwardPrefetch = cli.add_flag("--forward-prefetch", forwardPrefetchFlag,
+                                       "FSDP: issue the next unit's all-gather before this unit's forward");
+  auto* noPrefetch = cli.add_flag("--no-prefetch", noPrefetchFlag,
+                                  "FSDP: no prefetch at all (--backward-prefetch none, no forward prefetch)");
   cli.add_option("--trace", o.traceFile, "write the merged trace to FILE");
   cli.add_option("--chrome-trace", o.chromeTraceFile, "write the Chrome Trace Event export to FILE");
   cli.add_option("--summary-json", o.summaryJsonFile, "write the summary as JSON to FILE");
@@ -137,7 +150,13 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
     }
     overrides[opt.key] = value;
   }
-  if (noPrefetch->count()) overrides["prefetch"] = false;
+  if (forwardPrefetch->count()) overrides["forward_prefetch"] = true;
+  if (noPrefetch->count()) {
+    if (forwardPrefetch->count() || overrides.contains("backward_prefetch"))
+      errors.push_back("--no-prefetch: cannot be combined with --forward-prefetch or --backward-prefetch");
+    overrides["forward_prefetch"] = false;
+    overrides["backward_prefetch"] = "none";
+  }
   std::vector<JobIssue> issues;
   o.job = JobConfig::fromJson(overrides, issues, base);
   if (issues.empty()) issues = o.job.validate();

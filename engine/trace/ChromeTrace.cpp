@@ -44,6 +44,7 @@ void writeChromeTrace(const Trace& trace, std::ostream& out) {
       if (e.record == Record::Collective) {
         args["bytes"] = e.bytes;
         if (e.peer >= 0) args["peer"] = e.peer;
+        args["communicator"] = std::string(toString(e.group));
       }
       std::string name(toString(e.kind));
       if (unit != "-") name += " " + unit;

@@ -15,6 +15,8 @@ constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {
     "param_shard",  "param_replica", "gathered_params", "grads",
     "grad_shard",   "optimizer_state", "activations",   "comm_buffers"};
 
+constexpr std::array<std::string_view, 3> kCommGroupNames = {"world", "shard", "replicate"};
+
 template <typename E, std::size_t N>
 std::optional<E> lookup(const std::array<std::string_view, N>& names, std::string_view s) {
   for (std::size_t i = 0; i < N; ++i)
@@ -25,6 +27,8 @@ std::optional<E> lookup(const std::array<std::string_view, N>& names, std::strin
 } // namespace
 
 std::string_view toString(Record r) { return kRecordNames.at(static_cast<std::size_t>(r)); }
+std::string_view toString(CommGroup g) { return kCommGroupNames.at(static_cast<std::size_t>(g)); }
+std::optional<CommGroup> commGroupFromString(std::string_view s) { return lookup<CommGroup>(kCommGroupNames, s); }
 std::string_view toString(Kind k) { return kKindNames.at(static_cast<std::size_t>(k)); }
 std::string_view toString(Category c) { return kCategoryNames.at(static_cast<std::size_t>(c)); }
 std::optional<Record> recordFromString(std::string_view s) { return lookup<Record>(kRecordNames, s); }

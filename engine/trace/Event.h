@@ -57,7 +57,14 @@ enum class Category : std::uint8_t {
 };
 inline constexpr int kCategoryCount = static_cast<int>(Category::Count);
 
+// The communicator a collective ran on: the job's (all ranks), or under FSDP's hybrid
+// sharding a shard group (the ranks that share a unit's slices) or a replica group
+// (the ranks that hold the same slice, one per shard group).
+enum class CommGroup : std::uint8_t { World, Shard, Replicate };
+
 std::string_view toString(Record r);
+std::string_view toString(CommGroup g);
+std::optional<CommGroup> commGroupFromString(std::string_view s);
 std::string_view toString(Kind k);
 std::string_view toString(Category c);
 std::optional<Record> recordFromString(std::string_view s);
@@ -89,6 +96,7 @@ struct Event {
   std::int64_t total = 0;  // memory: rank's current total; oom: bytes held; devmem: device total
   RankMask participants = 0;
   std::int32_t rows = 0, cols = 0; // tensor shape of a send/recv
+  CommGroup group = CommGroup::World; // collective: the communicator it ran on
   std::int64_t cpuNs = -1; // op: thread CPU time inside it (GPU ranks: device time); -1: not recorded
   std::int64_t wireBytes = -1; // coll: bytes this rank really sent during the call, as Open MPI's
                                // monitoring counted them; -1: not measured

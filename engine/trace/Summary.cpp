@@ -141,6 +141,18 @@ Summary summarizeMeasured(const Trace& trace) {
   const std::optional<JobConfig> config = trace.config();
   s.strategy = config ? std::string(name(config->strategy)) : "?";
   s.device = config ? std::string(name(config->device)) : "?";
+  if (config && config->strategy == StrategyKind::Fsdp) {
+    ShardingSummary sh;
+    sh.name = std::string(name(config->sharding));
+    sh.pytorch = std::string(pytorchName(config->sharding));
+    sh.zeroStage = zeroStage(config->sharding);
+    sh.shardDegree = config->shardDegree();
+    sh.replicas = sh.shardDegree > 0 ? config->ranks / sh.shardDegree : 1;
+    sh.backwardPrefetch = std::string(name(config->backwardPrefetch));
+    sh.forwardPrefetch = config->forwardPrefetch;
+    sh.limitAllGathers = config->limitAllGathers.value_or(0);
+    s.sharding = sh;
+  }
   s.steps = config ? config->steps : 0;
   s.ranks = trace.rankCount();
   for (const auto& e : trace.events) s.ranks = std::max(s.ranks, e.rank + 1);
@@ -346,6 +358,15 @@ nlohmann::json Summary::toJson() const {
   using nlohmann::json;
   json j;
   j["strategy"] = strategy;
+  if (sharding)
+    j["sharding"] = {{"name", sharding->name},
+                     {"pytorch", sharding->pytorch},
+                     {"zero_stage", sharding->zeroStage},
+                     {"shard_degree", sharding->shardDegree},
+                     {"replicas", sharding->replicas},
+                     {"backward_prefetch", sharding->backwardPrefetch},
+                     {"forward_prefetch", sharding->forwardPrefetch},
+                     {"limit_all_gathers", sharding->limitAllGathers > 0 ? json(sharding->limitAllGathers) : json()}};
   j["ranks"] = ranks;
   j["device"] = device;
   j["steps"] = steps;
@@ -434,6 +455,15 @@ std::string Summary::toTable() const {
   char line[256];
   o << "ShardLab run: " << strategy << " on " << ranks << (ranks == 1 ? " rank" : " ranks") << ", device " << device << ", "
     << stepsCompleted << "/" << steps << " steps, " << parameters << " parameters in " << units << " units\n";
+  if (sharding) {
+    o << "sharding: " << sharding->name << " (" << sharding->pytorch << ", ZeRO-" << sharding->zeroStage
+      << "), each unit sharded over " << sharding->shardDegree << (sharding->shardDegree == 1 ? " rank" : " ranks");
+    if (sharding->replicas > 1) o << ", " << sharding->replicas << " replicas";
+    o << "; backward prefetch " << sharding->backwardPrefetch << ", forward prefetch "
+      << (sharding->forwardPrefetch ? "on" : "off") << ", all-gathers "
+      << (sharding->limitAllGathers > 0 ? "limited to " + std::to_string(sharding->limitAllGathers) : std::string("unlimited"))
+      << "\n";
+  }
   if (!lossPerStep.empty()) {
     std::snprintf(line, sizeof line, "loss: %.4f -> %.4f\n", lossPerStep.front(), lossPerStep.back());
     o << line;

@@ -65,8 +65,20 @@ struct BubbleSummary {
   int stages = 0, microbatches = 0, virtualStages = 1;
 };
 
+// FSDP's sharding and prefetch settings, named as PyTorch and ZeRO name them.
+struct ShardingSummary {
+  std::string name, pytorch;     // "full", "FULL_SHARD"
+  int zeroStage = 3;
+  int shardDegree = 1;           // ranks sharing one unit's slices
+  int replicas = 1;              // ranks holding the same slice
+  std::string backwardPrefetch;  // "pre", "post", "none"
+  bool forwardPrefetch = false;
+  int limitAllGathers = 0;       // 0: no limit
+};
+
 struct Summary {
   std::string strategy, device;
+  std::optional<ShardingSummary> sharding; // FSDP runs
   int ranks = 0, steps = 0, stepsCompleted = 0;
   std::int64_t parameters = 0;
   int units = 0;

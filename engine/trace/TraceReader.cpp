@@ -70,7 +70,7 @@ std::optional<std::string> TraceParser::parseLine(std::string_view line) {
 }
 
 std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
-  std::array<std::string_view, 13> f{};
+  std::array<std::string_view, 14> f{};
   const std::size_t n = split(line, f);
   const std::string_view tag = f[0];
 
@@ -144,11 +144,17 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
       auto x = shape.find('x');
       if (x == std::string_view::npos || !num(shape.substr(0, x), e.rows) || !num(shape.substr(x + 1), e.cols))
         return bad("shape", shape);
-      // The measured wire bytes are a trailing field, like an op's CPU time: -1 when
-      // absent (older traces) or not measured.
+      // Trailing fields, each absent from traces written before it: the measured wire
+      // bytes (-1 when absent or not measured), then the communicator (absent: world).
       if (n > 12) {
         const auto wire = f[12].substr(0, f[12].find(' '));
         if (!num(wire, e.wireBytes) || e.wireBytes < -1) return bad("wire bytes", wire);
+      }
+      if (n > 13) {
+        const auto group = f[13].substr(0, f[13].find(' '));
+        auto g = commGroupFromString(group);
+        if (!g) return bad("communicator", group);
+        e.group = *g;
       }
     }
     break;

@@ -53,7 +53,8 @@ std::string formatEvent(const Event& e, const std::vector<std::string>& units,
     s.append(unitOf(units, e.unit)); s += ' ';
     put(s, e.step); s += ' '; put(s, e.micro); s += ' ';
     put(s, e.bytes); s += ' '; putHex(s, e.participants); s += ' ';
-    put(s, e.peer); s += ' '; put(s, e.rows); s += 'x'; put(s, e.cols); s += ' '; put(s, e.wireBytes);
+    put(s, e.peer); s += ' '; put(s, e.rows); s += 'x'; put(s, e.cols); s += ' '; put(s, e.wireBytes); s += ' ';
+    s.append(toString(e.group));
     break;
   case Record::Memory:
     put(s, e.t0); s += ' ';

@@ -19,6 +19,12 @@ public:
     const auto strategy = strategyOf(in.trace);
     const bool fsdp = strategy == StrategyKind::Fsdp;
     if (!fsdp && strategy != StrategyKind::Ddp) return std::nullopt;
+    // The reasons below explain gathering parameters per unit for compute (full, grad-op,
+    // hybrid); no-shard gathers nothing and optimizer (ZeRO-1) gathers after the update.
+    if (fsdp) {
+      const auto sharding = in.trace.config()->sharding; // an fsdp run has a job record
+      if (sharding == Sharding::NoShard || sharding == Sharding::Optimizer) return std::nullopt;
+    }
     const auto it = in.summary.collectives.find(fsdp ? "all_gather" : "all_reduce");
     if (it == in.summary.collectives.end() || it->second.count <= 0 || in.summary.stepsCompleted <= 0) return std::nullopt;
     if (in.summary.steps != in.summary.stepsCompleted) return std::nullopt; // a partial run counts partial steps
@@ -223,7 +229,7 @@ public:
     const auto& r = in.summary.ranksDetail.front();
     if (r.commS <= 0) return std::nullopt;
     const double hidden = std::clamp(1.0 - r.exposedCommS / r.commS, 0.0, 1.0);
-    const bool prefetch = in.trace.config()->prefetch;  // an fsdp run has a job record
+    const bool prefetch = in.trace.config()->prefetches();  // an fsdp run has a job record
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-prefetch";

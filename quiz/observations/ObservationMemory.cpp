@@ -102,7 +102,10 @@ struct DdpFsdp {
 };
 std::optional<DdpFsdp> ddpAndFsdp(const ObservationInput& in) {
   if (!in.second || !in.secondSummary) return std::nullopt;
-  if (strategyOf(in.trace) == StrategyKind::Ddp && strategyOf(*in.second) == StrategyKind::Fsdp)
+  // The templates explain FULL_SHARD and SHARD_GRAD_OP against DDP (1/N of the state, 1.5x or 1x the bytes).
+  const auto config = in.second->config();
+  const bool fullOrGradOp = config && (config->sharding == Sharding::Full || config->sharding == Sharding::GradOp);
+  if (strategyOf(in.trace) == StrategyKind::Ddp && strategyOf(*in.second) == StrategyKind::Fsdp && fullOrGradOp)
     return DdpFsdp{&in.trace, in.second, &in.summary, in.secondSummary, 1};
   return std::nullopt; // the other order is tried with the runs swapped
 }

@@ -83,7 +83,7 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     if (!second) return std::nullopt;
     const auto prefetch = [](const trace::Trace& t) {
       const auto config = t.config();
-      return config && config->prefetch;
+      return config && config->prefetches();
     };
     const trace::Trace* on = prefetch(run) ? &run : prefetch(*second) ? second : nullptr;
     const trace::Trace* off = on == &run ? second : &run;

@@ -312,8 +312,8 @@ TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
   // Comparison lessons: two labelled runs; prefetch on, then off.
   const Lesson* pf = c.find(QStringLiteral("fsdp-prefetch"));
   ASSERT_EQ(pf->specs.size(), 2);
-  EXPECT_TRUE(pf->specs.at(0).prefetch);
-  EXPECT_FALSE(pf->specs.at(1).prefetch);
+  EXPECT_TRUE(pf->specs.at(0).prefetches());
+  EXPECT_FALSE(pf->specs.at(1).prefetches());
   EXPECT_EQ(pf->specLabels(QStringLiteral("fr")).value(1), QStringLiteral("prélecture désactivée"));
   const Lesson* oom = c.find(QStringLiteral("oom-ddp-vs-fsdp"));
   EXPECT_EQ(oom->specs.at(0).memoryBudget, 1572864);

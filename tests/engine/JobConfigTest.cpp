@@ -46,15 +46,47 @@ TEST(JobConfig, EachBrokenRuleNamesItsField) {
 
 TEST(JobConfig, SpecReadsKeysAndRejectsUnknownOnes) {
   JobConfig c;
-  EXPECT_TRUE(read(R"({"strategy":"ddp","ranks":2,"memory_budget":"3MiB","prefetch":false})", &c).empty());
+  EXPECT_TRUE(read(R"({"strategy":"ddp","ranks":2,"memory_budget":"3MiB","forward_prefetch":true,)"
+                   R"("backward_prefetch":"post","limit_all_gathers":2})", &c).empty());
   EXPECT_EQ(c.strategy, StrategyKind::Ddp);
   EXPECT_EQ(c.ranks, 2);
   EXPECT_EQ(c.memoryBudget, 3 * 1024 * 1024);
-  EXPECT_FALSE(c.prefetch);
+  EXPECT_TRUE(c.forwardPrefetch);
+  EXPECT_EQ(c.backwardPrefetch, BackwardPrefetch::Post);
+  EXPECT_EQ(c.limitAllGathers, 2);
+  // toJson writes no limit as null, and reading it back keeps it unlimited.
+  JobConfig unlimited;
+  std::vector<JobIssue> issues;
+  const auto back = JobConfig::fromJson(unlimited.toJson(), issues);
+  EXPECT_TRUE(issues.empty());
+  EXPECT_FALSE(back.limitAllGathers);
   const auto errors = read(R"({"rank":2,"layers":"four"})");
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_TRUE(mentions(errors, "rank"));
   EXPECT_TRUE(mentions(errors, "layers"));
+}
+
+TEST(JobConfig, ShardDegreeFollowsTheShardingStrategy) {
+  JobConfig c;
+  c.ranks = 4;
+  c.sharding = Sharding::Full;
+  EXPECT_EQ(c.shardDegree(), 4);
+  c.sharding = Sharding::NoShard;
+  EXPECT_EQ(c.shardDegree(), 1);
+  c.sharding = Sharding::Hybrid;
+  c.shardGroup = 2;
+  EXPECT_EQ(c.shardDegree(), 2);
+  EXPECT_TRUE(c.validate().empty());
+  c.shardGroup = 3;
+  EXPECT_TRUE(mentions(c.validate(), "shard_group"));
+  c.shardGroup = 0;
+  EXPECT_TRUE(mentions(c.validate(), "shard_group"));
+  c.sharding = Sharding::Full;
+  c.shardGroup = 2;
+  EXPECT_TRUE(mentions(c.validate(), "shard_group"));
+  c = {};
+  c.limitAllGathers = 0;
+  EXPECT_TRUE(mentions(c.validate(), "limit_all_gathers"));
 }
 
 TEST(JobConfig, ParsesSizes) {

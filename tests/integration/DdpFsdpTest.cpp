@@ -150,7 +150,7 @@ TEST(FsdpPrefetch, AllGatherRunsWhileTheCurrentUnitComputes) {
   // A wide model so that each forward is long enough to overlap on 2 cores.
   const std::vector<std::string> job{"--strategy", "fsdp", "--ranks", "2", "--steps", "2", "--hidden", "256",
                                      "--batch", "512", "-q"};
-  auto on = runShardlab(with(job, {"--trace", dir + "/on.trace"}));
+  auto on = runShardlab(with(job, {"--trace", dir + "/on.trace", "--forward-prefetch"}));
   auto off = runShardlab(with(job, {"--trace", dir + "/off.trace", "--no-prefetch"}));
   ASSERT_EQ(on.status, 0) << on.err;
   ASSERT_EQ(off.status, 0) << off.err;
@@ -159,8 +159,9 @@ TEST(FsdpPrefetch, AllGatherRunsWhileTheCurrentUnitComputes) {
   EXPECT_TRUE(allGatherOverlapsForward(tOn.trace, 0) || allGatherOverlapsForward(tOn.trace, 1));
   EXPECT_FALSE(allGatherOverlapsForward(tOff.trace, 0));
   EXPECT_FALSE(allGatherOverlapsForward(tOff.trace, 1));
-  EXPECT_EQ(tOn.trace.job["prefetch"], true);
-  EXPECT_EQ(tOff.trace.job["prefetch"], false);
+  EXPECT_EQ(tOn.trace.job["forward_prefetch"], true);
+  EXPECT_EQ(tOff.trace.job["forward_prefetch"], false);
+  EXPECT_EQ(tOff.trace.job["backward_prefetch"], "none");
 }
 
 TEST(Training, LossFallsAndTheSummaryHasItsContractFields) {

@@ -106,7 +106,7 @@ TEST(JobSpec, TheEnginesRulesDecide) {
       {{"weight_decay", 0.01}},
       {{"layers", 2048}},                     // no upper bound on layers
       {{"seed", 18446744073709551615ull}},    // any uint64
-      {{"strategy", "ddp"}, {"prefetch", false}},
+      {{"strategy", "ddp"}, {"forward_prefetch", false}},
   };
   for (const auto& spec : accepted) {
     Diagnostics d;

@@ -40,6 +40,7 @@ std::vector<Event> sampleEvents() {
   c.bytes = 4096;
   c.participants = 0xf;
   c.wireBytes = 3072; // measured by Open MPI's monitoring
+  c.group = CommGroup::Shard;
   v.push_back(c);
   Event s = c;
   s.kind = Kind::Send;
@@ -117,7 +118,7 @@ bool sameEvent(const Event& a, const Event& b) {
          a.unit == b.unit && a.step == b.step && a.micro == b.micro && a.peer == b.peer && a.t0 == b.t0 &&
          a.t1 == b.t1 && a.bytes == b.bytes && a.value == b.value && a.total == b.total &&
          a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss &&
-         a.cpuNs == b.cpuNs && a.wireBytes == b.wireBytes;
+         a.cpuNs == b.cpuNs && a.wireBytes == b.wireBytes && a.group == b.group;
 }
 
 } // namespace
@@ -156,7 +157,7 @@ TEST(TraceFormat, CollectiveWireBytesAreATrailingFieldOlderTracesLack) {
                      "coll 0 10 50 all_reduce a 0 -1 4000 f -1 0x0\n"              // before the field: not measured
                      "coll 0 50 90 all_reduce a 0 -1 4000 f -1 0x0 12000\n"        // measured
                      "coll 0 90 99 all_reduce a 0 -1 4000 f -1 0x0 -1\n"           // not measured
-                     "coll 0 99 120 all_gather a 0 -1 4000 f -1 0x0 3000 future\n"); // later fields ignored
+                     "coll 0 99 120 all_gather a 0 -1 4000 f -1 0x0 3000 world future\n"); // later fields ignored
   ASSERT_TRUE(r.ok()) << r.error->message;
   ASSERT_EQ(r.trace.events.size(), 4u);
   EXPECT_EQ(r.trace.events[0].wireBytes, -1);
@@ -168,6 +169,21 @@ TEST(TraceFormat, CollectiveWireBytesAreATrailingFieldOlderTracesLack) {
     ASSERT_FALSE(bad.ok()) << value;
     EXPECT_NE(bad.error->message.find("wire bytes"), std::string::npos) << bad.error->message;
   }
+}
+
+TEST(TraceFormat, CommunicatorIsATrailingFieldOlderTracesLack) {
+  auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
+                     "coll 0 10 50 all_gather a 0 -1 64 f -1 0x0\n"                    // before it: world
+                     "coll 0 50 90 reduce_scatter a 0 -1 64 3 -1 0x0 -1 shard\n"
+                     "coll 0 90 99 all_reduce a 0 -1 32 5 -1 0x0 2048 replicate future\n"); // later fields ignored
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  ASSERT_EQ(r.trace.events.size(), 3u);
+  EXPECT_EQ(r.trace.events[0].group, CommGroup::World);
+  EXPECT_EQ(r.trace.events[1].group, CommGroup::Shard);
+  EXPECT_EQ(r.trace.events[2].group, CommGroup::Replicate);
+  auto bad = readTrace("shardlab-trace 1\njob {}\ncoll 0 10 50 all_gather - 0 -1 64 f -1 0x0 -1 galaxy\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error->message.find("communicator"), std::string::npos) << bad.error->message;
 }
 
 TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
