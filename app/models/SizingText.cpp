@@ -58,9 +58,25 @@ QString sizingStatement(const shardlab::quiz::LessonSize& size, shardlab::Strate
                                         "with communication free (Schedule alone).",
                                         nullptr, cores)
                 .arg(workers(size.lessonRanks, pipeline), workers(size.ranks, pipeline));
-  // Too few cores is said above when the lesson was cut down for it.
+  // A lesson about hiding communication asks for 2 cores per rank: on CPU ranks the
+  // communication thread copies the bytes with a core of its own, so with fewer the
+  // overlap can only slow the compute it hides behind (docs/performance.md, "Prefetch on
+  // two cores").
   for (const auto& c : size.failed())
-    if (c.condition.ratio != "cores_per_rank" || !size.reducedRanks())
+    if (c.condition.ratio == "cores_per_rank" && c.condition.atLeast >= 2)
+      text += QStringLiteral("\n\n") +
+              QCoreApplication::translate(
+                  "Sizing",
+                  "**Not shown for real here:** hiding communication behind compute needs a core for each rank's "
+                  "communication thread besides its compute, since Open MPI moves a CPU rank's bytes with the CPU: "
+                  "%1 need %2 cores, and this machine has %n. Both runs are real and measured, but here the "
+                  "overlap competes with the compute for the cores. The switch above the views shows the same "
+                  "runs replayed with communication free (Schedule alone), which is what overlap can gain at most.",
+                  nullptr, cores)
+                  .arg(workers(size.ranks, pipeline), QLocale().toString(2 * size.ranks));
+  // Too few cores is said above when the lesson was cut down for it or when it is about overlap.
+  for (const auto& c : size.failed())
+    if (c.condition.ratio != "cores_per_rank" || (!size.reducedRanks() && c.condition.atLeast < 2))
       text += QStringLiteral("\n\n") +
               QCoreApplication::translate("Sizing",
                                           "**Warning:** within the lesson's budget of %1 s this machine cannot meet: "

@@ -1529,6 +1529,13 @@
             <numerusform></numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** hiding communication behind compute needs a core for each rank&apos;s communication thread besides its compute, since Open MPI moves a CPU rank&apos;s bytes with the CPU: %1 need %2 cores, and this machine has %n. Both runs are real and measured, but here the overlap competes with the compute for the cores. The switch above the views shows the same runs replayed with communication free (Schedule alone), which is what overlap can gain at most.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>StartPage</name>

@@ -1537,6 +1537,13 @@
             <numerusform>**Pas montré en vrai ici :** la tâche de la leçon compte %1, plus que les %n cœurs de cette machine ne peuvent exécuter à la fois ; des rangs qui partagent un cœur l&apos;attendraient, lui, et non les uns les autres. Cette exécution utilise %2 à la place. Son temps perdu est décomposé par des rejeux de sa propre trace, et le sélecteur au-dessus des vues la montre rejouée avec des communications gratuites (Ordonnancement seul).</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>**Not shown for real here:** hiding communication behind compute needs a core for each rank&apos;s communication thread besides its compute, since Open MPI moves a CPU rank&apos;s bytes with the CPU: %1 need %2 cores, and this machine has %n. Both runs are real and measured, but here the overlap competes with the compute for the cores. The switch above the views shows the same runs replayed with communication free (Schedule alone), which is what overlap can gain at most.</source>
+        <translation>
+            <numerusform>**Pas montré pour de vrai ici :** masquer les communications derrière le calcul demande, pour chaque rang, un cœur pour son fil de communication en plus de son calcul, car Open MPI déplace les octets d&apos;un rang CPU avec le CPU : %1 demandent %2 cœurs, et cette machine en a %n. Les deux exécutions sont réelles et mesurées, mais ici le recouvrement dispute les cœurs au calcul. Le sélecteur au-dessus des vues montre les mêmes exécutions rejouées avec des communications gratuites (Ordonnancement seul), soit le maximum que le recouvrement peut gagner.</numerusform>
+            <numerusform>**Pas montré pour de vrai ici :** masquer les communications derrière le calcul demande, pour chaque rang, un cœur pour son fil de communication en plus de son calcul, car Open MPI déplace les octets d&apos;un rang CPU avec le CPU : %1 demandent %2 cœurs, et cette machine en a %n. Les deux exécutions sont réelles et mesurées, mais ici le recouvrement dispute les cœurs au calcul. Le sélecteur au-dessus des vues montre les mêmes exécutions rejouées avec des communications gratuites (Ordonnancement seul), soit le maximum que le recouvrement peut gagner.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>StartPage</name>

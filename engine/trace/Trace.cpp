@@ -9,8 +9,12 @@ std::optional<JobConfig> Trace::config() const {
 }
 
 int Trace::rankCount() const {
-  if (job.is_object() && job.contains("ranks") && job["ranks"].is_number_integer())
-    return job["ranks"].get<int>();
+  // A damaged job record may say anything: only a count a rank record could have is taken
+  // (the reader accepts ranks 0..63).
+  if (job.is_object() && job.contains("ranks") && job["ranks"].is_number_integer()) {
+    const auto n = job["ranks"].get<std::int64_t>();
+    if (n >= 1 && n <= 64) return static_cast<int>(n);
+  }
   return static_cast<int>(ranks.size());
 }
 

@@ -124,18 +124,28 @@ LessonSize sizeLesson(const std::vector<JobSpec>& runs, const LessonSizingRule& 
     units = std::min(units, c.unitCount());
   }
   const std::vector<int> hiddens{64, 96, 128, 192, 256, 384, 512, 768, 1024};
+  constexpr double kShareOfBudget = 0.3; // see below
 
   // The closest size when none meets every condition within the budget: within the budget
   // first, then the fewest failed conditions, then the highest lowest estimated/needed
-  // ratio (past the budget: the fastest).
+  // ratio (past the budget: the fastest), then the nearest to kShareOfBudget.
   std::optional<LessonSize> best;
   auto closeness = [](const LessonSize& size) {
     double score = std::numeric_limits<double>::infinity();
     for (const auto& c : size.conditions) score = std::min(score, c.estimated / c.condition.atLeast);
     return std::make_tuple(size.withinBudget(), -static_cast<int>(size.failed().size()),
-                           size.withinBudget() ? score : -size.estimatedSeconds);
+                           size.withinBudget() ? score : -size.estimatedSeconds,
+                           -std::abs(size.estimatedSeconds - kShareOfBudget * size.budgetSeconds));
   };
+  // Among the sizes that meet every condition with the most ranks, the largest whose
+  // estimate stays within kShareOfBudget of the budget: the smallest that meets them
+  // leaves ops of tens of microseconds, whose jitter from run to run (thread wake-ups,
+  // cache) is as large as the effect a lesson shows (docs/performance.md, "Lessons
+  // sized for this machine"); the rest of the budget is kept for a slower machine than
+  // the calibration saw.
+  std::optional<LessonSize> chosen;
   for (int ranks = lessonRanks; ranks >= std::min(2, lessonRanks); --ranks) {
+    if (chosen) return *chosen;
     for (int hidden : hiddens) {
       for (int scale = 1; scale <= 32; scale *= 2) {
         const int batch = lessonBatch * scale;
@@ -161,11 +171,19 @@ LessonSize sizeLesson(const std::vector<JobSpec>& runs, const LessonSizingRule& 
           size.runs.push_back(std::move(spec));
         }
         if (!valid) continue;
-        if (size.failed().empty() && size.withinBudget()) return size;  // the loops go in the preferred order
+        if (size.failed().empty() && size.withinBudget()) {
+          const double target = kShareOfBudget * size.budgetSeconds;
+          const bool better = !chosen || (size.estimatedSeconds <= target
+                                              ? chosen->estimatedSeconds > target || size.estimatedSeconds > chosen->estimatedSeconds
+                                              : chosen->estimatedSeconds > target && size.estimatedSeconds < chosen->estimatedSeconds);
+          if (better) chosen = size;
+          continue;
+        }
         if (!best || closeness(size) > closeness(*best)) best = std::move(size);
       }
     }
   }
+  if (chosen) return *chosen;
   return best.value_or(LessonSize{});
 }
 

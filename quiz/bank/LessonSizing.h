@@ -58,7 +58,8 @@ struct LessonSize {
 
 // Every candidate size (ranks from the lesson's down to 2, hidden 64..1024, batch from
 // the lesson's up to 32×) is estimated; the chosen one meets every condition within the
-// budget, preferring the most ranks, then the smallest hidden, then the smallest batch.
+// budget with the most ranks and, among those, is the largest estimated within 30% of the
+// budget (else the fastest): enough compute that run-to-run jitter does not hide the effect.
 // When none does, the closest is returned: within the budget if any is, the highest
 // lowest estimated/needed ratio; failed() then names the conditions it misses.
 LessonSize sizeLesson(const std::vector<JobSpec>& runs, const LessonSizingRule& rule, const Calibration& machine);

@@ -36,7 +36,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair(std::vector<std::string>{"--memory-budget", "-5"}, "--memory-budget"),
         std::make_pair(std::vector<std::string>{"--memory-budget", "lots"}, "--memory-budget: 'lots' is not a size"),
         std::make_pair(std::vector<std::string>{"--steps", "0"}, "--steps: must be at least 1"),
-        std::make_pair(std::vector<std::string>{"--sharding", "half"}, "--sharding: must be one of full, grad-op (got 'half')"),
+        std::make_pair(std::vector<std::string>{"--sharding", "half"}, "--sharding: must be one of no-shard, optimizer, grad-op, full, hybrid (got 'half')"),
         std::make_pair(std::vector<std::string>{"--frobnicate"}, "frobnicate")));
 
 TEST(Spec, MalformedJsonIsRefused) {

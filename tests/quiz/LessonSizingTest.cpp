@@ -77,12 +77,24 @@ TEST(LessonSizing, SlowerHandoffsNeedMoreComputePerMicrobatch) {
 
 TEST(LessonSizing, FsdpPrefetchNeedsRowsAgainstSlowAllGathers) {
   // Per-unit compute grows with batch/ranks × H², its all-gather with H²: a slow network needs a bigger batch.
-  const auto fast = size("fsdp-prefetch", machine(2, 100e-6, 8e9));
-  const auto slow = size("fsdp-prefetch", machine(2, 100e-6, 0.5e9));
+  const auto fast = size("fsdp-prefetch", machine(4, 100e-6, 8e9));
+  const auto slow = size("fsdp-prefetch", machine(4, 100e-6, 0.5e9));
   EXPECT_TRUE(fast.failed().empty());
   EXPECT_TRUE(slow.failed().empty());
   EXPECT_LT(fast.batch, slow.batch);
-  for (const auto& run : slow.runs) EXPECT_GE(estimateRatio("unit_compute_per_all_gather", run.config(), machine(2, 100e-6, 0.5e9)), 2.0);
+  for (const auto& run : slow.runs) EXPECT_GE(estimateRatio("unit_compute_per_all_gather", run.config(), machine(4, 100e-6, 0.5e9)), 2.0);
+}
+
+TEST(LessonSizing, HidingCommunicationNeedsACoreForEachRanksCommunicationThread) {
+  // 4 cores: 2 ranks, each with a core for its compute and one for its communication.
+  EXPECT_EQ(size("fsdp-prefetch", machine(4)).ranks, 2);
+  EXPECT_TRUE(size("fsdp-prefetch", machine(4)).failed().empty());
+  // 2 cores: the fewest ranks FSDP has still share them with their communication; said, and run.
+  const auto s = size("fsdp-prefetch", machine(2));
+  ASSERT_EQ(s.failed().size(), 1u);
+  EXPECT_EQ(s.failed()[0].condition.ratio, "cores_per_rank");
+  EXPECT_EQ(s.ranks, 2);
+  EXPECT_EQ(s.runs.size(), 2u);
 }
 
 TEST(LessonSizing, ImpossibleConditionIsNamedAndTheClosestSizeWithinBudgetRuns) {

@@ -218,6 +218,18 @@ TEST(TraceFormat, FutureVersionIsRefusedWithTheVersion) {
   EXPECT_FALSE(readTrace("").ok());
 }
 
+TEST(TraceFormat, ADamagedRankCountInTheJobRecordIsNotTrusted) {
+  // Found by the fuzz test: "ranks": -2 made the summary size its tables with -2.
+  for (const char* ranks : {"-2", "0", "100000"}) {
+    auto r = readTrace(std::string("shardlab-trace 1\njob {\"ranks\":") + ranks +
+                       ",\"model\":{\"units\":[\"a\"]}}\nop 0 0 10 forward a 0 -1\n");
+    ASSERT_TRUE(r.ok()) << r.error->message;
+    EXPECT_GE(r.trace.rankCount(), 0) << ranks;
+    EXPECT_LE(r.trace.rankCount(), 64) << ranks;
+    EXPECT_NO_THROW(summarize(r.trace)) << ranks;
+  }
+}
+
 TEST(TraceFormat, FuzzedInputNeverCrashesTheReader) {
   const std::string base = writeSample();
   std::mt19937 rng(1234);
