@@ -39,21 +39,6 @@ QColor Palette::kind(st::Kind k) {
   }
 }
 
-QColor Palette::unit(int unit) {
-  static const QColor base[] = {kBlue, kOrange, kGreen, kPurple, kSky, kVermillion, kYellow};
-  if (unit < 0) return kGrey;
-  const QColor c = base[unit % 7];
-  const int round = (unit / 7) % 3;
-  return round == 0 ? c : round == 1 ? c.darker(140) : c.lighter(135);
-}
-
-QColor Palette::rankShade(QColor base, int rank, int ranks) {
-  if (ranks <= 1) return base;
-  // Alternate lighter and darker so neighbouring shards stay distinct.
-  const int step = 100 + 30 * (rank % 2) + 40 * rank / ranks;
-  return rank % 2 ? base.darker(step) : base.lighter(100 + 20 * rank / ranks);
-}
-
 QColor Palette::ok() { return kGreen; }
 QColor Palette::problem() { return kVermillion; }
 QColor Palette::accent() { return kBlue; }

@@ -13,8 +13,6 @@
 namespace Palette {
 QColor category(shardlab::trace::Category c);
 QColor kind(shardlab::trace::Kind k);
-QColor unit(int unit);
-QColor rankShade(QColor base, int rank, int ranks); // one shard of a unit, per owner rank
 QColor idle(bool dark);
 // The share of an op's wall time its rank spent waiting for a CPU core (drawn over the op).
 QBrush coreWait(bool dark);

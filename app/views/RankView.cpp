@@ -88,6 +88,12 @@ std::vector<double> RankView::parameterSlots(const TraceModel& model, const Memo
   return fill;
 }
 
+st::Category RankView::slotCategory(const MemoryStateModel& state, int rank, int unit, int slot, qint64 t) {
+  if (state.unitBytesAt(rank, unit, t)[kParamReplica] > 0 || state.unitBytesAt(rank, -1, t)[kParamReplica] > 0)
+    return st::Category::ParamReplica;
+  return slot == rank ? st::Category::ParamShard : st::Category::GatheredParams;
+}
+
 std::vector<double> RankView::gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
                                             qint64 t) {
   const int n = std::max(1, model.rankCount());
@@ -432,14 +438,15 @@ void RankView::paintCard(QPainter& p, int rank) {
     if (params.bottom() > c.bottom()) break;
     const auto pf = parameterSlots(model_, state_, rank, u, time_);
     const auto gf = gradientSlots(model_, state_, rank, u, time_);
-    const QColor uc = Palette::unit(u);
     const double gh = std::max(3.0, params.height() * 0.35);
     for (int j = 0; j < n; ++j) {
       const QRectF slot = slotRect(rank, u, j);
       const double f = pf[static_cast<std::size_t>(j)];
       if (f > 0) {
+        // Filled in the category's colour, as in the memory bar and the legend: the unit is
+        // named above its slots, so its identity needs no colour of its own.
         p.setPen(Qt::NoPen);
-        p.setBrush(Palette::rankShade(uc, j, n));
+        p.setBrush(Palette::category(slotCategory(state_, rank, u, j, time_)));
         p.drawRect(QRectF(slot.left(), slot.bottom() - slot.height() * f, slot.width(), slot.height() * f));
       }
       const double g = gf[static_cast<std::size_t>(j)];
@@ -481,7 +488,8 @@ void RankView::paintTransfers(QPainter& p) {
     if (i < 0) continue;
     const auto& e = model_.event(i);
     const double prog = progressOf(e, time_);
-    const QColor uc = Palette::unit(e.unit);
+    // A shard in flight has the colour of what it becomes: gathered parameters, or gradients.
+    const QColor uc = Palette::category(e.kind == st::Kind::AllGather ? st::Category::GatheredParams : st::Category::Grads);
     auto fly = [&](const QRectF& from, const QRectF& to, const QColor& color) {
       if (from.isNull() || to.isNull()) return;
       const QPointF a = from.center(), b = to.center();
@@ -498,7 +506,7 @@ void RankView::paintTransfers(QPainter& p) {
       // Every other participant's shard travels into this rank's copy of the unit.
       for (int j = 0; j < n; ++j)
         if (j != r && (e.participants & (st::RankMask{1} << j)))
-          fly(slotRect(j, e.unit, j), slotRect(r, e.unit, j), Palette::rankShade(uc, j, n));
+          fly(slotRect(j, e.unit, j), slotRect(r, e.unit, j), uc);
       break;
     case st::Kind::ReduceScatter:
       // This rank's slice j of the gradient travels to its owner j.

@@ -22,6 +22,10 @@ public:
   static std::vector<double> parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
                                             qint64 t);
   // Same for the unit's gradients (full grads, own grad shard, slices leaving in a reduce-scatter).
+  // The memory category a filled parameter slot is drawn in (its fill; the unit is named
+  // above its slots): a replica (DDP), the rank's own shard, or a slice gathered from
+  // owner `slot`.
+  static shardlab::trace::Category slotCategory(const MemoryStateModel& state, int rank, int unit, int slot, qint64 t);
   static std::vector<double> gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
                                            qint64 t);
   // Geometry of the last paint (for tests and hit-testing).

@@ -56,8 +56,10 @@ TEST(RankView, AssemblesTheUnitDuringAllGatherAndFreesItAfter) {
   const int ag = firstOf(m, st::Record::Collective, st::Kind::AllGather, 1);
   const auto& e = m.event(ag);
   const int unit = e.unit;
-  const QColor own = Palette::rankShade(Palette::unit(unit), 1, 4);
-  const QColor other = Palette::rankShade(Palette::unit(unit), 2, 4);
+  // Slots are filled in the memory categories' colours (the legend's), not a colour per unit.
+  const QColor own = Palette::category(st::Category::ParamShard);
+  const QColor other = Palette::category(st::Category::GatheredParams);
+  ASSERT_FALSE(near(own, other));
   auto pixel = [&](const QImage& img, int rank, int slot, double yFrac) {
     const QRectF s = v.slotRect(rank, unit, slot);
     return img.pixelColor(QPointF(s.center().x(), s.top() + s.height() * yFrac).toPoint());
