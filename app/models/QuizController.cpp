@@ -216,6 +216,18 @@ QuizController::Evidence QuizController::showMe(int index) {
   return {Evidence::Kind::LessonRequested, std::nullopt, lesson};
 }
 
+QuizController::Evidence QuizController::showPredictionMoment() {
+  if (!prediction_ || !prediction_->moment) return {};
+  model_.showReplay(std::nullopt); // the prediction was checked against the measured run
+  if (auto moment = sq::findMoment(model_.measured(), model_.summary(), *prediction_->moment)) {
+    playback_.pause();
+    playback_.setFollowLive(false);
+    playback_.setTime(moment->time);
+    return {Evidence::Kind::Shown, std::move(moment), QString()};
+  }
+  return {Evidence::Kind::Absent, std::nullopt, QString()};
+}
+
 bool QuizController::savePrediction(const QString& text) {
   if (!prediction_) return false;
   const auto value = sq::parsePredictionValue(prediction_->kind, text.toStdString());

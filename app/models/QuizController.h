@@ -85,6 +85,9 @@ public:
   bool answer(int index, int shown);
   // Moves the playhead to item `index`'s evidence, or says what shows it.
   Evidence showMe(int index);
+  // Moves the playhead to the moment that shows the prediction's answer (the lesson's
+  // `prediction.moment`) in the measured run; None when the prediction names none.
+  Evidence showPredictionMoment();
   // The learner's answer to item `index` in this lesson and run; nullptr when not answered.
   const shardlab::quiz::AnswerRecord* answerOf(int index) const;
 

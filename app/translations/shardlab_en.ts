@@ -1396,6 +1396,10 @@
         <source>Next ▶</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Show me the moment</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RankView</name>

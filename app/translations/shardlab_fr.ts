@@ -1404,6 +1404,10 @@
         <source>Next ▶</source>
         <translation>Suivante ▶</translation>
     </message>
+    <message>
+        <source>Show me the moment</source>
+        <translation>Montrez-moi le moment</translation>
+    </message>
 </context>
 <context>
     <name>RankView</name>

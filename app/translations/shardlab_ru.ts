@@ -1412,6 +1412,10 @@
         <source>Next ▶</source>
         <translation>Далее ▶</translation>
     </message>
+    <message>
+        <source>Show me the moment</source>
+        <translation>Показать этот момент</translation>
+    </message>
 </context>
 <context>
     <name>RankView</name>

@@ -54,9 +54,29 @@ QuizPanel::QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* p
   pl->addWidget(predictionText_);
   pl->addLayout(prow);
   pl->addWidget(predictionResult_);
+  predictionShowMe_ = new QPushButton(predictionBox_);
+  predictionShowMe_->setObjectName(QStringLiteral("predictionShowMe"));
+  predictionShowMe_->hide();
+  predictionMoment_ = new QLabel(predictionBox_);
+  predictionMoment_->setObjectName(QStringLiteral("predictionMoment"));
+  predictionMoment_->setWordWrap(true);
+  auto* mrow = new QHBoxLayout;
+  mrow->addWidget(predictionShowMe_);
+  mrow->addStretch(1);
+  pl->addLayout(mrow);
+  pl->addWidget(predictionMoment_);
   predictionBox_->hide();
   outer->addWidget(predictionBox_);
   connect(predictionSave_, &QPushButton::clicked, this, [this] { savePrediction(predictionInput_->text()); });
+  connect(predictionShowMe_, &QPushButton::clicked, this, [this] {
+    const auto evidence = controller_.showPredictionMoment();
+    if (evidence.moment)
+      predictionMoment_->setText(QStringLiteral("<b>%1</b> %2")
+                                     .arg(tr("At t = %1 ms:").arg(QLocale().toString(static_cast<double>(evidence.moment->sinceStart) / 1e6, 'f', 2)),
+                                          q(evidence.moment->sentence.get(lang())).toHtmlEscaped()));
+    else
+      predictionMoment_->setText(tr("This run does not show this moment."));
+  });
   connect(predictionInput_, &QLineEdit::returnPressed, this, [this] { savePrediction(predictionInput_->text()); });
   connect(predictionSkip_, &QPushButton::clicked, this, [this] {
     setAwaitingPrediction(false);
@@ -152,6 +172,8 @@ std::string QuizPanel::lang() {
 void QuizPanel::clearPredictionShown() {
   predictionResult_->clear();
   predictionResult_->setStyleSheet(QString());
+  predictionShowMe_->hide();
+  predictionMoment_->clear();
   predictionInput_->clear();
 }
 
@@ -221,6 +243,8 @@ void QuizPanel::showPredictionCheck() {
   const auto check = controller_.checkPrediction();
   if (!check) return;
   predictionResult_->setText(q(check->text.get(lang())));
+  // "Look at the moment that shows why": the button that goes there.
+  predictionShowMe_->setVisible(controller_.prediction() && controller_.prediction()->moment.has_value());
   predictionResult_->setStyleSheet(QStringLiteral("color: %1;").arg((check->close ? Palette::ok() : Palette::problem()).name()));
 }
 
@@ -343,6 +367,7 @@ void QuizPanel::retranslate() {
                                ? QStringLiteral("<b>%1</b> %2").arg(tr("Predict before you run:"), predictionQuestion().toHtmlEscaped())
                                : QString());
   check_->setText(tr("Check"));
+  predictionShowMe_->setText(tr("Show me the moment"));
   showMe_->setText(tr("Show me"));
   prev_->setText(tr("◀ Previous"));
   next_->setText(tr("Next ▶"));

@@ -106,7 +106,8 @@ private:
   QWidget* questionsPage_ = nullptr;
   ReviewView* review_ = nullptr;
   QFrame* predictionBox_ = nullptr;
-  QLabel *predictionText_ = nullptr, *predictionResult_ = nullptr;
+  QLabel *predictionText_ = nullptr, *predictionResult_ = nullptr, *predictionMoment_ = nullptr;
+  QPushButton* predictionShowMe_ = nullptr; // the moment that shows the prediction's answer
   QLineEdit* predictionInput_ = nullptr;
   QPushButton* predictionSave_ = nullptr;
   QPushButton* predictionSkip_ = nullptr;

@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QCommandLinkButton>
 #include <QDockWidget>
+#include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
@@ -203,6 +204,24 @@ TEST(QuizPanel, PredictionIsComparedWithTheRun) {
   EXPECT_FALSE(p.session.empty()) << "a prediction belongs to this start of the app";
   ASSERT_TRUE(p.actual.has_value());
   EXPECT_EQ(*p.actual, static_cast<double>(persistent));
+}
+
+TEST(QuizPanel, AFarOffPredictionLeadsToTheMomentThatShowsWhy) {
+  Fixture f;
+  NEED_TRACE(f); // the lesson's prediction names the moment persistent_memory
+  auto* showMe = f.panel.findChild<QPushButton*>(QStringLiteral("predictionShowMe"));
+  auto* moment = f.panel.findChild<QLabel*>(QStringLiteral("predictionMoment"));
+  ASSERT_NE(showMe, nullptr);
+  ASSERT_NE(moment, nullptr);
+  f.panel.show(); // isVisible() of a child needs its window shown
+  ASSERT_TRUE(f.panel.savePrediction(QStringLiteral("1")));
+  EXPECT_TRUE(showMe->isVisible()) << "the check says to look at a moment: the button goes there";
+  f.playback.setTime(f.model.endTime());
+  showMe->click();
+  const auto expected = shardlab::quiz::findMoment(f.model.measured(), f.model.summary(), "persistent_memory");
+  ASSERT_TRUE(expected.has_value());
+  EXPECT_EQ(f.playback.time(), expected->time);
+  EXPECT_TRUE(moment->text().contains(QStringLiteral("t ="))) << moment->text().toStdString();
 }
 
 TEST(QuizPanel, ReviewListsMistakesWithExplanations) {
