@@ -3,11 +3,24 @@
 #include "views/Palette.h"
 
 #include <QLocale>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <bit>
 
 namespace st = shardlab::trace;
+
+QString Captions::failureReason(const QString& reason) {
+  static const QRegularExpression exited(QStringLiteral("^exited with status (-?\\d+)$"));
+  static const QRegularExpression killed(QStringLiteral("^killed by signal (\\d+)(?: \\((.*)\\))?$"));
+  static const QRegularExpression aborted(QStringLiteral("^stopped the job \\(MPI_Abort, error code (-?\\d+)\\)$"));
+  if (const auto m = exited.match(reason); m.hasMatch()) return tr("exited with status %1").arg(m.captured(1));
+  if (const auto m = killed.match(reason); m.hasMatch())
+    return m.captured(2).isEmpty() ? tr("killed by signal %1").arg(m.captured(1))
+                                   : tr("killed by signal %1 (%2)").arg(m.captured(1), m.captured(2));
+  if (const auto m = aborted.match(reason); m.hasMatch()) return tr("stopped the job (MPI_Abort, error code %1)").arg(m.captured(1));
+  return reason;
+}
 
 QString Captions::bytes(qint64 b) {
   // summarize()'s figure ("1.50 MiB"), in this language: "1,50 Mio", "1,50 МиБ".
@@ -120,7 +133,7 @@ QString Captions::describe(const TraceModel& model, int i) {
   case st::Record::Failure:
     return tr("Rank %1 failed: %2")
         .arg(e.rank)
-        .arg(e.text < model.trace().texts.size() ? QString::fromStdString(model.trace().texts[e.text]) : QString());
+        .arg(e.text < model.trace().texts.size() ? failureReason(QString::fromStdString(model.trace().texts[e.text])) : QString());
   case st::Record::Step:
     return tr("Rank %1 finished step %2 (loss %3)").arg(e.rank).arg(e.step).arg(QLocale().toString(e.loss, 'f', 4));
   case st::Record::Memory:

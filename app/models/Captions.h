@@ -18,4 +18,8 @@ public:
   static QString bytes(qint64 b);
   static QString duration(qint64 ns);
   static QString rankList(const QList<int>& ranks); // "0, 1 and 3"
+  // Why a rank failed, as the launcher words it ("exited with status 1", "killed by signal
+  // 9 (Killed)", "stopped the job (MPI_Abort, error code 3)"), in the app's language; any
+  // other reason (an engine exception's message) as written.
+  static QString failureReason(const QString& reason);
 };

@@ -175,7 +175,7 @@ void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
     } else {
       QString which;
       for (const auto& r : s.ranksDetail)
-        if (r.failure) which += tr("Rank %1: %2\n").arg(r.rank).arg(QString::fromStdString(*r.failure));
+        if (r.failure) which += tr("Rank %1: %2\n").arg(r.rank).arg(Captions::failureReason(QString::fromStdString(*r.failure)));
       finish(Outcome::RankFailed, tr("A rank failed; the trace up to the failure is shown.\n%1%2").arg(which, err));
     }
     break;

@@ -124,6 +124,22 @@
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped the job (MPI_Abort, error code %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CompareView</name>

@@ -124,6 +124,22 @@
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
         <translation>%1 · le rang %2 en a passé %3 à attendre un cœur de processeur (temps processeur %4)</translation>
     </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>s’est terminé avec le code %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation>tué par le signal %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation>tué par le signal %1 (%2)</translation>
+    </message>
+    <message>
+        <source>stopped the job (MPI_Abort, error code %1)</source>
+        <translation>a arrêté la tâche (MPI_Abort, code d’erreur %1)</translation>
+    </message>
 </context>
 <context>
     <name>CompareView</name>

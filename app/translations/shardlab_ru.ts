@@ -126,6 +126,22 @@
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
         <translation>%1 · ранг %2 из них %3 ждал ядро процессора (процессорное время %4)</translation>
     </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>завершился с кодом %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation>убит сигналом %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation>убит сигналом %1 (%2)</translation>
+    </message>
+    <message>
+        <source>stopped the job (MPI_Abort, error code %1)</source>
+        <translation>остановил задачу (`MPI_Abort`, код ошибки %1)</translation>
+    </message>
 </context>
 <context>
     <name>CompareView</name>

@@ -494,7 +494,9 @@ std::string Summary::toTable() const {
     o << line;
   }
   if (replay.present) {
-    o << "replay, a computation on this trace (" << replay.timesNote << "):\n";
+    // Units as in the JSON: a step is one steady step; exposed communication is the whole
+    // run's (as exposed_s in the rank table), so it may be larger than a step.
+    o << "replay, a computation on this trace (" << replay.timesNote << "); step: one steady step, exposed: whole run:\n";
     for (const auto& result : replay.results) {
       std::snprintf(line, sizeof line, "  %-15s step %.4f s  exposed %.4f s", std::string(toString(result.mode)).c_str(),
                     result.stepS, result.exposedCommS);

@@ -1,6 +1,7 @@
 // Models: TraceModel ingestion (file and batched live lines), MemoryStateModel
 // answers, PlaybackController state and stepping, the job's rules as the app words
 // them (JobText), captions, OOM.
+#include "models/AppSettings.h"
 #include "models/Captions.h"
 #include "models/JobText.h"
 #include "models/LessonCatalog.h"
@@ -12,6 +13,7 @@
 
 #include "quiz/bank/KnownIds.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QLocale>
 #include <QSignalSpy>
@@ -394,6 +396,24 @@ TEST(Captions, NumbersFollowTheLocale) {
   QLocale::setDefault(before);
   EXPECT_EQ(Captions::bytes(1536), QStringLiteral("1.5 KiB"));
   EXPECT_EQ(Captions::bytes(512), QStringLiteral("512 B"));
+}
+
+TEST(Captions, TheLaunchersFailureReasonsAreTranslated) {
+  // The launcher (no Qt) words why a rank failed in English; the app says it in its language.
+  const QString reasons[] = {QStringLiteral("exited with status 1"), QStringLiteral("killed by signal 9 (Killed)"),
+                             QStringLiteral("killed by signal 11"), QStringLiteral("stopped the job (MPI_Abort, error code 3)")};
+  for (const auto& r : reasons) EXPECT_EQ(Captions::failureReason(r), r) << "English stays as the launcher wrote it";
+  EXPECT_EQ(Captions::failureReason(QStringLiteral("cudaMalloc failed")), QStringLiteral("cudaMalloc failed"));
+  AppSettings::setLanguageOverride(QStringLiteral("fr"));
+  ASSERT_TRUE(AppSettings::applyLanguage(*qApp));
+  for (const auto& r : reasons) {
+    const QString fr = Captions::failureReason(r);
+    EXPECT_NE(fr, r);
+    EXPECT_TRUE(fr.contains(r.contains(QLatin1String("9 (")) ? QStringLiteral("9 (Killed)") : r.section(QLatin1Char(' '), -1).remove(QLatin1Char(')'))))
+        << fr.toStdString() << " keeps the number";
+  }
+  AppSettings::setLanguageOverride(QStringLiteral("en"));
+  AppSettings::applyLanguage(*qApp);
 }
 
 TEST(Failures, OutOfMemoryIsParsedAndReported) {
