@@ -23,6 +23,9 @@ struct PredictionMeasurement {
   double actual = 0;
   double tolerance = 0; // a prediction within this of `actual` counts as right
   std::string kind;     // bytes | ratio | percent | count | milliseconds
+  // The run cannot record it (DDP stops at its first allocation past the budget, before
+  // holding all it needs): `actual` comes from the run's model, and the text says so.
+  bool fromModel = false;
   bool close(double predicted) const { return predicted >= actual - tolerance && predicted <= actual + tolerance; }
   // "You predicted X; your run measured Y." with a verdict, in en/fr/ru.
   LocalizedText compare(double predicted) const;

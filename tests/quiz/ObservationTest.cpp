@@ -460,6 +460,11 @@ TEST(Predictions, MeasuredInRealRuns) {
   const auto need = measurePrediction("ddp-bytes-needed", oom.trace);
   ASSERT_TRUE(need);
   EXPECT_EQ(need->actual, 4.0 * oom.trace.job["model"]["bytes"].get<double>());
+  // The DDP run never holds it all, so the check says where the number comes from (review B12).
+  EXPECT_TRUE(need->fromModel);
+  EXPECT_NE(need->compare(1).get("en").find("model needs"), std::string::npos) << need->compare(1).get("en");
+  EXPECT_EQ(need->compare(1).get("en").find("measured"), std::string::npos);
+  EXPECT_FALSE(p->fromModel);
   EXPECT_FALSE(measurePrediction("rank0-persistent-bytes", oom.trace)); // no step completed
   EXPECT_FALSE(measurePrediction("no-such-prediction", fsdp.trace));
   EXPECT_FALSE(measurePrediction("extra-peak-bytes", fsdp.trace)); // needs the prefetch-off run too
