@@ -1,5 +1,6 @@
 #include "views/CompareView.h"
 
+#include "views/CategoryLegend.h"
 #include "models/JobText.h"
 #include "views/PipelineView.h"
 #include "views/RankView.h"
@@ -48,15 +49,21 @@ CompareView::CompareView(const TraceModel& a, const TraceModel& b, QWidget* pare
       view->setFocusPolicy(Qt::StrongFocus);
     g->addWidget(title_[run], 1, run);
     g->addWidget(upper_[run], 2, run);
-    g->addWidget(timeline_[run], 3, run);
+    g->addWidget(timeline_[run], 4, run);
+    rank_[run]->setLegendShown(false);
   }
+  // The categories are the same in both runs: one legend across both, so the cards keep
+  // the height two legends would take (at 1280x720 in presentation mode, their unit cells).
+  legend_ = new CategoryLegend(this);
+  legend_->setObjectName(QStringLiteral("compareLegend"));
+  g->addWidget(legend_, 3, 0, 1, 2);
   // A click on either timeline moves the one playhead there (through the first run's clock).
   connect(timeline_[0], &TimelineView::timeRequested, this, &CompareView::timeRequested);
   connect(timeline_[1], &TimelineView::timeRequested, this,
           [this](qint64 t) { Q_EMIT timeRequested(window_.leadStart + (t - window_.followerStart)); });
   // The cards or the diagram take most of the height; the timelines show the step below them.
   g->setRowStretch(2, 5);
-  g->setRowStretch(3, 2);
+  g->setRowStretch(4, 2);
   g->setColumnStretch(0, 1);
   g->setColumnStretch(1, 1);
   retitle();
@@ -70,6 +77,7 @@ void CompareView::setRunNames(const QString& a, const QString& b) {
 
 void CompareView::showPipeline(bool on) {
   for (int run = 0; run < 2; ++run) upper_[run]->setCurrentIndex(on ? 1 : 0);
+  legend_->setVisible(!on); // the pipeline diagram colours ops, not memory
   upperChoice_->button(on ? 1 : 0)->setChecked(true);
 }
 

@@ -14,6 +14,7 @@
 class QButtonGroup;
 class QLabel;
 class QStackedWidget;
+class CategoryLegend;
 class PipelineView;
 class RankView;
 class TimelineView;
@@ -60,6 +61,7 @@ private:
   QString names_[2];
   QLabel* title_[2];
   QStackedWidget* upper_[2];
+  CategoryLegend* legend_ = nullptr; // one for both runs' cards
   RankView* rank_[2];
   PipelineView* pipeline_[2];
   TimelineView* timeline_[2];

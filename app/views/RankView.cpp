@@ -1,5 +1,7 @@
 #include "views/RankView.h"
 
+#include "views/CategoryLegend.h"
+
 #include "models/Captions.h"
 #include "views/Palette.h"
 
@@ -180,7 +182,7 @@ void RankView::layoutCards() {
   const int n = model_.rankCount();
   cards_.clear();
   // The legend wraps onto as many rows as it needs: every category stays named.
-  const double legendH = legendRowHeight() * legendRows(width() - 16) + 4;
+  const double legendH = legendShown_ ? CategoryLegend::heightFor(font(), width() - 16) + 4 : 0.0;
   legend_ = QRectF(8, height() - legendH, width() - 16, legendH - 4);
   if (n <= 0) return;
   const QRectF area(6, 6, width() - 12, height() - 12 - legendH);
@@ -273,7 +275,7 @@ void RankView::paintEvent(QPaintEvent*) {
       paintCardUnder(u, r);
       paintCardOver(o, r);
     }
-    paintLegend(u, legend_);
+    if (legendShown_) CategoryLegend::paint(u, legend_, font(), palette().color(QPalette::Text));
     layerKey_ = key;
   }
   p.drawPixmap(0, 0, under_);
@@ -543,37 +545,10 @@ void RankView::paintTransfers(QPainter& p) {
   }
 }
 
-double RankView::legendRowHeight() const { return QFontMetricsF(font()).height() * 1.4; }
-
-double RankView::legendEntryWidth(int category) const {
-  const QFontMetricsF fm(font());
-  return fm.height() * 0.8 + 4 + fm.horizontalAdvance(Palette::categoryName(static_cast<st::Category>(category))) + 12;
-}
-
-int RankView::legendRows(double width) const {
-  int rows = 1;
-  double x = 0;
-  for (int c = 0; c < st::kCategoryCount; ++c) {
-    const double w = legendEntryWidth(c);
-    if (x > 0 && x + w > width) ++rows, x = 0;
-    x += w;
-  }
-  return rows;
-}
-
-void RankView::paintLegend(QPainter& p, const QRectF& r) {
-  const QFontMetricsF fm(font());
-  const double sw = fm.height() * 0.8, rowH = legendRowHeight();
-  double x = r.left(), y = r.top();
-  for (int c = 0; c < st::kCategoryCount; ++c) {
-    const QString name = Palette::categoryName(static_cast<st::Category>(c));
-    const double w = legendEntryWidth(c);
-    if (x > r.left() && x + w > r.right()) x = r.left(), y += rowH;
-    p.setPen(Qt::NoPen);
-    p.setBrush(Palette::category(static_cast<st::Category>(c)));
-    p.drawRect(QRectF(x, y + (rowH - sw) / 2, sw, sw));
-    p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(x + sw + 4, y, w, rowH), Qt::AlignLeft | Qt::AlignVCenter, name);
-    x += w;
-  }
+void RankView::setLegendShown(bool shown) {
+  if (legendShown_ == shown) return;
+  legendShown_ = shown;
+  layerKey_ = {};
+  layoutCards();
+  update();
 }

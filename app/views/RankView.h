@@ -17,6 +17,10 @@ public:
   explicit RankView(const TraceModel& model, QWidget* parent = nullptr);
 
   qint64 time() const { return time_; }
+  // The categories' legend under the cards (CategoryLegend); off where one legend serves
+  // several rank views (the Both runs tab), which gives the cards its height.
+  void setLegendShown(bool shown);
+  bool legendShown() const { return legendShown_; }
   // Fill (0..1) of each owner slot of `unit` on `rank` at t: what the rank holds
   // of that unit's parameters, from its mem records and running all-gather.
   static std::vector<double> parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
@@ -59,11 +63,6 @@ private:
   void paintFailureBox(QPainter& p, int rank);
   int failureAt(int rank) const;
   void paintTransfers(QPainter& p);
-  void paintLegend(QPainter& p, const QRectF& r);
-  double legendRowHeight() const;
-  double legendEntryWidth(int category) const;
-  // Rows the legend needs to name every category within `width`.
-  int legendRows(double width) const;
   int unitColumns() const;
   int bestUnitColumns(const QRectF& card, double lh, int units) const;
   QString unitLabel(int unit, const QFont& font, double width) const;
@@ -75,6 +74,7 @@ private:
   qint64 time_ = 0;
   std::vector<QRectF> cards_;
   QRectF legend_;
+  bool legendShown_ = true;
   qint64 budget_ = 0;
   struct ColumnsKey {
     int units = -1, ranks = -1;

@@ -123,6 +123,33 @@ TEST(CompareView, OnePlayheadMovesBothRunsAtOneScale) {
   EXPECT_EQ(left.y(), right.y());
 }
 
+TEST(CompareView, OneLegendServesBothRunsCards) {
+  TraceModel a, b;
+  load(a, {2, 3, false});
+  load(b, {4, 3, false});
+  CompareWindow window(a, b);
+  window.resize(1280, 720);
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  CompareView* view = window.view();
+  auto* legend = view->findChild<QWidget*>(QStringLiteral("compareLegend"));
+  ASSERT_NE(legend, nullptr);
+  EXPECT_TRUE(legend->isVisible());
+  // Under both runs' cards, across both columns.
+  const QRect l(legend->mapTo(view, QPoint()), legend->size());
+  for (int run = 0; run < 2; ++run) {
+    const QRect cards(view->rankView(run)->mapTo(view, QPoint()), view->rankView(run)->size());
+    EXPECT_GE(l.top(), cards.bottom()) << "run " << run;
+    EXPECT_LE(l.left(), cards.left());
+    EXPECT_GE(l.right(), cards.right());
+  }
+  // The rank views draw none of their own (it would take two legends' height from the cards).
+  for (int run = 0; run < 2; ++run) EXPECT_FALSE(view->rankView(run)->legendShown()) << "run " << run;
+  // The pipeline diagram colours ops, not memory: no legend of categories then.
+  view->showPipeline(true);
+  EXPECT_FALSE(legend->isVisible());
+}
+
 TEST(CompareRuns, TheFiguresOfBothRunsAndTheBudgetLine) {
   TraceModel a, b;
   load(a, {2, 2, true}); // runs out of its 20000-byte budget
