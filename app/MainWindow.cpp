@@ -683,6 +683,8 @@ void MainWindow::setPresentationLayout(bool on) {
     quizDock_->setVisible(shown);
   }
   if (quizOverlayAction_) quizOverlayAction_->setEnabled(on);
+  // The quiz is in the overlay while presenting: View → Quiz would show its empty dock.
+  quizDock_->toggleViewAction()->setEnabled(!on);
 }
 
 void MainWindow::setQuizOverlayShown(bool shown) {

@@ -85,6 +85,7 @@ TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
     // The quiz is an overlay over the views, shown and hidden by the instructor (F9).
     auto* dock = w.findChild<QDockWidget*>(QStringLiteral("quiz"));
     EXPECT_FALSE(dock->isVisible());
+    EXPECT_FALSE(dock->toggleViewAction()->isEnabled()) << "View → Quiz would show the dock the overlay emptied";
     w.showQuiz();
     QCoreApplication::processEvents();
     ASSERT_TRUE(w.quizOverlayShown());
