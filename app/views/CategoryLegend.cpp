@@ -24,32 +24,36 @@ CategoryLegend::CategoryLegend(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
-double CategoryLegend::heightFor(const QFont& font, double width) {
+// Where each category's entry goes within `width`, wrapping; returns the rows used.
+template <typename Place> int layOut(const QFont& font, double width, Place place) {
+  const double rowH = rowHeight(font);
   int rows = 1;
   double x = 0;
   for (int c = 0; c < st::kCategoryCount; ++c) {
     const double w = entryWidth(font, c);
     if (x > 0 && x + w > width) ++rows, x = 0;
+    place(c, QRectF(x, (rows - 1) * rowH, w, rowH));
     x += w;
   }
-  return rows * rowHeight(font);
+  return rows;
+}
+
+double CategoryLegend::heightFor(const QFont& font, double width) {
+  return layOut(font, width, [](int, const QRectF&) {}) * rowHeight(font);
 }
 
 void CategoryLegend::paint(QPainter& p, const QRectF& r, const QFont& font, const QColor& text) {
-  const double sw = QFontMetricsF(font).height() * 0.8, rowH = rowHeight(font);
+  const double sw = QFontMetricsF(font).height() * 0.8;
   p.setFont(font);
-  double x = r.left(), y = r.top();
-  for (int c = 0; c < st::kCategoryCount; ++c) {
-    const double w = entryWidth(font, c);
-    if (x > r.left() && x + w > r.right()) x = r.left(), y += rowH;
+  layOut(font, r.width(), [&](int c, const QRectF& entry) {
+    const QRectF at = entry.translated(r.topLeft());
+    const auto category = static_cast<st::Category>(c);
     p.setPen(Qt::NoPen);
-    p.setBrush(Palette::category(static_cast<st::Category>(c)));
-    p.drawRect(QRectF(x, y + (rowH - sw) / 2, sw, sw));
+    p.setBrush(Palette::category(category));
+    p.drawRect(QRectF(at.left(), at.top() + (at.height() - sw) / 2, sw, sw));
     p.setPen(text);
-    p.drawText(QRectF(x + sw + 4, y, w, rowH), Qt::AlignLeft | Qt::AlignVCenter,
-               Palette::categoryName(static_cast<st::Category>(c)));
-    x += w;
-  }
+    p.drawText(at.adjusted(sw + 4, 0, sw + 4, 0), Qt::AlignLeft | Qt::AlignVCenter, Palette::categoryName(category));
+  });
 }
 
 int CategoryLegend::heightForWidth(int width) const {
