@@ -95,7 +95,8 @@ QString Captions::describe(const TraceModel& model, int i) {
           .arg(e.rank)
           .arg(unit, bytes(n > 0 ? e.bytes / n : e.bytes), rankList(others), dur);
     case st::Kind::AllReduce:
-      return tr("Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5")
+      return tr("Rank %1 all-reduces %2 of %3 with rank(s) %4: every rank ends with the sum — %5", nullptr,
+                static_cast<int>(others.size()))
           .arg(e.rank)
           .arg(bytes(e.bytes), unit, rankList(others), dur);
     case st::Kind::Send:

@@ -252,6 +252,13 @@ bool TraceModel::rankIsCpu(int rank) const {
   return metaString(info->meta, "device") != QLatin1String("cuda");
 }
 
+int TraceModel::slotCount() const {
+  const int n = std::max(1, rankCount_);
+  if (!config_ || config_->strategy != shardlab::StrategyKind::Fsdp) return n;
+  const int degree = config_->shardDegree();
+  return degree >= 1 && degree <= n && n % degree == 0 ? degree : n;
+}
+
 QString TraceModel::rankLabel(int rank) const {
   const auto* info = trace_->rankInfo(rank);
   if (rankIsCpu(rank)) return tr("CPU rank %1").arg(rank);

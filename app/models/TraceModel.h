@@ -17,6 +17,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -72,6 +73,16 @@ public:
   // The job of the run, from the trace's job record (Trace::config()); none before it arrives.
   const std::optional<shardlab::JobConfig>& config() const { return config_; }
   int stepsPlanned() const { return config_ ? config_->steps : 0; }
+  // Owner slots per unit, as the rank cards draw them: the ranks that share one unit's
+  // slices (FSDP's shard degree: all ranks, G under hybrid, 1 under no-shard); under
+  // the other strategies every rank holds whole units, drawn as one slot per rank.
+  int slotCount() const;
+  // The slot a rank owns: its position in its shard group (hybrid groups are ranks
+  // g·G … g·G+G−1, engine/strategies/Fsdp.cpp).
+  int slotOf(int rank) const { return rank % std::max(1, slotCount()); }
+  // Hybrid sharding with more than one shard group: the cards form a grid, one row per
+  // shard group and one column per slice (a column's ranks are replicas of each other).
+  bool hybridGrid() const { return slotCount() > 1 && slotCount() < rankCount(); }
   int stepsDone() const { return stepsDone_; }
   QString unitName(int unit) const { return QString::fromStdString(trace_->unitName(unit)); }
   int unitCount() const { return static_cast<int>(trace_->units.size()); }

@@ -38,9 +38,12 @@
         <source>Rank %1 computes %2 of %3%4 in step %5 — %6</source>
         <translation></translation>
     </message>
-    <message>
-        <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
-        <translation></translation>
+    <message numerus="yes">
+        <source>Rank %1 all-reduces %2 of %3 with rank(s) %4: every rank ends with the sum — %5</source>
+        <translation>
+            <numerusform>Rank %1 all-reduces %2 of %3 with rank %4: every rank ends with the sum — %5</numerusform>
+            <numerusform>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</numerusform>
+        </translation>
     </message>
     <message>
         <source>Rank %1 sends %2 (%3×%4) to rank %5%6 — %7</source>
@@ -101,14 +104,14 @@
     <message numerus="yes">
         <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
         <translation>
-            <numerusform>Rank %1 all-gathers %2: %n shard of %3 from ranks %4 — %5</numerusform>
+            <numerusform>Rank %1 all-gathers %2: %n shard of %3 from rank %4 — %5</numerusform>
             <numerusform>Rank %1 all-gathers %2: %n shards of %3 from ranks %4 — %5</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5</source>
         <translation>
-            <numerusform>Rank %1 reduce-scatters the gradients of %2: sends %n slice of %3 to ranks %4 and keeps its own — %5</numerusform>
+            <numerusform>Rank %1 reduce-scatters the gradients of %2: sends %n slice of %3 to rank %4 and keeps its own — %5</numerusform>
             <numerusform>Rank %1 reduce-scatters the gradients of %2: sends %n slices of %3 to ranks %4 and keeps its own — %5</numerusform>
         </translation>
     </message>
@@ -1458,6 +1461,25 @@
     <message>
         <source>last recorded: %1</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>HYBRID_SHARD: each shard group of %n rank(s) splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</source>
+        <translation>
+            <numerusform>HYBRID_SHARD: each shard group of %n rank splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</numerusform>
+            <numerusform>HYBRID_SHARD: each shard group of %n ranks splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>group %1 · slice %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>shard group %1: ranks %2–%3</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>slice %1</source>
+        <translation></translation>
     </message>
 </context>
 <context>

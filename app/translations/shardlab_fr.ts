@@ -38,9 +38,12 @@
         <source>Rank %1 computes %2 of %3%4 in step %5 — %6</source>
         <translation>Le rang %1 calcule %2 de %3%4 au pas %5 — %6</translation>
     </message>
-    <message>
-        <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
-        <translation>Le rang %1 effectue l&apos;all-reduce de %2 de %3 avec les rangs %4 : chaque rang obtient la somme — %5</translation>
+    <message numerus="yes">
+        <source>Rank %1 all-reduces %2 of %3 with rank(s) %4: every rank ends with the sum — %5</source>
+        <translation>
+            <numerusform>Le rang %1 effectue l&apos;all-reduce de %2 de %3 avec le rang %4 : chaque rang obtient la somme — %5</numerusform>
+            <numerusform>Le rang %1 effectue l&apos;all-reduce de %2 de %3 avec les rangs %4 : chaque rang obtient la somme — %5</numerusform>
+        </translation>
     </message>
     <message>
         <source>Rank %1 sends %2 (%3×%4) to rank %5%6 — %7</source>
@@ -101,14 +104,14 @@
     <message numerus="yes">
         <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
         <translation>
-            <numerusform>Le rang %1 fait un all-gather de %2 : %n shard de %3 venant des rangs %4 — %5</numerusform>
+            <numerusform>Le rang %1 fait un all-gather de %2 : %n shard de %3 venant du rang %4 — %5</numerusform>
             <numerusform>Le rang %1 fait un all-gather de %2 : %n shards de %3 venant des rangs %4 — %5</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5</source>
         <translation>
-            <numerusform>Le rang %1 fait un reduce-scatter des gradients de %2 : envoie %n tranche de %3 aux rangs %4 et garde la sienne — %5</numerusform>
+            <numerusform>Le rang %1 fait un reduce-scatter des gradients de %2 : envoie %n tranche de %3 au rang %4 et garde la sienne — %5</numerusform>
             <numerusform>Le rang %1 fait un reduce-scatter des gradients de %2 : envoie %n tranches de %3 aux rangs %4 et garde la sienne — %5</numerusform>
         </translation>
     </message>
@@ -1466,6 +1469,25 @@
     <message>
         <source>last recorded: %1</source>
         <translation>dernier enregistré : %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>HYBRID_SHARD: each shard group of %n rank(s) splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</source>
+        <translation>
+            <numerusform>HYBRID_SHARD : chaque groupe de sharding de %n rang découpe chaque unité ; les rangs qui détiennent la même tranche sont des répliques, maintenues identiques par un all-reduce entre les groupes</numerusform>
+            <numerusform>HYBRID_SHARD : chaque groupe de sharding de %n rangs découpe chaque unité ; les rangs qui détiennent la même tranche sont des répliques, maintenues identiques par un all-reduce entre les groupes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>group %1 · slice %2</source>
+        <translation>groupe %1 · tranche %2</translation>
+    </message>
+    <message>
+        <source>shard group %1: ranks %2–%3</source>
+        <translation>groupe de sharding %1 : rangs %2–%3</translation>
+    </message>
+    <message>
+        <source>slice %1</source>
+        <translation>tranche %1</translation>
     </message>
 </context>
 <context>

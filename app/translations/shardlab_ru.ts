@@ -38,9 +38,13 @@
         <source>Rank %1 computes %2 of %3%4 in step %5 — %6</source>
         <translation>Ранг %1 вычисляет %2 для %3%4 на шаге %5 — %6</translation>
     </message>
-    <message>
-        <source>Rank %1 all-reduces %2 of %3 with ranks %4: every rank ends with the sum — %5</source>
-        <translation>Ранг %1 выполняет all-reduce %2 для %3 с рангами %4: у каждого ранга оказывается сумма — %5</translation>
+    <message numerus="yes">
+        <source>Rank %1 all-reduces %2 of %3 with rank(s) %4: every rank ends with the sum — %5</source>
+        <translation>
+            <numerusform>Ранг %1 выполняет all-reduce %2 для %3 с рангом %4: у каждого ранга оказывается сумма — %5</numerusform>
+            <numerusform>Ранг %1 выполняет all-reduce %2 для %3 с рангами %4: у каждого ранга оказывается сумма — %5</numerusform>
+            <numerusform>Ранг %1 выполняет all-reduce %2 для %3 с рангами %4: у каждого ранга оказывается сумма — %5</numerusform>
+        </translation>
     </message>
     <message>
         <source>Rank %1 sends %2 (%3×%4) to rank %5%6 — %7</source>
@@ -101,7 +105,7 @@
     <message numerus="yes">
         <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
         <translation>
-            <numerusform>Ранг %1 выполняет all-gather для %2: %n шард по %3 от рангов %4 — %5</numerusform>
+            <numerusform>Ранг %1 выполняет all-gather для %2: %n шард по %3 от ранга %4 — %5</numerusform>
             <numerusform>Ранг %1 выполняет all-gather для %2: %n шарда по %3 от рангов %4 — %5</numerusform>
             <numerusform>Ранг %1 выполняет all-gather для %2: %n шардов по %3 от рангов %4 — %5</numerusform>
         </translation>
@@ -109,7 +113,7 @@
     <message numerus="yes">
         <source>Rank %1 reduce-scatters the gradients of %2: sends %n slice(s) of %3 to ranks %4 and keeps its own — %5</source>
         <translation>
-            <numerusform>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %n часть по %3 рангам %4 и оставляет свою — %5</numerusform>
+            <numerusform>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %n часть по %3 рангу %4 и оставляет свою — %5</numerusform>
             <numerusform>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %n части по %3 рангам %4 и оставляет свою — %5</numerusform>
             <numerusform>Ранг %1 выполняет reduce-scatter градиентов %2: отправляет %n частей по %3 рангам %4 и оставляет свою — %5</numerusform>
         </translation>
@@ -1474,6 +1478,26 @@
     <message>
         <source>last recorded: %1</source>
         <translation>последнее записанное: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>HYBRID_SHARD: each shard group of %n rank(s) splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</source>
+        <translation>
+            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n ранга делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
+            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n рангов делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
+            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n рангов делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>group %1 · slice %2</source>
+        <translation>группа %1 · часть %2</translation>
+    </message>
+    <message>
+        <source>shard group %1: ranks %2–%3</source>
+        <translation>группа шардирования %1: ранги %2–%3</translation>
+    </message>
+    <message>
+        <source>slice %1</source>
+        <translation>часть %1</translation>
     </message>
 </context>
 <context>

@@ -57,7 +57,7 @@ void RankView::modelReset() {
 
 std::vector<double> RankView::parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
                                              qint64 t) {
-  const int n = std::max(1, model.rankCount());
+  const int n = model.slotCount();
   std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
   const CategoryBytes held = state.unitBytesAt(rank, unit, t);
   const CategoryBytes untied = state.unitBytesAt(rank, -1, t);
@@ -65,12 +65,15 @@ std::vector<double> RankView::parameterSlots(const TraceModel& model, const Memo
     std::fill(fill.begin(), fill.end(), 1.0);
     return fill;
   }
-  if (held[kParamShard] > 0 && rank < n) fill[static_cast<std::size_t>(rank)] = 1.0;
+  const auto own = static_cast<std::size_t>(model.slotOf(rank));
+  if (held[kParamShard] > 0) fill[own] = 1.0;
   if (int i = runningCollective(model, state, rank, t, st::Kind::AllGather, unit); i >= 0) {
     const auto& e = model.event(i);
     const double p = progressOf(e, t);
-    for (int j = 0; j < n; ++j)
-      if (e.participants & (st::RankMask{1} << j)) fill[static_cast<std::size_t>(j)] = j == rank ? 1.0 : p;
+    // The participants are this rank's shard group: slot slotOf(j) comes from rank j.
+    for (int j = 0; j < model.rankCount(); ++j)
+      if (e.participants & (st::RankMask{1} << j))
+        fill[static_cast<std::size_t>(model.slotOf(j))] = j == rank ? 1.0 : p;
     return fill;
   }
   // A gathered buffer counts as the full copy only once an all-gather of the unit
@@ -90,26 +93,28 @@ std::vector<double> RankView::parameterSlots(const TraceModel& model, const Memo
   return fill;
 }
 
-st::Category RankView::slotCategory(const MemoryStateModel& state, int rank, int unit, int slot, qint64 t) {
+st::Category RankView::slotCategory(const TraceModel& model, const MemoryStateModel& state, int rank, int unit, int slot,
+                                   qint64 t) {
   if (state.unitBytesAt(rank, unit, t)[kParamReplica] > 0 || state.unitBytesAt(rank, -1, t)[kParamReplica] > 0)
     return st::Category::ParamReplica;
-  return slot == rank ? st::Category::ParamShard : st::Category::GatheredParams;
+  return slot == model.slotOf(rank) ? st::Category::ParamShard : st::Category::GatheredParams;
 }
 
 std::vector<double> RankView::gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
                                             qint64 t) {
-  const int n = std::max(1, model.rankCount());
+  const int n = model.slotCount();
   std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
   const CategoryBytes held = state.unitBytesAt(rank, unit, t);
   if (int i = runningCollective(model, state, rank, t, st::Kind::ReduceScatter, unit); i >= 0) {
     const auto& e = model.event(i);
     const double p = progressOf(e, t);
-    for (int j = 0; j < n; ++j)
-      if (e.participants & (st::RankMask{1} << j)) fill[static_cast<std::size_t>(j)] = j == rank ? 1.0 : 1.0 - p;
+    for (int j = 0; j < model.rankCount(); ++j)
+      if (e.participants & (st::RankMask{1} << j))
+        fill[static_cast<std::size_t>(model.slotOf(j))] = j == rank ? 1.0 : 1.0 - p;
     return fill;
   }
   if (held[kGrads] > 0) std::fill(fill.begin(), fill.end(), 1.0);
-  else if (held[kGradShard] > 0 && rank < n) fill[static_cast<std::size_t>(rank)] = 1.0;
+  else if (held[kGradShard] > 0) fill[static_cast<std::size_t>(model.slotOf(rank))] = 1.0;
   return fill;
 }
 
@@ -133,7 +138,7 @@ int RankView::unitColumns() const {
 int RankView::bestUnitColumns(const QRectF& c, double lh, int units) const {
   const double top = c.top() + lh * 2.6 + std::max(10.0, lh * 0.9) + lh * 1.6;
   const double availH = c.bottom() - top - 6, availW = c.width() - 16;
-  const int n = std::max(1, model_.rankCount());
+  const int n = model_.slotCount();
   // Full unit names come first (a projector's room reads "embedding", not "emb…"), then
   // the largest slots: a grid where every name fits beats any grid that cuts one.
   double longestName = 0;
@@ -178,31 +183,69 @@ QFont RankView::smallFont() const {
   return f;
 }
 
+QString RankView::hybridHeaderText() const {
+  // True of both layouts: the grid (a row per group) and the cards in one row under brackets.
+  return tr("HYBRID_SHARD: each shard group of %n rank(s) splits every unit; "
+            "the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups",
+            nullptr, model_.slotCount());
+}
+
 void RankView::layoutCards() {
   const int n = model_.rankCount();
   cards_.clear();
+  laidOutSlots_ = model_.slotCount();
   // The legend wraps onto as many rows as it needs: every category stays named.
   const double legendH = legendShown_ ? CategoryLegend::heightFor(font(), width() - 16) + 4 : 0.0;
   legend_ = QRectF(8, height() - legendH, width() - 16, legendH - 4);
   if (n <= 0) return;
-  const QRectF area(6, 6, width() - 12, height() - 12 - legendH);
-  // Choose the column count that makes cards closest to 16:10.
-  int bestCols = 1;
+  // Hybrid sharding: a header line says how to read the grid of shard groups and slices.
+  // It wraps (the Russian sentence is the longest) rather than losing its end.
+  const double headerH = model_.hybridGrid()
+                             ? QFontMetricsF(font()).boundingRect(QRectF(0, 0, width() - 20, 1e6), Qt::TextWordWrap,
+                                                                  hybridHeaderText()).height() + 4
+                             : 0.0;
+  header_ = QRectF(10, 6, width() - 20, headerH);
+  const QRectF area(6, 6 + headerH, width() - 12, height() - 12 - legendH - headerH);
+  // Choose the column count that makes cards closest to 16:10; under hybrid sharding
+  // one row per shard group and one column per slice (the 2-D layout of the ranks).
+  // The grid is kept only where its cards still have room for the units' cells (at
+  // 1280x720 in presentation mode four cards in two rows do not): else the cards go in
+  // rank order, a shard group's ranks side by side, each card naming its group and slice.
+  const double lh = fontMetrics().height();
+  const int gridRows = model_.hybridGrid() ? n / model_.slotCount() : 0;
+  const bool grid = gridRows > 0 && area.height() / gridRows >= lh * 9.0;
+  // Without the grid, a shard group's cards stay on one row under a label naming the group.
+  const bool groupRows = model_.hybridGrid() && !grid;
+  const int step = groupRows ? model_.slotCount() : 1;
+  const double stripH = groupRows ? lh * 1.2 : 0.0;
+  int bestCols = grid ? model_.slotCount() : step;
   double bestScore = 1e18;
-  for (int cols = 1; cols <= n; ++cols) {
+  for (int cols = step; cols <= n && !grid; cols += step) {
     const int rows = (n + cols - 1) / cols;
-    const double w = area.width() / cols, h = area.height() / rows;
+    const double w = area.width() / cols, h = area.height() / rows - stripH;
     const double score = std::abs(std::log((w / h) / 1.6)) + (w < 200 ? 5 : 0);
     if (score < bestScore) bestScore = score, bestCols = cols;
   }
   const int rows = (n + bestCols - 1) / bestCols;
   const double w = area.width() / bestCols, h = area.height() / rows;
   for (int r = 0; r < n; ++r)
-    cards_.push_back(QRectF(area.left() + (r % bestCols) * w, area.top() + (r / bestCols) * h, w, h).adjusted(4, 4, -4, -4));
+    cards_.push_back(QRectF(area.left() + (r % bestCols) * w, area.top() + (r / bestCols) * h + stripH, w, h - stripH)
+                         .adjusted(4, 4, -4, -4));
+  groupLabels_.clear();
+  if (groupRows)
+    for (int first = 0; first < n; first += step) {
+      const QRectF span = cardRect(first).united(cardRect(first + step - 1));
+      groupLabels_.push_back(QRectF(span.left(), span.top() - stripH - 2, span.width(), stripH));
+    }
 }
 
 QRectF RankView::cardRect(int rank) const {
   return rank >= 0 && rank < static_cast<int>(cards_.size()) ? cards_[static_cast<std::size_t>(rank)] : QRectF();
+}
+
+bool RankView::unitShown(int rank, int unit) const {
+  const QRectF cell = slotRect(rank, unit, -1);
+  return !cell.isNull() && cell.bottom() <= cardRect(rank).bottom();
 }
 
 QRectF RankView::memoryBarRect(int rank) const {
@@ -236,8 +279,7 @@ QRectF RankView::slotRect(int rank, int unit, int slot) const {
   const double labelH = labelHeight(cellH);
   const QRectF cell(c.left() + 8 + (unit % cols) * cellW, top + (unit / cols) * cellH, cellW, cellH);
   const QRectF params(cell.left() + 3, cell.top() + labelH, cell.width() - 6, std::max(4.0, (cell.height() - labelH) * 0.55));
-  const int n = std::max(1, model_.rankCount());
-  const double sw = params.width() / n;
+  const double sw = params.width() / model_.slotCount();
   if (slot < 0) return params;
   return QRectF(params.left() + slot * sw, params.top(), sw, params.height());
 }
@@ -245,7 +287,7 @@ QRectF RankView::slotRect(int rank, int unit, int slot) const {
 void RankView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
-  if (cards_.size() != static_cast<std::size_t>(model_.rankCount())) layoutCards();
+  if (cards_.size() != static_cast<std::size_t>(model_.rankCount()) || laidOutSlots_ != model_.slotCount()) layoutCards();
   if (model_.rankCount() == 0) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(rect(), Qt::AlignCenter, tr("No run yet. Pick a lesson or run an experiment."));
@@ -257,6 +299,7 @@ void RankView::paintEvent(QPaintEvent*) {
   // appends events every batch without changing cards, titles or units.
   QString look = font().key() + tr("no work at this instant") + QString::number(model_.unitCount());
   for (int r = 0; r < model_.rankCount(); ++r) look += QLatin1Char('|') + model_.rankLabel(r);
+  look += QLatin1Char('|') + QString::number(model_.slotCount()); // slots and the hybrid grid follow the job record
   const LayerKey key{layerEpoch_, size(), palette().cacheKey(), look, devicePixelRatioF()};
   if (!(key == layerKey_) || under_.isNull()) {
     const QSize px = (QSizeF(size()) * key.dpr).toSize();
@@ -276,6 +319,22 @@ void RankView::paintEvent(QPaintEvent*) {
       paintCardOver(o, r);
     }
     if (legendShown_) CategoryLegend::paint(u, legend_, font(), palette().color(QPalette::Text));
+    if (model_.hybridGrid()) {
+      u.setPen(palette().color(QPalette::Text));
+      u.drawText(header_, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, hybridHeaderText());
+      // Cards in one row: a bracket over each shard group's cards.
+      const int g = model_.slotCount();
+      for (std::size_t i = 0; i < groupLabels_.size(); ++i) {
+        const QRectF b = groupLabels_[i];
+        const int first = static_cast<int>(i) * g;
+        u.setPen(QPen(palette().color(QPalette::Mid), 1.5));
+        u.drawLine(QPointF(b.left() + 2, b.bottom()), QPointF(b.right() - 2, b.bottom()));
+        u.drawLine(QPointF(b.left() + 2, b.bottom()), QPointF(b.left() + 2, b.bottom() - 4));
+        u.drawLine(QPointF(b.right() - 2, b.bottom()), QPointF(b.right() - 2, b.bottom() - 4));
+        u.setPen(palette().color(QPalette::Text));
+        u.drawText(b, Qt::AlignCenter, tr("shard group %1: ranks %2–%3").arg(i).arg(first).arg(first + g - 1));
+      }
+    }
     layerKey_ = key;
   }
   p.drawPixmap(0, 0, under_);
@@ -304,6 +363,21 @@ void RankView::paintCardUnder(QPainter& p, int rank) {
   p.setPen(palette().color(QPalette::Text));
   p.drawText(QRectF(c.left() + 8, c.top() + 4, c.width() - 16, lh), Qt::AlignLeft | Qt::AlignVCenter, model_.rankLabel(rank));
   p.setFont(font());
+  if (model_.hybridGrid()) {
+    // Where the rank sits in the 2-D layout: its shard group (row) and slice (column).
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    // Right-aligned, clear of the all-reduce ring drawn in the card's top right corner.
+    // The group is named above the cards when they stand in one row (groupLabels_), and a
+    // narrow card says the slice only, so that the tag never runs into the title.
+    const QRectF room(c.left() + 8, c.top() + 4, c.width() - 16 - lh * 2.4, lh);
+    QString tag = tr("group %1 · slice %2").arg(rank / model_.slotCount()).arg(model_.slotOf(rank));
+    if (!groupLabels_.empty() ||
+        QFontMetricsF(bold).horizontalAdvance(model_.rankLabel(rank)) + QFontMetricsF(font()).horizontalAdvance(tag) + lh >
+            room.width())
+      tag = tr("slice %1").arg(model_.slotOf(rank));
+    p.drawText(room, Qt::AlignRight | Qt::AlignVCenter, tag);
+    p.setPen(palette().color(QPalette::Text));
+  }
   for (int u = 0; u < model_.unitCount(); ++u) {
     const QRectF params = slotRect(rank, u, -1);
     if (params.bottom() > c.bottom()) break;
@@ -320,16 +394,16 @@ void RankView::paintCardUnder(QPainter& p, int rank) {
 
 void RankView::paintCardOver(QPainter& p, int rank) {
   const QRectF c = cardRect(rank);
-  const int n = std::max(1, model_.rankCount());
+  const int n = model_.slotCount();
   for (int u = 0; u < model_.unitCount(); ++u) {
     if (slotRect(rank, u, -1).bottom() > c.bottom()) break;
     p.setPen(QPen(palette().color(QPalette::Mid), 0.8));
     p.setBrush(Qt::NoBrush);
     for (int j = 0; j < n; ++j) p.drawRect(slotRect(rank, u, j));
     // The owner's own slot gets a thicker outline: "this shard is mine".
-    if (n > 1 && rank < n) {
+    if (n > 1) {
       p.setPen(QPen(palette().color(QPalette::Text), 1.6));
-      p.drawRect(slotRect(rank, u, rank));
+      p.drawRect(slotRect(rank, u, model_.slotOf(rank)));
     }
   }
 }
@@ -434,7 +508,7 @@ void RankView::paintCard(QPainter& p, int rank) {
   p.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, memText);
 
   // Units: parameter slots (one per owner rank) and gradient slots under them.
-  const int n = std::max(1, model_.rankCount());
+  const int n = model_.slotCount();
   for (int u = 0; u < model_.unitCount(); ++u) {
     const QRectF params = slotRect(rank, u, -1);
     if (params.bottom() > c.bottom()) break;
@@ -448,7 +522,7 @@ void RankView::paintCard(QPainter& p, int rank) {
         // Filled in the category's colour, as in the memory bar and the legend: the unit is
         // named above its slots, so its identity needs no colour of its own.
         p.setPen(Qt::NoPen);
-        p.setBrush(Palette::category(slotCategory(state_, rank, u, j, time_)));
+        p.setBrush(Palette::category(slotCategory(model_, state_, rank, u, j, time_)));
         p.drawRect(QRectF(slot.left(), slot.bottom() - slot.height() * f, slot.width(), slot.height() * f));
       }
       const double g = gf[static_cast<std::size_t>(j)];
@@ -506,15 +580,18 @@ void RankView::paintTransfers(QPainter& p) {
     switch (e.kind) {
     case st::Kind::AllGather:
       // Every other participant's shard travels into this rank's copy of the unit.
+      if (!unitShown(r, e.unit)) break;
       for (int j = 0; j < n; ++j)
-        if (j != r && (e.participants & (st::RankMask{1} << j)))
-          fly(slotRect(j, e.unit, j), slotRect(r, e.unit, j), uc);
+        if (j != r && (e.participants & (st::RankMask{1} << j)) && unitShown(j, e.unit))
+          fly(slotRect(j, e.unit, model_.slotOf(j)), slotRect(r, e.unit, model_.slotOf(j)), uc);
       break;
     case st::Kind::ReduceScatter:
-      // This rank's slice j of the gradient travels to its owner j.
+      // This rank's slice of the gradient owned by rank j travels to j.
+      if (!unitShown(r, e.unit)) break;
       for (int j = 0; j < n; ++j)
-        if (j != r && (e.participants & (st::RankMask{1} << j))) {
-          QRectF from = slotRect(r, e.unit, j), to = slotRect(j, e.unit, j);
+        if (j != r && (e.participants & (st::RankMask{1} << j)) && unitShown(j, e.unit)) {
+          const int slot = model_.slotOf(j);
+          QRectF from = slotRect(r, e.unit, slot), to = slotRect(j, e.unit, slot);
           from.translate(0, from.height() * 0.7);
           to.translate(0, to.height() * 0.7);
           fly(from, to, Palette::category(st::Category::Grads));

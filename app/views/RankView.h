@@ -29,13 +29,16 @@ public:
   // The memory category a filled parameter slot is drawn in (its fill; the unit is named
   // above its slots): a replica (DDP), the rank's own shard, or a slice gathered from
   // owner `slot`.
-  static shardlab::trace::Category slotCategory(const MemoryStateModel& state, int rank, int unit, int slot, qint64 t);
+  static shardlab::trace::Category slotCategory(const TraceModel& model, const MemoryStateModel& state, int rank,
+                                                int unit, int slot, qint64 t);
   static std::vector<double> gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
                                            qint64 t);
   // Geometry of the last paint (for tests and hit-testing).
   QRectF cardRect(int rank) const;
   QRectF slotRect(int rank, int unit, int slot) const;
   QRectF memoryBarRect(int rank) const;
+  // Whether the card has room for the unit's cells (a short card shows the first rows only).
+  bool unitShown(int rank, int unit) const;
   // The unit's name as the last paint wrote it (elided when its cell was too narrow).
   QString shownUnitLabel(int unit) const {
     return unit >= 0 && static_cast<std::size_t>(unit) < labels_.size() ? labels_[static_cast<std::size_t>(unit)] : QString();
@@ -55,6 +58,7 @@ protected:
 
 private:
   void layoutCards();
+  QString hybridHeaderText() const;
   void paintCard(QPainter& p, int rank);
   // The sentence under the card's title and whether the rank is idle.
   std::pair<QString, bool> activity(int rank, const RankState& state) const;
@@ -74,6 +78,9 @@ private:
   qint64 time_ = 0;
   std::vector<QRectF> cards_;
   QRectF legend_;
+  QRectF header_; // hybrid sharding: how to read the grid
+  int laidOutSlots_ = 0;
+  std::vector<QRectF> groupLabels_; // hybrid sharding, cards in one row: above each shard group
   bool legendShown_ = true;
   qint64 budget_ = 0;
   struct ColumnsKey {

@@ -75,3 +75,59 @@ TEST(EndToEnd, RealFsdpJobThroughTheLauncher) {
   if (!out.isEmpty()) img.save(out + QStringLiteral("/e2e-first-all-gather.png"));
   EXPECT_FALSE(view.slotRect(0, e.unit, 1).isEmpty());
 }
+
+// HYBRID_SHARD on 4 ranks in shard groups of 2 (a real run): each unit has 2 owner slots
+// (the shard degree, not the 4 ranks), the cards form the 2-D layout of the ranks (one
+// row per shard group, one column per slice, replicas one above the other), and an
+// all-gather inside a shard group fills both of the rank's slots.
+TEST(EndToEnd, HybridShardingDrawsShardGroupsAsRowsAndSlicesAsColumns) {
+  const QString launcher = JobRunner::findLauncher();
+  if (!QFileInfo(launcher).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet (" << launcher.toStdString() << ")";
+  TraceModel model;
+  JobRunner runner(model);
+  QSignalSpy finished(&runner, &JobRunner::finished);
+  shardlab::JobConfig spec;
+  spec.strategy = shardlab::StrategyKind::Fsdp;
+  spec.sharding = shardlab::Sharding::Hybrid;
+  spec.shardGroup = 2;
+  spec.ranks = 4;
+  spec.steps = 1;
+  ASSERT_TRUE(runner.start(spec));
+  ASSERT_TRUE(finished.wait(240000)) << runner.standardError().toStdString();
+  ASSERT_EQ(runner.outcome(), JobRunner::Outcome::Finished)
+      << runner.explanation().toStdString() << "\n" << runner.standardError().toStdString();
+  ASSERT_EQ(model.rankCount(), 4);
+  EXPECT_EQ(model.slotCount(), 2);
+  EXPECT_TRUE(model.hybridGrid());
+  EXPECT_EQ(model.slotOf(3), 1);
+
+  RankView view(model);
+  view.resize(1280, 800);
+  view.modelReset();
+  QImage img(view.size(), QImage::Format_ARGB32);
+  view.render(&img);
+  // Rows are shard groups: ranks 0 and 1 side by side, rank 2 under rank 0, rank 3 under rank 1.
+  EXPECT_DOUBLE_EQ(view.cardRect(0).top(), view.cardRect(1).top());
+  EXPECT_LT(view.cardRect(0).left(), view.cardRect(1).left());
+  EXPECT_GT(view.cardRect(2).top(), view.cardRect(0).bottom());
+  EXPECT_DOUBLE_EQ(view.cardRect(2).left(), view.cardRect(0).left());
+  EXPECT_DOUBLE_EQ(view.cardRect(3).left(), view.cardRect(1).left());
+
+  // Rank 2's first all-gather runs in its shard group {2, 3}: its slots are {own, rank 3's}.
+  int ag = -1;
+  for (int i : model.lane(2, TraceModel::Lane::Comm))
+    if (model.event(i).kind == st::Kind::AllGather) {
+      ag = i;
+      break;
+    }
+  ASSERT_GE(ag, 0);
+  const auto& e = model.event(ag);
+  EXPECT_EQ(e.participants, st::RankMask{0b1100});
+  MemoryStateModel state(model);
+  const auto during = RankView::parameterSlots(model, state, 2, e.unit, (e.t0 + e.t1) / 2);
+  ASSERT_EQ(during.size(), 2u);
+  EXPECT_DOUBLE_EQ(during[0], 1.0); // rank 2 owns slice 0 of its group
+  EXPECT_LE(during[1], 1.0);
+  const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+  if (!out.isEmpty()) img.save(out + QStringLiteral("/e2e-hybrid.png"));
+}
