@@ -19,6 +19,7 @@
 #include "views/QuizPanel.h"
 #include "views/RankView.h"
 #include "views/StartPage.h"
+#include "views/LedgerView.h"
 #include "views/SummaryView.h"
 #include "views/TimelineView.h"
 
@@ -122,12 +123,14 @@ MainWindow::MainWindow(QWidget* parent)
   pipeline_ = new PipelineView(model_, tabs_);
   plots_ = new PlotsView(model_, tabs_);
   summary_ = new SummaryView(model_, tabs_);
+  ledger_ = new LedgerView(model_, tabs_);
   compareView_ = new CompareView(model_, compare_, tabs_);
   compareView_->setObjectName(QStringLiteral("bothRuns"));
   tabs_->addTab(rankView_, tr("Ranks"));
   tabs_->addTab(pipeline_, tr("Pipeline"));
   tabs_->addTab(plots_, tr("Plots"));
   tabs_->addTab(summary_, tr("Summary"));
+  tabs_->addTab(ledger_, tr("Memory ledger"));
   tabs_->addTab(compareView_, tr("Both runs")); // offered while there is a comparison run
   timeline_ = new TimelineView(model_, split);
   // Click a view to focus it; the playback shortcuts (window-wide) then still apply.
@@ -249,12 +252,14 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&slowTimer_, &QTimer::timeout, this, [this] {
     if (tabs_->currentWidget() == plots_) plots_->rebuild();
     if (tabs_->currentWidget() == summary_) summary_->rebuild();
+    if (tabs_->currentWidget() == ledger_) ledger_->rebuild();
   });
   connect(tabs_, &QTabWidget::currentChanged, this, [this] {
     // Both runs has a timeline per run: the window's own makes room for them.
     timeline_->setVisible(tabs_->currentWidget() != compareView_);
     if (tabs_->currentWidget() == plots_) plots_->rebuild();
     if (tabs_->currentWidget() == summary_) summary_->rebuild();
+    if (tabs_->currentWidget() == ledger_) ledger_->rebuild();
   });
   for (auto* r : {&flow_.runner(), &flow_.comparisonRunner()}) {
     connect(r, &JobRunner::logText, log_, &LogPane::append);
@@ -522,6 +527,7 @@ void MainWindow::retranslate() {
     }
   }
   if (summary_) summary_->rebuild();
+  if (ledger_) ledger_->rebuild();
   if (plots_) plots_->rebuild();
   if (tabs_) {
     tabs_->setTabText(tabs_->indexOf(rankView_), tr("Ranks"));
@@ -529,6 +535,7 @@ void MainWindow::retranslate() {
     tabs_->setTabText(tabs_->indexOf(pipeline_), tr("Pipeline"));
     tabs_->setTabText(tabs_->indexOf(plots_), tr("Plots"));
     tabs_->setTabText(tabs_->indexOf(summary_), tr("Summary"));
+    tabs_->setTabText(tabs_->indexOf(ledger_), tr("Memory ledger"));
   }
 }
 
@@ -552,7 +559,8 @@ bool MainWindow::showView(const QString& name) {
                                                 {QStringLiteral("both"), compareView_},
                                                 {QStringLiteral("pipeline"), pipeline_},
                                                 {QStringLiteral("plots"), plots_},
-                                                {QStringLiteral("summary"), summary_}};
+                                                {QStringLiteral("summary"), summary_},
+                                                {QStringLiteral("ledger"), ledger_}};
   for (const auto& [viewName, view] : views)
     if (viewName == name) {
       showWorkspace();
@@ -589,6 +597,7 @@ void MainWindow::onModelReset() {
   progress_->setValue(model_.stepsDone());
   plots_->rebuild();
   summary_->rebuild();
+  ledger_->rebuild();
   caption_->setTime(playback_.time());
 }
 

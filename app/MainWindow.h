@@ -33,6 +33,7 @@ class QTabWidget;
 class RankView;
 class StartPage;
 class SummaryView;
+class LedgerView;
 class TimelineView;
 
 class MainWindow : public QMainWindow {
@@ -144,6 +145,7 @@ private:
   PlotsView* plots_ = nullptr;
   CompareView* compareView_ = nullptr;
   SummaryView* summary_ = nullptr;
+  LedgerView* ledger_ = nullptr;
   CaptionBar* caption_ = nullptr;
   PlaybackBar* playbar_ = nullptr;
   ExperimentPanel* experiment_ = nullptr;

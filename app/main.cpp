@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   QCommandLineOption shot(QStringLiteral("screenshot"), QCoreApplication::translate("main", "Save a PNG of the main window and exit."), QStringLiteral("FILE"));
   QCommandLineOption at(QStringLiteral("at"), QCoreApplication::translate("main", "Playhead position for the screenshot, 0..1."), QStringLiteral("FRACTION"), QStringLiteral("0.35"));
   QCommandLineOption headless(QStringLiteral("headless"), QCoreApplication::translate("main", "Run the default FSDP job without a window."));
-  QCommandLineOption tab(QStringLiteral("tab"), QCoreApplication::translate("main", "View to show: ranks, both, pipeline, plots, compare, summary, quiz."), QStringLiteral("NAME"));
+  QCommandLineOption tab(QStringLiteral("tab"), QCoreApplication::translate("main", "View to show: ranks, both, pipeline, plots, compare, summary, ledger, quiz."), QStringLiteral("NAME"));
   QCommandLineOption lang(QStringLiteral("lang"), QCoreApplication::translate("main", "Interface language for this run: en, fr, ru."), QStringLiteral("CODE"));
   QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
   QCommandLineOption theme(QStringLiteral("theme"), QCoreApplication::translate("main", "Theme for this run: light, dark."), QStringLiteral("NAME"));

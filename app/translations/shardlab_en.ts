@@ -586,6 +586,64 @@
     </message>
 </context>
 <context>
+    <name>LedgerView</name>
+    <message>
+        <source>Rank</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n ranks&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The Ψ arithmetic is data parallelism&apos;s (DDP, FSDP): here only what the rank measured is shown.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>part</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Ψ arithmetic</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>the difference</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;at the end of a step&lt;/small&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;peak&lt;/small&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -978,6 +1036,53 @@
     <message>
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryLedger</name>
+    <message>
+        <source>equal</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>not held at the end of a step: freed after the optimizer step</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>+%1: each unit&apos;s flat parameter is padded to a multiple of the shard degree D</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 %2 the arithmetic with padding (%3): not explained</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>below</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>units rebuilt for their compute: the peak is %1 × the largest unit (%2), the unit computing and those prefetched or kept</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>full gradients of the units being reduce-scattered, freed once their slice is reduced</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>not in the Ψ arithmetic: they grow with the batch, the hidden size and the layers, not with Ψ</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>staging for collectives and messages</source>
+        <translation></translation>
     </message>
 </context>
 <context>
@@ -1917,8 +2022,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
-        <translation type="unfinished"></translation>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, ledger, quiz.</source>
+        <translation></translation>
     </message>
 </context>
 </TS>

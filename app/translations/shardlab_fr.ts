@@ -594,6 +594,64 @@
     </message>
 </context>
 <context>
+    <name>LedgerView</name>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Pas encore d&apos;exécution.&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 paramètres · D = %3 · %n rang&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 paramètres · D = %3 · %n rangs&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The Ψ arithmetic is data parallelism&apos;s (DDP, FSDP): here only what the rank measured is shown.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;L&apos;arithmétique en Ψ est celle du parallélisme de données (DDP, FSDP) : seul ce que le rang a mesuré est affiché ici.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>part</source>
+        <translation>partie</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>mesuré</translation>
+    </message>
+    <message>
+        <source>Ψ arithmetic</source>
+        <translation>arithmétique en Ψ</translation>
+    </message>
+    <message>
+        <source>the difference</source>
+        <translation>l&apos;écart</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;at the end of a step&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;à la fin d&apos;un pas&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;peak&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;pic&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation>persistant</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ShardLab entraîne en fp32 et ses paramètres sont la copie maîtresse : les 16Ψ du manuel en précision mixte (2Ψ de paramètres bf16 + 2Ψ de gradients bf16 + 12Ψ fp32 de copie maîtresse, moment et variance) sont ici 4Ψ de paramètres + 4Ψ de gradients + 8Ψ de moments d&apos;AdamW : le même total, divisé par D pour ce que l&apos;étape ZeRO partitionne (docs/sharding.md).&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -986,6 +1044,53 @@
     <message>
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation>%1 — les deux exécutions côte à côte dans « Les deux exécutions » ; leurs chiffres dans Graphiques → Comparer les exécutions.</translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation>Bilan mémoire</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryLedger</name>
+    <message>
+        <source>equal</source>
+        <translation>égal</translation>
+    </message>
+    <message>
+        <source>not held at the end of a step: freed after the optimizer step</source>
+        <translation>non détenu à la fin d&apos;un pas : libéré après le pas de l&apos;optimiseur</translation>
+    </message>
+    <message>
+        <source>+%1: each unit&apos;s flat parameter is padded to a multiple of the shard degree D</source>
+        <translation>+%1 : le paramètre plat de chaque unité est complété jusqu&apos;à un multiple du degré de sharding D</translation>
+    </message>
+    <message>
+        <source>%1 %2 the arithmetic with padding (%3): not explained</source>
+        <translation>%1 %2 l&apos;arithmétique avec complément (%3) : non expliqué</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>au-dessus de</translation>
+    </message>
+    <message>
+        <source>below</source>
+        <translation>en dessous de</translation>
+    </message>
+    <message>
+        <source>units rebuilt for their compute: the peak is %1 × the largest unit (%2), the unit computing and those prefetched or kept</source>
+        <translation>unités reconstruites pour leur calcul : le pic vaut %1 × la plus grande unité (%2), l&apos;unité en calcul et celles préchargées ou gardées</translation>
+    </message>
+    <message>
+        <source>full gradients of the units being reduce-scattered, freed once their slice is reduced</source>
+        <translation>gradients complets des unités en cours de reduce-scatter, libérés une fois leur tranche réduite</translation>
+    </message>
+    <message>
+        <source>not in the Ψ arithmetic: they grow with the batch, the hidden size and the layers, not with Ψ</source>
+        <translation>absentes de l&apos;arithmétique en Ψ : elles croissent avec le lot, la dimension cachée et les couches, pas avec Ψ</translation>
+    </message>
+    <message>
+        <source>staging for collectives and messages</source>
+        <translation>tampons des collectives et des messages</translation>
     </message>
 </context>
 <context>
@@ -1925,8 +2030,8 @@
         <translation>shardlab : --show doit valoir measured, schedule-alone ou projected (reçu « %1 »)</translation>
     </message>
     <message>
-        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
-        <translation>Vue à afficher : `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `quiz`.</translation>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, ledger, quiz.</source>
+        <translation>Vue à afficher : `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `ledger`, `quiz`.</translation>
     </message>
 </context>
 </TS>

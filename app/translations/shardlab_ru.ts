@@ -599,6 +599,65 @@
     </message>
 </context>
 <context>
+    <name>LedgerView</name>
+    <message>
+        <source>Rank</source>
+        <translation>Ранг</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Запусков ещё нет.&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n ранг&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n ранга&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n рангов&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The Ψ arithmetic is data parallelism&apos;s (DDP, FSDP): here only what the rank measured is shown.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Арифметика в Ψ относится к параллелизму по данным (DDP, FSDP): здесь показано только то, что измерил ранг.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>part</source>
+        <translation>часть памяти</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>измерено</translation>
+    </message>
+    <message>
+        <source>Ψ arithmetic</source>
+        <translation>арифметика в Ψ</translation>
+    </message>
+    <message>
+        <source>the difference</source>
+        <translation>разница</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;at the end of a step&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;в конце шага&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;peak&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;пик&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation>постоянная</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ShardLab обучает в fp32, и его параметры сами являются мастер-копией, поэтому 16Ψ из учебника при смешанной точности (2Ψ параметров bf16 + 2Ψ градиентов bf16 + 12Ψ fp32: мастер-копия, момент и дисперсия) здесь — это 4Ψ параметров + 4Ψ градиентов + 8Ψ моментов AdamW: та же сумма, делённая на D для того, что шардирует стадия ZeRO (docs/sharding.md).&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
@@ -993,6 +1052,53 @@
     <message>
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation>%1 — оба запуска рядом во вкладке «Оба запуска»; их показатели в Графики → Сравнить запуски.</translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation>Учёт памяти</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryLedger</name>
+    <message>
+        <source>equal</source>
+        <translation>равно</translation>
+    </message>
+    <message>
+        <source>not held at the end of a step: freed after the optimizer step</source>
+        <translation>не хранится в конце шага: освобождается после шага оптимизатора</translation>
+    </message>
+    <message>
+        <source>+%1: each unit&apos;s flat parameter is padded to a multiple of the shard degree D</source>
+        <translation>+%1: плоский параметр каждого модуля дополняется до кратного степени шардирования D</translation>
+    </message>
+    <message>
+        <source>%1 %2 the arithmetic with padding (%3): not explained</source>
+        <translation>%1 %2 арифметики с дополнением (%3): не объяснено</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>выше</translation>
+    </message>
+    <message>
+        <source>below</source>
+        <translation>ниже</translation>
+    </message>
+    <message>
+        <source>units rebuilt for their compute: the peak is %1 × the largest unit (%2), the unit computing and those prefetched or kept</source>
+        <translation>модули, собранные для вычисления: пик равен %1 × самый большой модуль (%2) — вычисляемый модуль и заранее загруженные или сохранённые</translation>
+    </message>
+    <message>
+        <source>full gradients of the units being reduce-scattered, freed once their slice is reduced</source>
+        <translation>полные градиенты модулей во время reduce-scatter, освобождаются, когда их часть сведена</translation>
+    </message>
+    <message>
+        <source>not in the Ψ arithmetic: they grow with the batch, the hidden size and the layers, not with Ψ</source>
+        <translation>не входят в арифметику в Ψ: растут с батчем, скрытой размерностью и числом слоёв, а не с Ψ</translation>
+    </message>
+    <message>
+        <source>staging for collectives and messages</source>
+        <translation>буферы коллективных операций и сообщений</translation>
     </message>
 </context>
 <context>
@@ -1945,8 +2051,8 @@
         <translation>shardlab: `--show` должен быть `measured`, `schedule-alone` или `projected` (получено «%1»)</translation>
     </message>
     <message>
-        <source>View to show: ranks, both, pipeline, plots, compare, summary, quiz.</source>
-        <translation>Показываемый вид: `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `quiz`.</translation>
+        <source>View to show: ranks, both, pipeline, plots, compare, summary, ledger, quiz.</source>
+        <translation>Показываемый вид: `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `ledger`, `quiz`.</translation>
     </message>
 </context>
 </TS>

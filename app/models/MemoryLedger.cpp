@@ -1,0 +1,152 @@
+#include "models/MemoryLedger.h"
+
+#include "models/Captions.h"
+#include "models/MemoryStateModel.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+
+namespace st = shardlab::trace;
+using shardlab::Sharding;
+using shardlab::StrategyKind;
+
+namespace {
+constexpr double kFp32 = 4.0; // master parameters, gradients and each AdamW moment are fp32
+
+// "0.50 Ψ"-style: bytes as a multiple of the fp32 model's parameter count.
+QString inPsi(double bytes, double psi) {
+  return psi > 0 ? QStringLiteral("%1 Ψ").arg(QLocale().toString(bytes / psi, 'f', 2)) : QString();
+}
+
+// Why a persistent part differs from its Ψ formula: the padding each unit gets to a
+// multiple of D (measured − formula equals it exactly), or what remains unexplained.
+QString persistentWhy(std::int64_t measured, double formula, double padded, double psi) {
+  const double diff = static_cast<double>(measured) - formula;
+  if (std::abs(diff) < 0.5) return QCoreApplication::translate("MemoryLedger", "equal");
+  if (measured == 0) return QCoreApplication::translate("MemoryLedger", "not held at the end of a step: freed after the optimizer step");
+  if (std::abs(static_cast<double>(measured) - padded) < 0.5)
+    return QCoreApplication::translate("MemoryLedger", "+%1: each unit's flat parameter is padded to a multiple of the shard degree D")
+        .arg(Captions::bytes(static_cast<qint64>(std::llround(diff))));
+  return QCoreApplication::translate("MemoryLedger", "%1 %2 the arithmetic with padding (%3): not explained")
+      .arg(Captions::bytes(static_cast<qint64>(std::llround(std::abs(static_cast<double>(measured) - padded)))),
+           static_cast<double>(measured) > padded ? QCoreApplication::translate("MemoryLedger", "above") : QCoreApplication::translate("MemoryLedger", "below"), inPsi(padded, psi));
+}
+} // namespace
+
+std::int64_t Ledger::measuredPersistent() const {
+  std::int64_t sum = 0;
+  for (const auto& l : lines)
+    if (l.persistent) sum += l.measured;
+  return sum;
+}
+
+std::optional<double> Ledger::formulaPersistent() const {
+  if (!applies) return std::nullopt;
+  double sum = 0;
+  for (const auto& l : lines)
+    if (l.persistent && l.formulaBytes) sum += *l.formulaBytes;
+  return sum;
+}
+
+Ledger memoryLedger(const TraceModel& model, int rank) {
+  Ledger ledger;
+  ledger.rank = rank;
+  if (!model.config() || rank < 0 || rank >= model.rankCount()) return ledger;
+  const shardlab::JobConfig& job = *model.config();
+  const shardlab::ModelShape shape = job.shape();
+  const bool fsdp = job.strategy == StrategyKind::Fsdp;
+  ledger.applies = fsdp || job.strategy == StrategyKind::Ddp;
+  ledger.degree = fsdp ? job.shardDegree() : 1;
+  const int d = ledger.degree;
+  double psi = 0, shardValues = 0, paddedValues = 0, largestUnit = 0;
+  for (int u = 0; u < shape.unitCount(); ++u) {
+    const auto n = static_cast<double>(shape.unitSize(u));
+    const auto shard = static_cast<double>(shape.shardSize(u, d));
+    psi += n;
+    shardValues += shard;
+    paddedValues += shard * d;
+    largestUnit = std::max(largestUnit, shard * d);
+  }
+  ledger.psi = psi;
+  if (fsdp)
+    ledger.stage = QStringLiteral("%1 (ZeRO-%2)")
+                       .arg(QString::fromUtf8(shardlab::pytorchName(job.sharding).data(),
+                                              static_cast<qsizetype>(shardlab::pytorchName(job.sharding).size())))
+                       .arg(shardlab::zeroStage(job.sharding));
+  else if (ledger.applies)
+    ledger.stage = QStringLiteral("DDP");
+
+  // Measured: the categories at the end of the rank's last completed step, and their peaks.
+  qint64 lastStepEnd = -1;
+  for (int i = 0; i < model.eventCount(); ++i) {
+    const auto& e = model.event(i);
+    if (e.record == st::Record::Step && e.rank == rank) lastStepEnd = std::max<qint64>({lastStepEnd, e.t0, e.t1});
+  }
+  const MemoryStateModel state(model);
+  const CategoryBytes atEnd = lastStepEnd >= 0 ? state.memoryAt(rank, lastStepEnd) : CategoryBytes{};
+  const auto& ranks = model.summary().ranksDetail;
+  const auto summary = std::find_if(ranks.begin(), ranks.end(), [&](const auto& r) { return r.rank == rank; });
+  auto held = [&](st::Category c) { return atEnd[static_cast<std::size_t>(c)]; };
+  auto peak = [&](st::Category c) {
+    return summary == ranks.end() ? std::int64_t{0} : summary->peakByCategory[static_cast<std::size_t>(c)];
+  };
+
+  // Which persistent parts this stage shards (docs/sharding.md, "Memory per rank, in Ψ").
+  const Sharding s = job.sharding;
+  const bool paramsSharded = fsdp && (s == Sharding::GradOp || s == Sharding::Full || s == Sharding::Hybrid);
+  const bool gradsSharded = paramsSharded;
+  const bool optimizerSharded = fsdp && s != Sharding::NoShard;
+  const QString over = d > 1 ? QStringLiteral("/%1").arg(d) : QString();
+  auto persistentLine = [&](st::Category a, st::Category b, double perValue, bool sharded, const QString& coefficient) {
+    LedgerLine l;
+    l.category = a;
+    l.also = b;
+    l.measured = held(a) + (b == st::Category::Count ? 0 : held(b));
+    if (ledger.applies) {
+      l.formulaBytes = perValue * psi / (sharded ? d : 1);
+      l.formula = sharded && d > 1 ? QStringLiteral("%1Ψ/D = %1Ψ%2").arg(coefficient, over) : coefficient + QStringLiteral("Ψ");
+      // The same arithmetic with each unit padded to a multiple of D, as the engine allocates.
+      const double padded = perValue * (fsdp ? (sharded ? shardValues : paddedValues) : psi);
+      l.why = persistentWhy(l.measured, *l.formulaBytes, padded, psi);
+    }
+    return l;
+  };
+  // A sharded part is held as its shard, else in full (named by the category it is held in).
+  ledger.lines.push_back(persistentLine(paramsSharded ? st::Category::ParamShard : st::Category::ParamReplica,
+                                        st::Category::Count, kFp32, paramsSharded, QStringLiteral("4")));
+  ledger.lines.push_back(persistentLine(gradsSharded ? st::Category::GradShard : st::Category::Grads,
+                                        st::Category::Count, kFp32, gradsSharded, QStringLiteral("4")));
+  ledger.lines.push_back(persistentLine(st::Category::OptimizerState, st::Category::Count, 2 * kFp32, optimizerSharded,
+                                        QStringLiteral("8")));
+
+  // Transient parts: what the Ψ arithmetic leaves out, at their peak.
+  auto transientLine = [&](st::Category c, const QString& why) {
+    LedgerLine l;
+    l.category = c;
+    l.persistent = false;
+    l.measured = peak(c);
+    l.why = why;
+    return l;
+  };
+  if (fsdp && peak(st::Category::GatheredParams) > 0) {
+    const double unitBytes = largestUnit * kFp32;
+    ledger.lines.push_back(transientLine(
+        st::Category::GatheredParams,
+        QCoreApplication::translate("MemoryLedger", "units rebuilt for their compute: the peak is %1 × the largest unit (%2), the unit computing and those "
+           "prefetched or kept")
+            .arg(QLocale().toString(static_cast<double>(peak(st::Category::GatheredParams)) / std::max(1.0, unitBytes), 'f', 1),
+                 Captions::bytes(static_cast<qint64>(unitBytes)))));
+  }
+  if (gradsSharded && peak(st::Category::Grads) > 0)
+    ledger.lines.push_back(transientLine(
+        st::Category::Grads, QCoreApplication::translate("MemoryLedger", "full gradients of the units being reduce-scattered, freed once their slice is reduced")));
+  ledger.lines.push_back(transientLine(
+      st::Category::Activations,
+      QCoreApplication::translate("MemoryLedger", "not in the Ψ arithmetic: they grow with the batch, the hidden size and the layers, not with Ψ")));
+  if (peak(st::Category::CommBuffers) > 0)
+    ledger.lines.push_back(transientLine(st::Category::CommBuffers, QCoreApplication::translate("MemoryLedger", "staging for collectives and messages")));
+  return ledger;
+}

@@ -1,0 +1,41 @@
+// MemoryLedger: what one rank held, measured from its mem records, beside the textbook's
+// Ψ arithmetic for the same model, precisions and ZeRO stage (the Ultra-Scale Playbook's
+// 2Ψ + 2Ψ + 12Ψ divided by N at each stage), and each difference explained. No widgets:
+// LedgerView draws it.
+//
+// Persistent parts (parameters, gradients, optimizer state) are measured at the end of
+// the rank's last completed step; the transient ones (gathered parameters, activations,
+// communication buffers) at their peak, which the Ψ arithmetic leaves out.
+#pragma once
+
+#include "models/TraceModel.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+struct LedgerLine {
+  shardlab::trace::Category category = shardlab::trace::Category::Count; // the categories measured
+  shardlab::trace::Category also = shardlab::trace::Category::Count;     // a second one summed in, or Count
+  bool persistent = true;               // measured at the last step's end, else at its peak
+  std::int64_t measured = 0;            // bytes
+  std::optional<double> formulaBytes;   // the Ψ arithmetic; none where it says nothing
+  QString formula;                      // "4Ψ/N = 4Ψ/4"
+  QString why;                          // the difference, explained
+};
+
+struct Ledger {
+  int rank = 0;
+  double psi = 0;          // Ψ: the model's parameter count
+  int degree = 1;          // the ranks sharing one unit's slices (D)
+  QString stage;           // "FULL_SHARD (ZeRO-3)", "DDP"; empty where the arithmetic does not apply
+  bool applies = false;    // DDP and FSDP: the Ψ arithmetic is data parallelism's
+  std::vector<LedgerLine> lines;
+  std::int64_t measuredPersistent() const;
+  std::optional<double> formulaPersistent() const;
+};
+
+// The ledger of `rank` in the model's run (empty lines before any memory record).
+Ledger memoryLedger(const TraceModel& model, int rank);

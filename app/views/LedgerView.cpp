@@ -1,0 +1,101 @@
+#include "views/LedgerView.h"
+
+#include "models/Captions.h"
+#include "models/MemoryLedger.h"
+#include "views/Palette.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace st = shardlab::trace;
+
+LedgerView::LedgerView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model) {
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* top = new QHBoxLayout;
+  auto* label = new QLabel(tr("Rank"), this);
+  rank_ = new QComboBox(this);
+  rank_->setObjectName(QStringLiteral("ledgerRank"));
+  label->setBuddy(rank_);
+  top->addWidget(label);
+  top->addWidget(rank_);
+  top->addStretch();
+  v->addLayout(top);
+  text_ = new QTextBrowser(this);
+  text_->setObjectName(QStringLiteral("ledgerText"));
+  v->addWidget(text_);
+  connect(rank_, &QComboBox::currentIndexChanged, this, [this] { text_->setHtml(html(model_, this->rank())); });
+}
+
+int LedgerView::rank() const { return std::max(0, rank_->currentIndex()); }
+
+void LedgerView::rebuild() {
+  const int keep = rank_->currentIndex();
+  if (rank_->count() != model_.rankCount()) {
+    const QSignalBlocker block(rank_);
+    rank_->clear();
+    for (int r = 0; r < model_.rankCount(); ++r) rank_->addItem(model_.rankLabel(r));
+    rank_->setCurrentIndex(std::clamp(keep, 0, std::max(0, model_.rankCount() - 1)));
+  }
+  text_->setHtml(html(model_, rank()));
+}
+
+QString LedgerView::html(const TraceModel& model, int rank) {
+  if (model.isEmpty() || !model.config()) return tr("<p>No run yet.</p>");
+  const Ledger ledger = memoryLedger(model, rank);
+  const double psi = ledger.psi;
+  auto inPsi = [&](double bytes) {
+    return psi > 0 ? QStringLiteral("%1 Ψ").arg(QLocale().toString(bytes / psi, 'f', 2)) : QString();
+  };
+  QString h;
+  if (ledger.applies)
+    h += tr("<p><b>%1</b> · Ψ = %2 parameters · D = %3 · %n rank(s)</p>", nullptr, model.rankCount())
+             .arg(ledger.stage.toHtmlEscaped(), QLocale().toString(static_cast<qlonglong>(psi)))
+             .arg(ledger.degree);
+  else
+    h += tr("<p>The Ψ arithmetic is data parallelism's (DDP, FSDP): here only what the rank measured is shown.</p>");
+  // Every bar to one scale: the largest of what was measured and what the formula says.
+  double scale = 1;
+  for (const auto& l : ledger.lines) scale = std::max({scale, static_cast<double>(l.measured), l.formulaBytes.value_or(0)});
+  auto bar = [&](double bytes, const QColor& colour) {
+    const int pct = std::clamp(static_cast<int>(std::lround(100.0 * bytes / scale)), 0, 100);
+    if (pct == 0) return QStringLiteral("<table cellspacing=0 cellpadding=0 width=100%><tr><td>&nbsp;</td></tr></table>");
+    return QStringLiteral("<table cellspacing=0 cellpadding=0 width=100%><tr><td width=%1% bgcolor=%2>&nbsp;</td>"
+                          "<td width=%3%></td></tr></table>")
+        .arg(pct)
+        .arg(colour.name())
+        .arg(100 - pct);
+  };
+  h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=4 width=100%><tr><th>%1</th><th width=22%>%2</th>"
+                      "<th width=22%>%3</th><th>%4</th></tr>")
+           .arg(tr("part"), tr("measured"), tr("Ψ arithmetic"), tr("the difference"));
+  for (const auto& l : ledger.lines) {
+    QString name = Palette::categoryName(l.category);
+    if (l.also != st::Category::Count) name += QStringLiteral(" + ") + Palette::categoryName(l.also);
+    name += l.persistent ? tr("<br><small>at the end of a step</small>") : tr("<br><small>peak</small>");
+    const QString measured = bar(static_cast<double>(l.measured), Palette::category(l.category)) +
+                             Captions::bytes(l.measured) + (psi > 0 && l.persistent ? QStringLiteral(" = ") + inPsi(static_cast<double>(l.measured)) : QString());
+    const QString formula = l.formulaBytes ? bar(*l.formulaBytes, Palette::category(l.category).lighter(150)) + l.formula.toHtmlEscaped() +
+                                                 QStringLiteral(" = ") + Captions::bytes(static_cast<qint64>(std::llround(*l.formulaBytes)))
+                                           : tr("—");
+    h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>").arg(name, measured, formula, l.why.toHtmlEscaped());
+  }
+  if (const auto f = ledger.formulaPersistent())
+    h += QStringLiteral("<tr><td><b>%1</b></td><td><b>%2 = %3</b></td><td><b>%4 = %5</b></td><td></td></tr>")
+             .arg(tr("persistent"), Captions::bytes(ledger.measuredPersistent()), inPsi(static_cast<double>(ledger.measuredPersistent())),
+                  inPsi(*f), Captions::bytes(static_cast<qint64>(std::llround(*f))));
+  h += QStringLiteral("</table>");
+  if (ledger.applies)
+    h += tr("<p>ShardLab trains in fp32 and its parameters are the master copy, so the textbook's 16Ψ at mixed "
+            "precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here "
+            "4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage "
+            "shards (docs/sharding.md).</p>");
+  return h;
+}
