@@ -127,6 +127,9 @@ struct JobConfig {
   BackwardPrefetch backwardPrefetch = BackwardPrefetch::Pre; // fsdp (PyTorch's default)
   bool forwardPrefetch = false;        // fsdp: issue the next unit's all-gather before this one's forward
   std::optional<int> limitAllGathers;  // fsdp: at most N units' gathered parameters held; none: no limit
+  bool checkpointActivations = false;  // ddp, fsdp: keep each unit's input only, recompute its forward in the backward
+  int accumulate = 1;                  // ddp, fsdp: micro-steps per optimizer step (gradient accumulation)
+  bool noSync = false;                 // ddp, fsdp, accumulate > 1: reduce only at the last micro-step (PyTorch's no_sync)
   std::int64_t memoryBudget = 0;       // bytes per rank; 0: none
   int microbatches = 1;                // pipeline
   Schedule schedule = Schedule::OneFOneB;

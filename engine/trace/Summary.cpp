@@ -205,6 +205,10 @@ Summary summarizeMeasured(const Trace& trace) {
     switch (e.record) {
     case Record::Op:
       compute[r].emplace_back(e.t0, e.t1);
+      if (e.kind == Kind::Forward) ++rs.forwardOps;
+      if (e.kind == Kind::Forward && e.recompute) ++rs.recomputeOps;
+      if (e.kind == Kind::Backward) ++rs.backwardOps;
+      if (e.kind == Kind::Optimizer) ++rs.optimizerOps;
       if (e.cpuNs >= 0) {
         cpuTimesRecorded[r] = true;
         coreWait[r] += std::max<std::int64_t>(0, e.t1 - e.t0 - e.cpuNs);
@@ -396,6 +400,8 @@ nlohmann::json Summary::toJson() const {
                       {"core_wait_s", r.coreWaitS ? json(*r.coreWaitS) : json()},
                       {"sent_bytes", r.sentBytes},
                       {"measured_sent_bytes", r.measuredSentBytes ? json(*r.measuredSentBytes) : json()},
+                      {"ops", {{"forward", r.forwardOps}, {"recompute", r.recomputeOps}, {"backward", r.backwardOps},
+                               {"optimizer", r.optimizerOps}}},
                       {"finished", r.finished},
                       {"failure", r.failure ? json(*r.failure) : json()}});
   }

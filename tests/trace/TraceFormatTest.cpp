@@ -29,6 +29,10 @@ std::vector<Event> sampleEvents() {
   op.t0 = 100;
   op.t1 = 250;
   v.push_back(op);
+  op.recompute = true; // the same forward again inside the backward
+  op.t0 = 300;
+  op.t1 = 400;
+  v.push_back(op);
   Event c;
   c.record = Record::Collective;
   c.rank = 1;
@@ -118,7 +122,7 @@ bool sameEvent(const Event& a, const Event& b) {
          a.unit == b.unit && a.step == b.step && a.micro == b.micro && a.peer == b.peer && a.t0 == b.t0 &&
          a.t1 == b.t1 && a.bytes == b.bytes && a.value == b.value && a.total == b.total &&
          a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss &&
-         a.cpuNs == b.cpuNs && a.wireBytes == b.wireBytes && a.group == b.group;
+         a.cpuNs == b.cpuNs && a.wireBytes == b.wireBytes && a.group == b.group && a.recompute == b.recompute;
 }
 
 } // namespace
@@ -141,7 +145,7 @@ TEST(TraceFormat, OpCpuTimeIsATrailingFieldOlderTracesLack) {
   auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
                      "op 0 10 50 forward a 0 -1\n"               // before CPU times: unknown
                      "op 0 50 90 forward a 0 -1 30\n"            // 30 ns of CPU time
-                     "op 0 90 99 forward a 0 -1 7 future-field\n"); // fields after it are ignored
+                     "op 0 90 99 forward a 0 -1 7 - future-field\n"); // fields after the flag are ignored
   ASSERT_TRUE(r.ok()) << r.error->message;
   ASSERT_EQ(r.trace.events.size(), 3u);
   EXPECT_EQ(r.trace.events[0].cpuNs, -1);
@@ -150,6 +154,21 @@ TEST(TraceFormat, OpCpuTimeIsATrailingFieldOlderTracesLack) {
   auto bad = readTrace("shardlab-trace 1\njob {}\nop 0 10 50 forward - 0 -1 lots\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error->message.find("CPU time"), std::string::npos) << bad.error->message;
+}
+
+TEST(TraceFormat, OpRecomputeFlagIsATrailingFieldOlderTracesLack) {
+  auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
+                     "op 0 10 50 forward a 0 -1 30\n"            // before the flag: not a recompute
+                     "op 0 50 90 forward a 0 -1 30 -\n"
+                     "op 0 90 99 forward a 0 -1 7 recompute\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  ASSERT_EQ(r.trace.events.size(), 3u);
+  EXPECT_FALSE(r.trace.events[0].recompute);
+  EXPECT_FALSE(r.trace.events[1].recompute);
+  EXPECT_TRUE(r.trace.events[2].recompute);
+  auto bad = readTrace("shardlab-trace 1\njob {}\nop 0 10 50 forward - 0 -1 5 again\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error->message.find("op flag"), std::string::npos) << bad.error->message;
 }
 
 TEST(TraceFormat, CollectiveWireBytesAreATrailingFieldOlderTracesLack) {
