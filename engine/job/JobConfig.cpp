@@ -112,6 +112,10 @@ std::vector<JobIssue> JobConfig::validate() const {
     add("accumulate", JobRule::AccumulateDividesBatch, {s(batch), s(ranks), s(accumulate)});
   if (noSync && !dataParallel) add("no_sync", JobRule::DdpFsdpOnly, {std::string(name(strategy))});
   else if (noSync && accumulate < 2) add("no_sync", JobRule::NoSyncNeedsAccumulate);
+  const bool gathers = strategy == StrategyKind::Fsdp && sharding != Sharding::NoShard && sharding != Sharding::Optimizer;
+  if (paramDtype != Dtype::Fp32 && !gathers) add("param_dtype", JobRule::MixedPrecisionSharded, {std::string(name(paramDtype))});
+  if (reduceDtype != Dtype::Fp32 && !gathers)
+    add("reduce_dtype", JobRule::MixedPrecisionSharded, {std::string(name(reduceDtype))});
   if (strategy == StrategyKind::Tp && (hidden % ranks != 0 || (4 * hidden) % ranks != 0))
     add("ranks", JobRule::TpDividesHidden, {s(ranks), s(hidden), s(4 * hidden)});
   return e;
@@ -121,7 +125,7 @@ const std::vector<std::string>& JobConfig::keys() {
   static const std::vector<std::string> k = {
       "strategy", "sharding",      "ranks",        "layers",   "hidden",         "vocab",
       "batch",    "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
-      "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
+      "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "param_dtype", "reduce_dtype", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
   return k;
 }
 
@@ -132,6 +136,7 @@ nlohmann::json JobConfig::toJson() const {
           {"backward_prefetch", name(backwardPrefetch)}, {"forward_prefetch", forwardPrefetch},
           {"limit_all_gathers", limitAllGathers ? nlohmann::json(*limitAllGathers) : nlohmann::json()},
           {"checkpoint_activations", checkpointActivations}, {"accumulate", accumulate}, {"no_sync", noSync},
+          {"param_dtype", name(paramDtype)}, {"reduce_dtype", name(reduceDtype)},
           {"memory_budget", memoryBudget},
           {"microbatches", microbatches}, {"schedule", name(schedule)}, {"virtual_stages", virtualStages},
           {"stages", stages}, {"device", name(device)}, {"trace", trace}};
@@ -189,6 +194,8 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     else if (k == "checkpoint_activations") getBool(k, v, c.checkpointActivations);
     else if (k == "accumulate") getInt(k, v, c.accumulate);
     else if (k == "no_sync") getBool(k, v, c.noSync);
+    else if (k == "param_dtype") getEnum(k, v, c.paramDtype);
+    else if (k == "reduce_dtype") getEnum(k, v, c.reduceDtype);
     else if (k == "limit_all_gathers") {
       // null: no limit (what toJson writes for none)
       int n = 0;

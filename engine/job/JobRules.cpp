@@ -75,6 +75,9 @@ const RuleText kRules[] = {
     {JobRule::NoSyncNeedsAccumulate, "no-sync-needs-accumulate",
      QT_TRANSLATE_NOOP("JobRule", "no_sync skips the reduction of every micro-step but the last: it needs at least "
                                   "2 micro-steps (accumulate)")},
+    {JobRule::MixedPrecisionSharded, "mixed-precision-sharded",
+     QT_TRANSLATE_NOOP("JobRule", "%1 is implemented for FSDP's grad-op, full and hybrid sharding (the stages that "
+                                  "gather parameters and reduce-scatter gradients)")},
 };
 
 const RuleText& row(JobRule rule) {

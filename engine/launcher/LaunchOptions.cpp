@@ -45,6 +45,12 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       {"--accumulate", "accumulate",
        "DDP, FSDP: micro-steps per optimizer step (gradient accumulation; the batch is split into K micro-batches)",
        JobOption::Int, {}},
+      {"--param-dtype", "param_dtype",
+       "FSDP (grad-op, full, hybrid): fp32 (default) | bf16: parameters all-gathered in bf16 (master shards and AdamW "
+       "stay fp32; CPU ranks compute in fp32 on the upcast values)",
+       JobOption::Text, {}},
+      {"--reduce-dtype", "reduce_dtype",
+       "FSDP (grad-op, full, hybrid): fp32 (default) | bf16: gradients reduce-scattered in bf16", JobOption::Text, {}},
       {"--ranks,-n", "ranks", "number of ranks (1-64)", JobOption::Int, {}},
       {"--layers", "layers", "residual MLP blocks", JobOption::Int, {}},
       {"--hidden", "hidden", "hidden width H (blocks are H -> 4H -> H)", JobOption::Int, {}},

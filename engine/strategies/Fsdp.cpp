@@ -32,7 +32,17 @@
 // per unit per step instead of K, for full-size gradients held the whole step.
 // Activation checkpointing is UnitRunner's: its recompute uses the parameters the
 // backward has just gathered.
+//
+// Mixed precision (param_dtype, reduce_dtype bf16; grad-op, full, hybrid): the master
+// slices and AdamW stay fp32. A gather packs this rank's slice into bf16 (two values a
+// float word, rounded to nearest even) and all-gathers the packed words: half the
+// bytes. The compute thread then upcasts the gathered unit to fp32 and computes in
+// fp32 (CPU ranks have no bf16 arithmetic). A bf16 reduction packs the full gradient
+// the same way and reduce-scatters it with a bf16 sum (Transport: a user-defined
+// MPI_Op that adds in fp32 and rounds each partial sum to bf16); the reduced slice is
+// upcast into the fp32 gradient slice the optimizer reads.
 #include "comm/MpiCheck.h"
+#include "core/Bf16.h"
 #include "strategies/Strategy.h"
 #include "strategies/UnitRunner.h"
 
@@ -46,9 +56,13 @@ public:
   explicit Fsdp(StrategyContext ctx)
       : ctx_(ctx), sharding_(ctx.job.sharding), degree_(ctx.job.shardDegree()),
         replicatedParams_(sharding_ == Sharding::NoShard || sharding_ == Sharding::Optimizer),
-        reshardAfterForward_(sharding_ == Sharding::Full || sharding_ == Sharding::Hybrid) {}
+        reshardAfterForward_(sharding_ == Sharding::Full || sharding_ == Sharding::Hybrid),
+        bf16Params_(ctx.job.paramDtype == Dtype::Bf16), bf16Reduce_(ctx.job.reduceDtype == Dtype::Bf16) {}
 
   void setup() override {
+    if ((bf16Params_ || bf16Reduce_) && ctx_.device.kind() != "cpu")
+      throw std::runtime_error("FSDP mixed precision (bf16) runs on CPU ranks only in this version: its conversions "
+                               "and its bf16 sum are host code on Open MPI");
     shardComm_ = &ctx_.comm.world();
     if (sharding_ == Sharding::Hybrid && degree_ < ctx_.size) {
       // Shard groups are consecutive ranks (0..G-1, G..2G-1, ...); a replica group
@@ -88,6 +102,10 @@ public:
     gradSlices_.resize(static_cast<std::size_t>(U));
     microSlices_.resize(static_cast<std::size_t>(U));
     reductions_.resize(static_cast<std::size_t>(U));
+    sent16_.resize(static_cast<std::size_t>(U));
+    gathered16_.resize(static_cast<std::size_t>(U));
+    grad16_.resize(static_cast<std::size_t>(U));
+    slice16_.resize(static_cast<std::size_t>(U));
   }
 
   StepResult step(int step, const TokenBatch& global) override {
@@ -163,6 +181,19 @@ public:
             microSlices_[i] = ctx_.memory.allocate(Category::GradShard, u, shard);
             slice = microSlices_[i].data();
           }
+          if (bf16Reduce_) {
+            // The full gradient in bf16, slice by slice; the fp32 one is no longer needed.
+            const std::size_t w = words(shard);
+            grad16_[i] = ctx_.memory.allocate(Category::CommBuffers, u, w * static_cast<std::size_t>(degree_));
+            for (int r = 0; r < degree_; ++r)
+              packBf16(grad + static_cast<std::size_t>(r) * shard, grad16_[i].data() + static_cast<std::size_t>(r) * w,
+                       shard);
+            fullGrads_[i].reset();
+            slice16_[i] = ctx_.memory.allocate(Category::CommBuffers, u, w); // upcast into `slice` when reduced
+            reductions_[i] = ctx_.comm.reduceScatter(grad16_[i].data(), slice16_[i].data(), w, tag, shardComm_, true);
+            if (replicaComm_) reductions_[i] = ctx_.comm.allReduce(slice16_[i].data(), w, tag, replicaComm_, true);
+            break;
+          }
           reductions_[i] = ctx_.comm.reduceScatter(grad, slice, shard, tag, shardComm_);
           // Issued after the reduce-scatter on the same in-order stream, so it sums slices already reduced.
           if (replicaComm_) reductions_[i] = ctx_.comm.allReduce(slice, shard, tag, replicaComm_);
@@ -172,7 +203,10 @@ public:
         // Free the full gradients whose reduction has already finished.
         for (int j = U - 1; j > u && !replicatedParams_; --j) {
           const auto q = static_cast<std::size_t>(j);
-          if (!fullGrads_[q].empty() && reductions_[q] && ctx_.comm.done(reductions_[q])) fullGrads_[q].reset();
+          if (reductions_[q] && ctx_.comm.done(reductions_[q])) {
+            fullGrads_[q].reset();
+            grad16_[q].reset();
+          }
         }
       }
       lossSum += runner.lossSum();
@@ -249,6 +283,16 @@ private:
     if (!gathered_[i].empty()) return;
     if (prefetch && ctx_.job.limitAllGathers && gatheredHeld() >= *ctx_.job.limitAllGathers) return;
     gathered_[i] = ctx_.memory.allocate(Category::GatheredParams, u, shardSize_[i] * static_cast<std::size_t>(degree_));
+    if (bf16Params_) {
+      // The slice in bf16, gathered as packed words; upcast into gathered_ by waitGathered.
+      const std::size_t w = words(shardSize_[i]);
+      sent16_[i] = ctx_.memory.allocate(Category::CommBuffers, u, w);
+      gathered16_[i] = ctx_.memory.allocate(Category::CommBuffers, u, w * static_cast<std::size_t>(degree_));
+      packBf16(params_[i].data(), sent16_[i].data(), shardSize_[i]);
+      gatherTickets_[i] =
+          ctx_.comm.allGather(sent16_[i].data(), gathered16_[i].data(), w, {u, step, micro_}, shardComm_);
+      return;
+    }
     gatherTickets_[i] = ctx_.comm.allGather(params_[i].data(), gathered_[i].data(), shardSize_[i], {u, step, micro_},
                                             shardComm_);
   }
@@ -259,6 +303,12 @@ private:
     const auto i = static_cast<std::size_t>(u);
     if (reductions_[i]) ctx_.comm.wait(reductions_[i], step, micro_);
     reductions_[i].reset();
+    grad16_[i].reset();
+    if (!slice16_[i].empty()) { // reduce_dtype bf16: the reduced slice, upcast
+      float* slice = microSlices_[i].empty() ? grads_[i].data() : microSlices_[i].data();
+      unpackBf16(slice16_[i].data(), slice, shardSize_[i]);
+      slice16_[i].reset();
+    }
     if (sharding_ == Sharding::NoShard && !fullGrads_[i].empty())
       ctx_.device.add(grads_[i].data(), fullGrads_[i].data(), grads_[i].size());
     fullGrads_[i].reset();
@@ -273,6 +323,37 @@ private:
     auto& t = gatherTickets_[static_cast<std::size_t>(u)];
     if (t) ctx_.comm.wait(t, step, micro_);
     t.reset();
+    const auto i = static_cast<std::size_t>(u);
+    if (gathered16_[i].empty()) return;
+    // param_dtype bf16: each rank's slice, upcast to fp32 for the compute.
+    const std::size_t shard = shardSize_[i], w = words(shard);
+    for (int r = 0; r < degree_; ++r)
+      unpackBf16(gathered16_[i].data() + static_cast<std::size_t>(r) * w,
+                 gathered_[i].data() + static_cast<std::size_t>(r) * shard, shard);
+    gathered16_[i].reset();
+    sent16_[i].reset();
+  }
+
+  // bf16 values are packed two to a float word: n values take (n + 1) / 2 words.
+  static std::size_t words(std::size_t n) { return (n + 1) / 2; }
+
+  // n fp32 values at `from` -> bf16 (round to nearest even), packed into words(n) words at
+  // `to`; both device memory. Converted on the host (CPU ranks: the same memory).
+  void packBf16(const float* from, float* to, std::size_t n) {
+    std::vector<float> values(n);
+    ctx_.device.copyToHost(values.data(), from, n * sizeof(float));
+    std::vector<std::uint16_t> packed(2 * words(n), 0);
+    for (std::size_t k = 0; k < n; ++k) packed[k] = toBf16(values[k]);
+    ctx_.device.copyToDevice(to, packed.data(), words(n) * sizeof(float));
+  }
+
+  // The reverse: n packed bf16 values at `from` -> n fp32 values at `to`.
+  void unpackBf16(const float* from, float* to, std::size_t n) {
+    std::vector<std::uint16_t> packed(2 * words(n));
+    ctx_.device.copyToHost(packed.data(), from, words(n) * sizeof(float));
+    std::vector<float> values(n);
+    for (std::size_t k = 0; k < n; ++k) values[k] = fromBf16(packed[k]);
+    ctx_.device.copyToDevice(to, values.data(), n * sizeof(float));
   }
 
   StrategyContext ctx_;
@@ -296,6 +377,11 @@ private:
   std::vector<Buffer> fullGrads_, gradSlices_, microSlices_;
   std::vector<CommStream::Ticket> reductions_;
   int micro_ = -1; // the micro-step running (-1 without accumulation), for the records
+  bool bf16Params_, bf16Reduce_; // param_dtype, reduce_dtype bf16
+  // param_dtype bf16, while a unit is gathered: this rank's slice and the gathered unit,
+  // packed bf16 (comm buffers). reduce_dtype bf16, while a unit is reduced: its full
+  // gradient and its reduced slice, packed bf16.
+  std::vector<Buffer> sent16_, gathered16_, grad16_, slice16_;
 };
 
 } // namespace

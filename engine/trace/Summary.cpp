@@ -151,6 +151,8 @@ Summary summarizeMeasured(const Trace& trace) {
     sh.backwardPrefetch = std::string(name(config->backwardPrefetch));
     sh.forwardPrefetch = config->forwardPrefetch;
     sh.limitAllGathers = config->limitAllGathers.value_or(0);
+    sh.paramDtype = std::string(name(config->paramDtype));
+    sh.reduceDtype = std::string(name(config->reduceDtype));
     s.sharding = sh;
   }
   s.steps = config ? config->steps : 0;
@@ -370,7 +372,9 @@ nlohmann::json Summary::toJson() const {
                      {"replicas", sharding->replicas},
                      {"backward_prefetch", sharding->backwardPrefetch},
                      {"forward_prefetch", sharding->forwardPrefetch},
-                     {"limit_all_gathers", sharding->limitAllGathers > 0 ? json(sharding->limitAllGathers) : json()}};
+                     {"limit_all_gathers", sharding->limitAllGathers > 0 ? json(sharding->limitAllGathers) : json()},
+                     {"param_dtype", sharding->paramDtype},
+                     {"reduce_dtype", sharding->reduceDtype}};
   j["ranks"] = ranks;
   j["device"] = device;
   j["steps"] = steps;
@@ -467,8 +471,10 @@ std::string Summary::toTable() const {
     if (sharding->replicas > 1) o << ", " << sharding->replicas << " replicas";
     o << "; backward prefetch " << sharding->backwardPrefetch << ", forward prefetch "
       << (sharding->forwardPrefetch ? "on" : "off") << ", all-gathers "
-      << (sharding->limitAllGathers > 0 ? "limited to " + std::to_string(sharding->limitAllGathers) : std::string("unlimited"))
-      << "\n";
+      << (sharding->limitAllGathers > 0 ? "limited to " + std::to_string(sharding->limitAllGathers) : std::string("unlimited"));
+    if (sharding->paramDtype != "fp32" || sharding->reduceDtype != "fp32")
+      o << "; parameters gathered in " << sharding->paramDtype << ", gradients reduced in " << sharding->reduceDtype;
+    o << "\n";
   }
   if (!lossPerStep.empty()) {
     std::snprintf(line, sizeof line, "loss: %.4f -> %.4f\n", lossPerStep.front(), lossPerStep.back());

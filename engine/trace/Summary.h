@@ -77,6 +77,7 @@ struct ShardingSummary {
   std::string backwardPrefetch;  // "pre", "post", "none"
   bool forwardPrefetch = false;
   int limitAllGathers = 0;       // 0: no limit
+  std::string paramDtype = "fp32", reduceDtype = "fp32"; // mixed precision: what is gathered and reduced
 };
 
 struct Summary {

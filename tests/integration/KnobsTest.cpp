@@ -98,7 +98,9 @@ TEST_P(Checkpointing, SameParametersLowerActivationPeakAndEveryForwardRecomputed
   for (const auto& [key, t0] : recomputeAt) {
     ASSERT_TRUE(backwardAt.count(key));
     EXPECT_LT(t0, backwardAt.at(key));
-    if (key.second + 1 < kUnits) EXPECT_GT(t0, backwardAt.at({key.first, key.second + 1}));
+    if (key.second + 1 < kUnits) {
+      EXPECT_GT(t0, backwardAt.at({key.first, key.second + 1}));
+    }
   }
 }
 
@@ -226,4 +228,57 @@ TEST(AccumulationRules, BadInputExitsTwoNamingTheOptionAndTheRule) {
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
   }
+}
+
+// ---------------------------------------------------------------------------------
+// Mixed precision (FSDP): bf16 all-gathers and reductions, fp32 master shards and AdamW.
+
+TEST(MixedPrecision, Bf16HalvesTheBytesAndTheLossStaysNearFp32) {
+  const std::vector<std::string> job{"--strategy", "fsdp", "--ranks", "2"};
+  const auto fp32Dir = freshDir("mp-fp32"), paramDir = freshDir("mp-param-bf16"), bothDir = freshDir("mp-both-bf16");
+  const auto fp32 = train(job, fp32Dir, 10);
+  const auto param = train(with(job, {"--param-dtype", "bf16"}), paramDir, 10);
+  const auto both = train(with(job, {"--param-dtype", "bf16", "--reduce-dtype", "bf16"}), bothDir, 10);
+  ASSERT_FALSE(fp32.empty());
+  ASSERT_EQ(param.size(), fp32.size());
+  ASSERT_EQ(both.size(), fp32.size());
+  // bf16 is a real conversion: the parameters differ from fp32's, a little.
+  EXPECT_GT(relativeDifference(param, fp32), 0.0);
+
+  const auto s32 = readJson(fp32Dir + "/s.json"), sParam = readJson(paramDir + "/s.json"),
+             sBoth = readJson(bothDir + "/s.json");
+  EXPECT_EQ(sParam["sharding"]["param_dtype"], "bf16");
+  EXPECT_EQ(sBoth["sharding"]["reduce_dtype"], "bf16");
+  auto bytes = [](const nlohmann::json& s, const char* kind) { return s["collectives"][kind]["bytes"].get<double>(); };
+  // The tiny model's units split evenly into bf16 pairs on 2 ranks: exactly half.
+  EXPECT_DOUBLE_EQ(bytes(sParam, "all_gather") / bytes(s32, "all_gather"), 0.5);
+  EXPECT_DOUBLE_EQ(bytes(sParam, "reduce_scatter") / bytes(s32, "reduce_scatter"), 1.0);
+  EXPECT_DOUBLE_EQ(bytes(sBoth, "reduce_scatter") / bytes(s32, "reduce_scatter"), 0.5);
+  // What Open MPI's monitoring counted on the wire, when it is there.
+  const auto& m32 = s32["collectives"]["all_gather"]["measured_wire_bytes"];
+  const auto& mParam = sParam["collectives"]["all_gather"]["measured_wire_bytes"];
+  if (!m32.is_null() && !mParam.is_null()) {
+    EXPECT_DOUBLE_EQ(mParam.get<double>() / m32.get<double>(), 0.5);
+  }
+
+  // The loss of every step within 1% of the fp32 run's (docs/sharding.md).
+  for (const auto* s : {&sParam, &sBoth}) {
+    const auto& loss = (*s)["loss"]["per_step"];
+    ASSERT_EQ(loss.size(), s32["loss"]["per_step"].size());
+    for (std::size_t k = 0; k < loss.size(); ++k) {
+      const double ref = s32["loss"]["per_step"][k].get<double>();
+      EXPECT_NEAR(loss[k].get<double>(), ref, 0.01 * ref) << "step " << k;
+    }
+  }
+}
+
+TEST(MixedPrecision, Fp8AndUnshardedStagesExitTwoNamingTheOptionAndTheRule) {
+  const auto fp8 = runShardlab({"--param-dtype", "fp8"});
+  EXPECT_EQ(fp8.status, 2);
+  EXPECT_NE(fp8.err.find("--param-dtype: must be one of fp32, bf16 (got 'fp8')"), std::string::npos) << fp8.err;
+  const auto ddp = runShardlab({"--strategy", "ddp", "--ranks", "2", "--reduce-dtype", "bf16"});
+  EXPECT_EQ(ddp.status, 2);
+  EXPECT_NE(ddp.err.find("--reduce-dtype: bf16 is implemented for FSDP's grad-op, full and hybrid"),
+            std::string::npos)
+      << ddp.err;
 }
