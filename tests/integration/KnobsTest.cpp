@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <map>
 
@@ -26,9 +27,15 @@ std::vector<std::string> with(std::vector<std::string> base, const std::vector<s
   return base;
 }
 
+// "--strategy fsdp --ranks 2" -> "strategy_fsdp_ranks_2": a test or directory name.
 std::string join(const std::vector<std::string>& v) {
   std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : "_") + x;
+  for (const auto& x : v) {
+    std::string word;
+    for (char c : x)
+      if (std::isalnum(static_cast<unsigned char>(c))) word += c;
+    if (!word.empty()) s += (s.empty() ? "" : "_") + word;
+  }
   return s;
 }
 

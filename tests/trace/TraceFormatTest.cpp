@@ -207,16 +207,16 @@ TEST(TraceFormat, CommunicatorIsATrailingFieldOlderTracesLack) {
 
 TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
   std::string text = writeSample();
-  // Corrupt the 5th line (the all-gather): a bad kind.
+  // Corrupt the 6th line (the all-gather, after the two ops): a bad kind.
   std::size_t pos = 0;
-  for (int i = 0; i < 4; ++i) pos = text.find('\n', pos) + 1;
+  for (int i = 0; i < 5; ++i) pos = text.find('\n', pos) + 1;
   text.replace(text.find("all_gather", pos), 10, "all_bather");
   auto r = readTrace(text);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error->line, 5);
+  EXPECT_EQ(r.error->line, 6);
   EXPECT_NE(r.error->message.find("kind"), std::string::npos) << r.error->message;
-  EXPECT_EQ(r.trace.events.size(), 1u);
-  EXPECT_EQ(r.error->describe("run.trace"), "run.trace:5: " + r.error->message);
+  EXPECT_EQ(r.trace.events.size(), 2u);
+  EXPECT_EQ(r.error->describe("run.trace"), "run.trace:6: " + r.error->message);
 }
 
 TEST(TraceFormat, CutShortTraceKeepsCompleteRecords) {
@@ -283,10 +283,14 @@ TEST(ChromeTrace, ExportIsValidJsonWithOneProcessPerRankAndStreams) {
   writeChromeTrace(r.trace, out);
   auto j = nlohmann::json::parse(out.str());
   ASSERT_TRUE(j.contains("traceEvents"));
-  int complete = 0, counters = 0, threadNames = 0;
+  int complete = 0, counters = 0, threadNames = 0, recomputes = 0;
   for (const auto& e : j["traceEvents"]) {
     if (e["ph"] == "X") {
       ++complete;
+      if (e["name"] == "recompute block0") {
+        ++recomputes;
+        EXPECT_EQ(e["args"]["recompute"], true);
+      }
       EXPECT_EQ(e["pid"], 1);
       if (e["cat"] == "op") {
         EXPECT_EQ(e["tid"], 1);
@@ -298,7 +302,8 @@ TEST(ChromeTrace, ExportIsValidJsonWithOneProcessPerRankAndStreams) {
     if (e["ph"] == "C") ++counters;
     if (e["ph"] == "M" && e["name"] == "thread_name") ++threadNames;
   }
-  EXPECT_EQ(complete, 4); // forward, all-gather, send, idle
+  EXPECT_EQ(complete, 5); // forward, its recompute, all-gather, send, idle
+  EXPECT_EQ(recomputes, 1);
   EXPECT_EQ(counters, 1);
   EXPECT_EQ(threadNames, 3 * 2); // two ranks (job says 2), three threads each
 }
