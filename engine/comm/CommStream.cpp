@@ -134,8 +134,9 @@ CommStream::Ticket CommStream::allGather(const float* shard, float* full, std::s
 }
 
 CommStream::Ticket CommStream::reduceScatter(const float* full, float* shard, std::size_t shardCount,
-                                             CollectiveTag tag, const Communicator* on) {
+                                             CollectiveTag tag, const Communicator* on, bool bf16) {
   CommOp op;
+  op.bf16 = bf16;
   op.on = on ? on : &world();
   op.kind = Kind::ReduceScatter;
   op.send = full;
@@ -146,8 +147,9 @@ CommStream::Ticket CommStream::reduceScatter(const float* full, float* shard, st
 }
 
 CommStream::Ticket CommStream::allReduce(float* buffer, std::size_t count, CollectiveTag tag,
-                                         const Communicator* on) {
+                                         const Communicator* on, bool bf16) {
   CommOp op;
+  op.bf16 = bf16;
   op.on = on ? on : &world();
   op.kind = Kind::AllReduce;
   op.recv = buffer;

@@ -56,10 +56,12 @@ public:
   Ticket allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag,
                    const Communicator* on = nullptr);
   // `full` holds size * shardCount floats; `shard` receives this rank's summed slice.
+  // bf16: the buffers hold packed bf16 pairs, summed as bf16 (CommOp::bf16); counts are words.
   Ticket reduceScatter(const float* full, float* shard, std::size_t shardCount, CollectiveTag tag,
-                       const Communicator* on = nullptr);
+                       const Communicator* on = nullptr, bool bf16 = false);
   // In place: every rank ends with the sum.
-  Ticket allReduce(float* buffer, std::size_t count, CollectiveTag tag, const Communicator* on = nullptr);
+  Ticket allReduce(float* buffer, std::size_t count, CollectiveTag tag, const Communicator* on = nullptr,
+                   bool bf16 = false);
 
   // Point-to-point, for pipeline stages. The send runs on the communication thread
   // (`data` must stay alive until the ticket is done); the receive blocks the caller:

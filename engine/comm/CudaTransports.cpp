@@ -381,9 +381,9 @@ CudaOpTimer::~CudaOpTimer() {
   }
 }
 
-void CudaOpTimer::begin(Kind kind, int unit, int step, int micro) {
-  nvtxPush(nvtxName(kind, unit, step, micro, units_));
-  Span s{kind, unit, step, micro, clock_->issueTime(), std::make_unique<CudaEvent>(true), nullptr};
+void CudaOpTimer::begin(Kind kind, int unit, int step, int micro, bool recompute) {
+  nvtxPush((recompute ? "recompute " : "") + nvtxName(kind, unit, step, micro, units_));
+  Span s{kind, unit, step, micro, recompute, clock_->issueTime(), std::make_unique<CudaEvent>(true), nullptr};
   CUDA_CHECK(cudaEventRecord(s.start->get(), device_.computeStream()));
   open_.push_back(std::move(s));
 }
@@ -415,7 +415,7 @@ void CudaOpTimer::recordReady(bool all) {
     }
     // The op's interval is its device time: the CUDA events around it.
     const auto t0 = clock_->toRun(s.start->get(), s.issuedAt), t1 = clock_->toRun(s.end->get(), s.issuedAt);
-    recorder_.op(s.kind, s.unit, s.step, s.micro, t0, t1, t1 - t0);
+    recorder_.op(s.kind, s.unit, s.step, s.micro, t0, t1, t1 - t0, s.recompute);
     closed_.pop_front();
   }
 }

@@ -99,7 +99,7 @@ public:
   CudaOpTimer(Recorder& recorder, CudaDevice& device, std::shared_ptr<GpuClock> clock,
               std::vector<std::string> unitNames);
   ~CudaOpTimer() override;
-  void begin(Kind kind, int unit, int step, int micro) override;
+  void begin(Kind kind, int unit, int step, int micro, bool recompute) override;
   void end(Kind kind, int unit, int step, int micro) override;
   void drain() override; // records the complete ones; call after a synchronize to record all
 
@@ -107,6 +107,7 @@ private:
   struct Span {
     Kind kind;
     int unit, step, micro;
+    bool recompute;
     std::int64_t issuedAt;
     std::unique_ptr<CudaEvent> start, end;
   };

@@ -4,8 +4,32 @@
 
 #include "comm/CommStream.h"
 #include "comm/MpiCheck.h"
+#include "core/Bf16.h"
 
 namespace shardlab {
+
+namespace {
+
+// MPI has no bfloat16: a reduction in bf16 runs on 2-byte elements (MPI_UINT16_T)
+// with this user-defined sum, which adds each pair in fp32 and rounds the result to
+// bf16 (nearest, ties to even), as every partial sum of a bf16 reduction is rounded.
+// What goes on the wire is bf16, 2 bytes a value.
+void bf16Sum(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const std::uint16_t*>(in);
+  auto* b = static_cast<std::uint16_t*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = toBf16(fromBf16(a[i]) + fromBf16(b[i]));
+}
+
+MPI_Op bf16SumOp() {
+  static const MPI_Op op = [] {
+    MPI_Op o = MPI_OP_NULL;
+    MPI_CHECK(MPI_Op_create(&bf16Sum, 1, &o));
+    return o;
+  }();
+  return op;
+}
+
+} // namespace
 
 std::size_t CommOp::sendCount(int ranks) const {
   switch (kind) {
@@ -45,10 +69,12 @@ std::int64_t Transport::runMpi(const CommOp& op, const float* send, float* recv)
       MPI_CHECK(MPI_Allgather(send, n, MPI_FLOAT, recv, n, MPI_FLOAT, on.comm));
     break;
   case trace::Kind::ReduceScatter:
-    MPI_CHECK(MPI_Reduce_scatter_block(send, recv, n, MPI_FLOAT, MPI_SUM, on.comm));
+    if (op.bf16) MPI_CHECK(MPI_Reduce_scatter_block(send, recv, 2 * n, MPI_UINT16_T, bf16SumOp(), on.comm));
+    else MPI_CHECK(MPI_Reduce_scatter_block(send, recv, n, MPI_FLOAT, MPI_SUM, on.comm));
     break;
   case trace::Kind::AllReduce:
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, n, MPI_FLOAT, MPI_SUM, on.comm));
+    if (op.bf16) MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, 2 * n, MPI_UINT16_T, bf16SumOp(), on.comm));
+    else MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, n, MPI_FLOAT, MPI_SUM, on.comm));
     break;
   case trace::Kind::Send:
     MPI_CHECK(MPI_Send(send, n, MPI_FLOAT, op.peer, op.messageTag, comm_));

@@ -56,6 +56,10 @@ struct CommOp {
   // The communicator it runs on; never null once CommStream has issued it. An
   // all-gather whose `send` is `recv + rank * count` is in place (NCCL's convention).
   const Communicator* on = nullptr;
+  // reduceScatter, allReduce: the buffers hold bf16 values, two packed in each float
+  // word (`count` still counts words), summed as bf16 (FSDP's reduce_dtype bf16).
+  // Open MPI transports only: a user-defined MPI_Op on 2-byte elements.
+  bool bf16 = false;
 
   std::size_t sendCount(int ranks) const; // floats read from `send` (allReduce: from `recv`)
   std::size_t recvCount(int ranks) const; // floats written to `recv` (0 for send)

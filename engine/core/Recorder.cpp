@@ -30,10 +30,12 @@ void Recorder::write(const trace::Event& e, std::string_view text) {
   writer_->write(e, text);
 }
 
-void Recorder::op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t cpuNs) {
+void Recorder::op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t cpuNs,
+                  bool recompute) {
   if (!writer_) return;
   auto e = event(trace::Record::Op, t0, t1);
   e.cpuNs = cpuNs;
+  e.recompute = recompute;
   e.kind = kind;
   e.unit = unit;
   e.step = step;

@@ -27,7 +27,8 @@ using trace::Kind;
 class OpTimer {
 public:
   virtual ~OpTimer() = default;
-  virtual void begin(Kind kind, int unit, int step, int micro) = 0;
+  // recompute: a forward run again inside the backward (activation checkpointing).
+  virtual void begin(Kind kind, int unit, int step, int micro, bool recompute) = 0;
   virtual void end(Kind kind, int unit, int step, int micro) = 0;
   // Records every op whose events are complete (after a device synchronize: all).
   virtual void drain() = 0;
@@ -47,8 +48,10 @@ public:
   OpTimer* opTimer() const { return opTimer_; }
 
   void header(const nlohmann::json& rankMeta);
-  // cpuNs: the thread CPU time inside the op (GPU ranks: its device time).
-  void op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t cpuNs);
+  // cpuNs: the thread CPU time inside the op (GPU ranks: its device time); recompute:
+  // a forward run again inside the backward (activation checkpointing).
+  void op(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t cpuNs,
+          bool recompute = false);
   void collective(Kind kind, int unit, int step, int micro, std::int64_t t0, std::int64_t t1, std::int64_t bytes,
                   trace::RankMask participants, int peer = -1, int rows = 0, int cols = 0,
                   std::int64_t wireBytes = -1, // measured by Open MPI's monitoring; -1: not measured
@@ -79,8 +82,8 @@ private:
 // after, so the wait is recorded on its own (idle wait_collective) and not as compute.
 class ScopedOp {
 public:
-  ScopedOp(Recorder& r, Kind kind, int unit, int step, int micro = -1)
-      : r_(r), kind_(kind), unit_(unit), step_(step), micro_(micro) {
+  ScopedOp(Recorder& r, Kind kind, int unit, int step, int micro = -1, bool recompute = false)
+      : r_(r), kind_(kind), unit_(unit), step_(step), micro_(micro), recompute_(recompute) {
     start();
   }
   ~ScopedOp() {
@@ -104,16 +107,17 @@ private:
   void start() {
     t0_ = r_.now();
     cpu0_ = threadCpuNs();
-    if (OpTimer* t = r_.opTimer()) t->begin(kind_, unit_, step_, micro_);
+    if (OpTimer* t = r_.opTimer()) t->begin(kind_, unit_, step_, micro_, recompute_);
   }
   void finish() {
     if (OpTimer* t = r_.opTimer()) t->end(kind_, unit_, step_, micro_);
-    else r_.op(kind_, unit_, step_, micro_, t0_, r_.now(), threadCpuNs() - cpu0_);
+    else r_.op(kind_, unit_, step_, micro_, t0_, r_.now(), threadCpuNs() - cpu0_, recompute_);
   }
 
   Recorder& r_;
   Kind kind_;
   int unit_, step_, micro_;
+  bool recompute_;
   std::int64_t t0_ = 0, cpu0_ = 0;
 };
 

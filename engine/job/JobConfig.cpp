@@ -64,6 +64,7 @@ std::vector<JobIssue> JobConfig::validate() const {
   atLeast("virtual_stages", virtualStages, 1);
   if (shardGroup < 0) add("shard_group", JobRule::AtLeast, {"1", s(shardGroup)});
   if (limitAllGathers) atLeast("limit_all_gathers", *limitAllGathers, 1);
+  atLeast("accumulate", accumulate, 1);
   if (!e.empty()) return e;  // the rules below divide by these
 
   if ((strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp) && batch % ranks != 0)
@@ -101,6 +102,20 @@ std::vector<JobIssue> JobConfig::validate() const {
   }
   if (shardGroup != 0 && (strategy != StrategyKind::Fsdp || sharding != Sharding::Hybrid))
     add("shard_group", JobRule::ShardGroupOnlyHybrid);
+  // Activation checkpointing and gradient accumulation live in the data-parallel
+  // strategies' step (the pipeline has its own micro-batches).
+  const bool dataParallel = strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp;
+  if (checkpointActivations && !dataParallel)
+    add("checkpoint_activations", JobRule::DdpFsdpOnly, {std::string(name(strategy))});
+  if (accumulate != 1 && !dataParallel) add("accumulate", JobRule::DdpFsdpOnly, {std::string(name(strategy))});
+  else if (dataParallel && accumulate > 1 && batch % (static_cast<std::int64_t>(ranks) * accumulate) != 0)
+    add("accumulate", JobRule::AccumulateDividesBatch, {s(batch), s(ranks), s(accumulate)});
+  if (noSync && !dataParallel) add("no_sync", JobRule::DdpFsdpOnly, {std::string(name(strategy))});
+  else if (noSync && accumulate < 2) add("no_sync", JobRule::NoSyncNeedsAccumulate);
+  const bool gathers = strategy == StrategyKind::Fsdp && sharding != Sharding::NoShard && sharding != Sharding::Optimizer;
+  if (paramDtype != Dtype::Fp32 && !gathers) add("param_dtype", JobRule::MixedPrecisionSharded, {std::string(name(paramDtype))});
+  if (reduceDtype != Dtype::Fp32 && !gathers)
+    add("reduce_dtype", JobRule::MixedPrecisionSharded, {std::string(name(reduceDtype))});
   if (strategy == StrategyKind::Tp && (hidden % ranks != 0 || (4 * hidden) % ranks != 0))
     add("ranks", JobRule::TpDividesHidden, {s(ranks), s(hidden), s(4 * hidden)});
   return e;
@@ -110,7 +125,7 @@ const std::vector<std::string>& JobConfig::keys() {
   static const std::vector<std::string> k = {
       "strategy", "sharding",      "ranks",        "layers",   "hidden",         "vocab",
       "batch",    "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
-      "backward_prefetch", "forward_prefetch", "limit_all_gathers", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
+      "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "param_dtype", "reduce_dtype", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
   return k;
 }
 
@@ -120,6 +135,8 @@ nlohmann::json JobConfig::toJson() const {
           {"lr", lr}, {"weight_decay", weightDecay}, {"shard_group", shardGroup},
           {"backward_prefetch", name(backwardPrefetch)}, {"forward_prefetch", forwardPrefetch},
           {"limit_all_gathers", limitAllGathers ? nlohmann::json(*limitAllGathers) : nlohmann::json()},
+          {"checkpoint_activations", checkpointActivations}, {"accumulate", accumulate}, {"no_sync", noSync},
+          {"param_dtype", name(paramDtype)}, {"reduce_dtype", name(reduceDtype)},
           {"memory_budget", memoryBudget},
           {"microbatches", microbatches}, {"schedule", name(schedule)}, {"virtual_stages", virtualStages},
           {"stages", stages}, {"device", name(device)}, {"trace", trace}};
@@ -174,6 +191,11 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     else if (k == "backward_prefetch") getEnum(k, v, c.backwardPrefetch);
     else if (k == "shard_group") getInt(k, v, c.shardGroup);
     else if (k == "forward_prefetch") getBool(k, v, c.forwardPrefetch);
+    else if (k == "checkpoint_activations") getBool(k, v, c.checkpointActivations);
+    else if (k == "accumulate") getInt(k, v, c.accumulate);
+    else if (k == "no_sync") getBool(k, v, c.noSync);
+    else if (k == "param_dtype") getEnum(k, v, c.paramDtype);
+    else if (k == "reduce_dtype") getEnum(k, v, c.reduceDtype);
     else if (k == "limit_all_gathers") {
       // null: no limit (what toJson writes for none)
       int n = 0;

@@ -37,6 +37,10 @@ enum class Sharding { NoShard, Optimizer, GradOp, Full, Hybrid };
 //   Post  BACKWARD_POST  after it, once this unit's parameters are freed (less memory)
 //   None  None           only when that unit's backward needs it
 enum class BackwardPrefetch { Pre, Post, None };
+// FSDP's mixed precision (PyTorch's MixedPrecision param_dtype, reduce_dtype): the
+// type parameters are all-gathered in and gradients reduced in. Master shards and
+// AdamW stay fp32; CPU ranks compute in fp32 on the gathered bf16 values, upcast.
+enum class Dtype { Fp32, Bf16 };
 enum class Schedule { Naive, GPipe, OneFOneB, Interleaved };
 // CudaMpiStaged: GPU ranks whose collectives go through Open MPI staged in host
 // memory (the launcher picks it when ranks share GPUs, so NCCL cannot be used).
@@ -58,6 +62,9 @@ template <> struct EnumNames<Sharding> {
 template <> struct EnumNames<BackwardPrefetch> {
   static constexpr std::array<std::pair<BackwardPrefetch, std::string_view>, 3> values{
       {{BackwardPrefetch::Pre, "pre"}, {BackwardPrefetch::Post, "post"}, {BackwardPrefetch::None, "none"}}};
+};
+template <> struct EnumNames<Dtype> {
+  static constexpr std::array<std::pair<Dtype, std::string_view>, 2> values{{{Dtype::Fp32, "fp32"}, {Dtype::Bf16, "bf16"}}};
 };
 template <> struct EnumNames<Schedule> {
   static constexpr std::array<std::pair<Schedule, std::string_view>, 4> values{{{Schedule::Naive, "naive"},
@@ -127,6 +134,11 @@ struct JobConfig {
   BackwardPrefetch backwardPrefetch = BackwardPrefetch::Pre; // fsdp (PyTorch's default)
   bool forwardPrefetch = false;        // fsdp: issue the next unit's all-gather before this one's forward
   std::optional<int> limitAllGathers;  // fsdp: at most N units' gathered parameters held; none: no limit
+  bool checkpointActivations = false;  // ddp, fsdp: keep each unit's input only, recompute its forward in the backward
+  int accumulate = 1;                  // ddp, fsdp: micro-steps per optimizer step (gradient accumulation)
+  bool noSync = false;                 // ddp, fsdp, accumulate > 1: reduce only at the last micro-step (PyTorch's no_sync)
+  Dtype paramDtype = Dtype::Fp32;      // fsdp, sharded: the all-gathers carry parameters in this type
+  Dtype reduceDtype = Dtype::Fp32;     // fsdp, sharded: gradients are reduce-scattered in this type
   std::int64_t memoryBudget = 0;       // bytes per rank; 0: none
   int microbatches = 1;                // pipeline
   Schedule schedule = Schedule::OneFOneB;

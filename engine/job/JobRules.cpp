@@ -67,6 +67,17 @@ const RuleText kRules[] = {
      QT_TRANSLATE_NOOP("JobRule", "the shard group (%1 ranks) must divide the ranks (%2) into equal groups")},
     {JobRule::ShardGroupOnlyHybrid, "shard-group-only-hybrid",
      QT_TRANSLATE_NOOP("JobRule", "only FSDP's hybrid sharding uses a shard group")},
+    {JobRule::DdpFsdpOnly, "ddp-fsdp-only",
+     QT_TRANSLATE_NOOP("JobRule", "only DDP and FSDP have this option (the strategy is %1)")},
+    {JobRule::AccumulateDividesBatch, "accumulate-divides-batch",
+     QT_TRANSLATE_NOOP("JobRule", "the global batch (%1) must split into ranks (%2) x micro-steps (%3) equal "
+                                  "micro-batches")},
+    {JobRule::NoSyncNeedsAccumulate, "no-sync-needs-accumulate",
+     QT_TRANSLATE_NOOP("JobRule", "no_sync skips the reduction of every micro-step but the last: it needs at least "
+                                  "2 micro-steps (accumulate)")},
+    {JobRule::MixedPrecisionSharded, "mixed-precision-sharded",
+     QT_TRANSLATE_NOOP("JobRule", "%1 is implemented for FSDP's grad-op, full and hybrid sharding (the stages that "
+                                  "gather parameters and reduce-scatter gradients)")},
 };
 
 const RuleText& row(JobRule rule) {

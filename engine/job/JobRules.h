@@ -41,6 +41,10 @@ enum class JobRule {
   HybridNeedsShardGroup,
   ShardGroupDividesRanks,        // %1 shard group, %2 ranks
   ShardGroupOnlyHybrid,
+  DdpFsdpOnly,                   // %1 strategy
+  AccumulateDividesBatch,        // %1 batch, %2 ranks, %3 micro-steps
+  NoSyncNeedsAccumulate,
+  MixedPrecisionSharded,         // %1 the dtype
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".

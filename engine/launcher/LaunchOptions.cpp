@@ -42,6 +42,15 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       {"--limit-all-gathers", "limit_all_gathers",
        "FSDP: at most N units' gathered parameters held; a prefetch past it waits (default: no limit)", JobOption::Int,
        {}},
+      {"--accumulate", "accumulate",
+       "DDP, FSDP: micro-steps per optimizer step (gradient accumulation; the batch is split into K micro-batches)",
+       JobOption::Int, {}},
+      {"--param-dtype", "param_dtype",
+       "FSDP (grad-op, full, hybrid): fp32 (default) | bf16: parameters all-gathered in bf16 (master shards and AdamW "
+       "stay fp32; CPU ranks compute in fp32 on the upcast values)",
+       JobOption::Text, {}},
+      {"--reduce-dtype", "reduce_dtype",
+       "FSDP (grad-op, full, hybrid): fp32 (default) | bf16: gradients reduce-scattered in bf16", JobOption::Text, {}},
       {"--ranks,-n", "ranks", "number of ranks (1-64)", JobOption::Int, {}},
       {"--layers", "layers", "residual MLP blocks", JobOption::Int, {}},
       {"--hidden", "hidden", "hidden width H (blocks are H -> 4H -> H)", JobOption::Int, {}},
@@ -65,6 +74,12 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
                                        "FSDP: issue the next unit's all-gather before this unit's forward");
   auto* noPrefetch = cli.add_flag("--no-prefetch", noPrefetchFlag,
                                   "FSDP: no prefetch at all (--backward-prefetch none, no forward prefetch)");
+  bool checkpointFlag = false, noSyncFlag = false;
+  auto* checkpoint = cli.add_flag("--checkpoint-activations", checkpointFlag,
+                                  "DDP, FSDP: keep each unit's input only and recompute its forward in the backward");
+  auto* noSync = cli.add_flag("--no-sync", noSyncFlag,
+                              "DDP, FSDP, with --accumulate: keep full gradients over the micro-steps and reduce "
+                              "once, at the last (PyTorch's no_sync)");
   cli.add_option("--trace", o.traceFile, "write the merged trace to FILE");
   cli.add_option("--chrome-trace", o.chromeTraceFile, "write the Chrome Trace Event export to FILE");
   cli.add_option("--summary-json", o.summaryJsonFile, "write the summary as JSON to FILE");
@@ -151,6 +166,8 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
     overrides[opt.key] = value;
   }
   if (forwardPrefetch->count()) overrides["forward_prefetch"] = true;
+  if (checkpoint->count()) overrides["checkpoint_activations"] = true;
+  if (noSync->count()) overrides["no_sync"] = true;
   if (noPrefetch->count()) {
     if (forwardPrefetch->count() || overrides.contains("backward_prefetch"))
       errors.push_back("--no-prefetch: cannot be combined with --forward-prefetch or --backward-prefetch");

@@ -17,7 +17,8 @@ const std::int32_t* UnitRunner::onDevice(const std::int32_t* host, Buffer& held,
 
 UnitRunner::UnitRunner(StrategyContext& ctx, const std::int32_t* tokens, const std::int32_t* targets, int rows,
                        float gradScale, int step, int micro)
-    : ctx_(ctx), tokens_(tokens), targets_(targets), n_(rows), gradScale_(gradScale), step_(step), micro_(micro) {}
+    : ctx_(ctx), tokens_(tokens), targets_(targets), n_(rows), gradScale_(gradScale), step_(step), micro_(micro),
+      checkpoint_(ctx.job.checkpointActivations) {}
 
 void UnitRunner::setTensorParallel(int innerWidth, std::function<void(float*, std::size_t, int)> allReduce) {
   tpInner_ = innerWidth;
@@ -45,8 +46,10 @@ void UnitRunner::forward(int unit, const float* params) {
     if (tpAllReduce_) op.around([&] { tpAllReduce_(y.data(), nH, unit); }); // the g operator: sum the partial outputs
     d.addBias(y.data(), BlockView::of(params, H, F).b2, n_, H);
     d.add(y.data(), x, nH);
-    preAct_[unit] = std::move(a);
-    postAct_[unit] = std::move(h);
+    if (!checkpoint_) { // else a and h are freed here and recomputed in the backward
+      preAct_[unit] = std::move(a);
+      postAct_[unit] = std::move(h);
+    }
     inputs_[unit + 1] = std::move(y);
     break;
   }
@@ -57,12 +60,51 @@ void UnitRunner::forward(int unit, const float* params) {
     lossSum_ += outputForward(d, params, inputs_.at(unit).data(), onDevice(targets_, deviceTargets_, unit),
                               logits.data(), dlogits_.data(), n_, H, V, gradScale_);
     deviceTargets_.reset();
+    if (checkpoint_) dlogits_.reset(); // recomputed in the backward
     break; // logits (and the targets) freed here: the backward needs only dlogits
   }
   }
 }
 
+// What PyTorch's checkpoint wrapper around each unit does: run the unit's forward again
+// from its kept input and keep, this time, what its backward needs (a block's pre- and
+// post-activations, the output's dlogits). The recomputed output is dropped (the next
+// unit's input was kept); the loss is not counted twice. The embedding's recompute is
+// work its backward does not use (it needs only the tokens), as with the wrapper.
+void UnitRunner::recompute(int unit, const float* params) {
+  ScopedOp op(ctx_.recorder, Kind::Forward, unit, step_, micro_, /*recompute=*/true);
+  Device& d = ctx_.device;
+  const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
+  const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
+  switch (ctx_.shape.kindOf(unit)) {
+  case UnitKind::Embedding: {
+    Buffer out = act(unit, nH);
+    embeddingForward(d, params, onDevice(tokens_, deviceTokens_, unit), out.data(), n_, H);
+    break;
+  }
+  case UnitKind::Block: {
+    const int F = innerWidth();
+    const auto nF = static_cast<std::size_t>(n_) * static_cast<std::size_t>(F);
+    Buffer a = act(unit, nF), h = act(unit, nF), y = act(unit, nH);
+    mlpForward(d, params, inputs_.at(unit).data(), a.data(), h.data(), y.data(), n_, H, F);
+    preAct_[unit] = std::move(a);
+    postAct_[unit] = std::move(h);
+    break;
+  }
+  case UnitKind::Output: {
+    const auto nV = static_cast<std::size_t>(n_) * static_cast<std::size_t>(V);
+    Buffer logits = act(unit, nV);
+    dlogits_ = act(unit, nV);
+    outputForward(d, params, inputs_.at(unit).data(), onDevice(targets_, deviceTargets_, unit), logits.data(),
+                  dlogits_.data(), n_, H, V, gradScale_);
+    deviceTargets_.reset();
+    break;
+  }
+  }
+}
+
 void UnitRunner::backward(int unit, const float* params, float* dparams) {
+  if (checkpoint_) recompute(unit, params); // its own op, before the backward's
   ScopedOp op(ctx_.recorder, Kind::Backward, unit, step_, micro_);
   Device& d = ctx_.device;
   const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;

@@ -33,6 +33,9 @@ public:
   // Gradient of the last forwarded unit's output, for a stage that does not end with the output layer.
   void setOutputGrad(Buffer dy) { grad_ = std::move(dy); }
 
+  // With the job's checkpoint_activations, forward keeps only the unit's output (the
+  // next unit's input) and backward first recomputes the unit's forward from its kept
+  // input with the same parameters (an op marked recompute), for what it needs.
   void forward(int unit, const float* params);
   // Accumulates into dparams (zero it first for a fresh gradient).
   void backward(int unit, const float* params, float* dparams);
@@ -48,6 +51,8 @@ private:
   Buffer act(int unit, std::size_t count) { return ctx_.memory.allocate(trace::Category::Activations, unit, count); }
   // The ints on the device (see the constructor): uploads once into `held`.
   const std::int32_t* onDevice(const std::int32_t* host, Buffer& held, int unit);
+  // Activation checkpointing: the unit's forward again, inside its backward.
+  void recompute(int unit, const float* params);
 
   StrategyContext& ctx_;
   const std::int32_t* tokens_;  // host
@@ -56,6 +61,7 @@ private:
   int n_;
   float gradScale_;
   int step_, micro_;
+  bool checkpoint_; // checkpoint_activations: keep each unit's input only
   int tpInner_ = 0;
   std::function<void(float*, std::size_t, int)> tpAllReduce_;
 

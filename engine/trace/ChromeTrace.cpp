@@ -41,12 +41,13 @@ void writeChromeTrace(const Trace& trace, std::ostream& out) {
     case Record::Idle: {
       json args = {{"unit", unit}, {"step", e.step}};
       if (e.micro >= 0) args["micro_batch"] = e.micro;
+      if (e.recompute) args["recompute"] = true;
       if (e.record == Record::Collective) {
         args["bytes"] = e.bytes;
         if (e.peer >= 0) args["peer"] = e.peer;
         args["communicator"] = std::string(toString(e.group));
       }
-      std::string name(toString(e.kind));
+      std::string name(e.recompute ? "recompute" : toString(e.kind));
       if (unit != "-") name += " " + unit;
       if (e.micro >= 0) name += " mb" + std::to_string(e.micro);
       const int tid = e.record == Record::Op ? kComputeThread : e.record == Record::Collective ? kCommThread : kIdleThread;

@@ -98,6 +98,7 @@ struct Event {
   std::int32_t rows = 0, cols = 0; // tensor shape of a send/recv
   CommGroup group = CommGroup::World; // collective: the communicator it ran on
   std::int64_t cpuNs = -1; // op: thread CPU time inside it (GPU ranks: device time); -1: not recorded
+  bool recompute = false;  // op: a forward run again inside the backward (activation checkpointing)
   std::int64_t wireBytes = -1; // coll: bytes this rank really sent during the call, as Open MPI's
                                // monitoring counted them; -1: not measured
   double loss = 0.0;       // step records

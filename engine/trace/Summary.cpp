@@ -151,6 +151,8 @@ Summary summarizeMeasured(const Trace& trace) {
     sh.backwardPrefetch = std::string(name(config->backwardPrefetch));
     sh.forwardPrefetch = config->forwardPrefetch;
     sh.limitAllGathers = config->limitAllGathers.value_or(0);
+    sh.paramDtype = std::string(name(config->paramDtype));
+    sh.reduceDtype = std::string(name(config->reduceDtype));
     s.sharding = sh;
   }
   s.steps = config ? config->steps : 0;
@@ -205,6 +207,10 @@ Summary summarizeMeasured(const Trace& trace) {
     switch (e.record) {
     case Record::Op:
       compute[r].emplace_back(e.t0, e.t1);
+      if (e.kind == Kind::Forward) ++rs.forwardOps;
+      if (e.kind == Kind::Forward && e.recompute) ++rs.recomputeOps;
+      if (e.kind == Kind::Backward) ++rs.backwardOps;
+      if (e.kind == Kind::Optimizer) ++rs.optimizerOps;
       if (e.cpuNs >= 0) {
         cpuTimesRecorded[r] = true;
         coreWait[r] += std::max<std::int64_t>(0, e.t1 - e.t0 - e.cpuNs);
@@ -366,7 +372,9 @@ nlohmann::json Summary::toJson() const {
                      {"replicas", sharding->replicas},
                      {"backward_prefetch", sharding->backwardPrefetch},
                      {"forward_prefetch", sharding->forwardPrefetch},
-                     {"limit_all_gathers", sharding->limitAllGathers > 0 ? json(sharding->limitAllGathers) : json()}};
+                     {"limit_all_gathers", sharding->limitAllGathers > 0 ? json(sharding->limitAllGathers) : json()},
+                     {"param_dtype", sharding->paramDtype},
+                     {"reduce_dtype", sharding->reduceDtype}};
   j["ranks"] = ranks;
   j["device"] = device;
   j["steps"] = steps;
@@ -396,6 +404,8 @@ nlohmann::json Summary::toJson() const {
                       {"core_wait_s", r.coreWaitS ? json(*r.coreWaitS) : json()},
                       {"sent_bytes", r.sentBytes},
                       {"measured_sent_bytes", r.measuredSentBytes ? json(*r.measuredSentBytes) : json()},
+                      {"ops", {{"forward", r.forwardOps}, {"recompute", r.recomputeOps}, {"backward", r.backwardOps},
+                               {"optimizer", r.optimizerOps}}},
                       {"finished", r.finished},
                       {"failure", r.failure ? json(*r.failure) : json()}});
   }
@@ -461,8 +471,10 @@ std::string Summary::toTable() const {
     if (sharding->replicas > 1) o << ", " << sharding->replicas << " replicas";
     o << "; backward prefetch " << sharding->backwardPrefetch << ", forward prefetch "
       << (sharding->forwardPrefetch ? "on" : "off") << ", all-gathers "
-      << (sharding->limitAllGathers > 0 ? "limited to " + std::to_string(sharding->limitAllGathers) : std::string("unlimited"))
-      << "\n";
+      << (sharding->limitAllGathers > 0 ? "limited to " + std::to_string(sharding->limitAllGathers) : std::string("unlimited"));
+    if (sharding->paramDtype != "fp32" || sharding->reduceDtype != "fp32")
+      o << "; parameters gathered in " << sharding->paramDtype << ", gradients reduced in " << sharding->reduceDtype;
+    o << "\n";
   }
   if (!lossPerStep.empty()) {
     std::snprintf(line, sizeof line, "loss: %.4f -> %.4f\n", lossPerStep.front(), lossPerStep.back());

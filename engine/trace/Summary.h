@@ -42,6 +42,9 @@ struct RankSummary {
   std::optional<double> coreWaitS; // op wall time minus its CPU time; unknown without CPU times
   std::int64_t sentBytes = 0;      // wire bytes this rank sent, all collectives (ring model)
   std::optional<std::int64_t> measuredSentBytes; // measured, all its calls; nullopt unless every one was
+  // Op records by kind (an op split around a wait counts once per piece). forwardOps
+  // includes the recomputed forwards of activation checkpointing, also counted apart.
+  std::int64_t forwardOps = 0, recomputeOps = 0, backwardOps = 0, optimizerOps = 0;
   bool finished = false;           // wrote its end record
   std::optional<std::string> failure;
 };
@@ -74,6 +77,7 @@ struct ShardingSummary {
   std::string backwardPrefetch;  // "pre", "post", "none"
   bool forwardPrefetch = false;
   int limitAllGathers = 0;       // 0: no limit
+  std::string paramDtype = "fp32", reduceDtype = "fp32"; // mixed precision: what is gathered and reduced
 };
 
 struct Summary {

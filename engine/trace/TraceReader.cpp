@@ -136,6 +136,13 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
       const auto cpu = f[8].substr(0, f[8].find(' '));
       if (!num(cpu, e.cpuNs) || e.cpuNs < -1) return bad("CPU time", cpu);
     }
+    // Then the op's flag: `recompute` for a forward run again inside the backward
+    // (activation checkpointing), `-` otherwise; absent from traces written before it.
+    if (e.record == Record::Op && n > 9) {
+      const auto flag = f[9].substr(0, f[9].find(' '));
+      if (flag == "recompute") e.recompute = true;
+      else if (flag != "-") return bad("op flag", flag);
+    }
     if (e.record == Record::Collective) {
       if (!num(f[8], e.bytes) || e.bytes < 0) return bad("bytes", f[8]);
       if (!num(f[9], e.participants, 16)) return bad("participants", f[9]);

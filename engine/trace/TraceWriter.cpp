@@ -45,7 +45,8 @@ std::string formatEvent(const Event& e, const std::vector<std::string>& units,
     put(s, e.t0); s += ' '; put(s, e.t1); s += ' ';
     s.append(toString(e.kind)); s += ' ';
     s.append(unitOf(units, e.unit)); s += ' ';
-    put(s, e.step); s += ' '; put(s, e.micro); s += ' '; put(s, e.cpuNs);
+    put(s, e.step); s += ' '; put(s, e.micro); s += ' '; put(s, e.cpuNs); s += ' ';
+    s.append(e.recompute ? "recompute" : "-");
     break;
   case Record::Collective:
     put(s, e.t0); s += ' '; put(s, e.t1); s += ' ';

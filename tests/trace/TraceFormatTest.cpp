@@ -29,6 +29,10 @@ std::vector<Event> sampleEvents() {
   op.t0 = 100;
   op.t1 = 250;
   v.push_back(op);
+  op.recompute = true; // the same forward again inside the backward
+  op.t0 = 300;
+  op.t1 = 400;
+  v.push_back(op);
   Event c;
   c.record = Record::Collective;
   c.rank = 1;
@@ -118,7 +122,7 @@ bool sameEvent(const Event& a, const Event& b) {
          a.unit == b.unit && a.step == b.step && a.micro == b.micro && a.peer == b.peer && a.t0 == b.t0 &&
          a.t1 == b.t1 && a.bytes == b.bytes && a.value == b.value && a.total == b.total &&
          a.participants == b.participants && a.rows == b.rows && a.cols == b.cols && a.loss == b.loss &&
-         a.cpuNs == b.cpuNs && a.wireBytes == b.wireBytes && a.group == b.group;
+         a.cpuNs == b.cpuNs && a.wireBytes == b.wireBytes && a.group == b.group && a.recompute == b.recompute;
 }
 
 } // namespace
@@ -141,7 +145,7 @@ TEST(TraceFormat, OpCpuTimeIsATrailingFieldOlderTracesLack) {
   auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
                      "op 0 10 50 forward a 0 -1\n"               // before CPU times: unknown
                      "op 0 50 90 forward a 0 -1 30\n"            // 30 ns of CPU time
-                     "op 0 90 99 forward a 0 -1 7 future-field\n"); // fields after it are ignored
+                     "op 0 90 99 forward a 0 -1 7 - future-field\n"); // fields after the flag are ignored
   ASSERT_TRUE(r.ok()) << r.error->message;
   ASSERT_EQ(r.trace.events.size(), 3u);
   EXPECT_EQ(r.trace.events[0].cpuNs, -1);
@@ -150,6 +154,21 @@ TEST(TraceFormat, OpCpuTimeIsATrailingFieldOlderTracesLack) {
   auto bad = readTrace("shardlab-trace 1\njob {}\nop 0 10 50 forward - 0 -1 lots\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error->message.find("CPU time"), std::string::npos) << bad.error->message;
+}
+
+TEST(TraceFormat, OpRecomputeFlagIsATrailingFieldOlderTracesLack) {
+  auto r = readTrace("shardlab-trace 1\njob {\"model\":{\"units\":[\"a\"]}}\n"
+                     "op 0 10 50 forward a 0 -1 30\n"            // before the flag: not a recompute
+                     "op 0 50 90 forward a 0 -1 30 -\n"
+                     "op 0 90 99 forward a 0 -1 7 recompute\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  ASSERT_EQ(r.trace.events.size(), 3u);
+  EXPECT_FALSE(r.trace.events[0].recompute);
+  EXPECT_FALSE(r.trace.events[1].recompute);
+  EXPECT_TRUE(r.trace.events[2].recompute);
+  auto bad = readTrace("shardlab-trace 1\njob {}\nop 0 10 50 forward - 0 -1 5 again\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error->message.find("op flag"), std::string::npos) << bad.error->message;
 }
 
 TEST(TraceFormat, CollectiveWireBytesAreATrailingFieldOlderTracesLack) {
@@ -188,16 +207,16 @@ TEST(TraceFormat, CommunicatorIsATrailingFieldOlderTracesLack) {
 
 TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
   std::string text = writeSample();
-  // Corrupt the 5th line (the all-gather): a bad kind.
+  // Corrupt the 6th line (the all-gather, after the two ops): a bad kind.
   std::size_t pos = 0;
-  for (int i = 0; i < 4; ++i) pos = text.find('\n', pos) + 1;
+  for (int i = 0; i < 5; ++i) pos = text.find('\n', pos) + 1;
   text.replace(text.find("all_gather", pos), 10, "all_bather");
   auto r = readTrace(text);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error->line, 5);
+  EXPECT_EQ(r.error->line, 6);
   EXPECT_NE(r.error->message.find("kind"), std::string::npos) << r.error->message;
-  EXPECT_EQ(r.trace.events.size(), 1u);
-  EXPECT_EQ(r.error->describe("run.trace"), "run.trace:5: " + r.error->message);
+  EXPECT_EQ(r.trace.events.size(), 2u);
+  EXPECT_EQ(r.error->describe("run.trace"), "run.trace:6: " + r.error->message);
 }
 
 TEST(TraceFormat, CutShortTraceKeepsCompleteRecords) {
@@ -264,10 +283,14 @@ TEST(ChromeTrace, ExportIsValidJsonWithOneProcessPerRankAndStreams) {
   writeChromeTrace(r.trace, out);
   auto j = nlohmann::json::parse(out.str());
   ASSERT_TRUE(j.contains("traceEvents"));
-  int complete = 0, counters = 0, threadNames = 0;
+  int complete = 0, counters = 0, threadNames = 0, recomputes = 0;
   for (const auto& e : j["traceEvents"]) {
     if (e["ph"] == "X") {
       ++complete;
+      if (e["name"] == "recompute block0") {
+        ++recomputes;
+        EXPECT_EQ(e["args"]["recompute"], true);
+      }
       EXPECT_EQ(e["pid"], 1);
       if (e["cat"] == "op") {
         EXPECT_EQ(e["tid"], 1);
@@ -279,7 +302,8 @@ TEST(ChromeTrace, ExportIsValidJsonWithOneProcessPerRankAndStreams) {
     if (e["ph"] == "C") ++counters;
     if (e["ph"] == "M" && e["name"] == "thread_name") ++threadNames;
   }
-  EXPECT_EQ(complete, 4); // forward, all-gather, send, idle
+  EXPECT_EQ(complete, 5); // forward, its recompute, all-gather, send, idle
+  EXPECT_EQ(recomputes, 1);
   EXPECT_EQ(counters, 1);
   EXPECT_EQ(threadNames, 3 * 2); // two ranks (job says 2), three threads each
 }
