@@ -67,6 +67,12 @@ const RuleText kRules[] = {
      QT_TRANSLATE_NOOP("JobRule", "the shard group (%1 ranks) must divide the ranks (%2) into equal groups")},
     {JobRule::ShardGroupOnlyHybrid, "shard-group-only-hybrid",
      QT_TRANSLATE_NOOP("JobRule", "only FSDP's hybrid sharding uses a shard group")},
+    {JobRule::NotAStraggler, "wrong-type",
+     QT_TRANSLATE_NOOP("JobRule", "must be null or {\"rank\": R, \"factor\": F, \"from_step\": S}")},
+    {JobRule::StragglerRank, "straggler-rank",
+     QT_TRANSLATE_NOOP("JobRule", "the slow rank (%1) must be one of the job's ranks, 0 to %2")},
+    {JobRule::StragglerFactor, "straggler-factor",
+     QT_TRANSLATE_NOOP("JobRule", "the slow rank's factor must be at least 1 (got %1)")},
 };
 
 const RuleText& row(JobRule rule) {

@@ -41,6 +41,9 @@ enum class JobRule {
   HybridNeedsShardGroup,
   ShardGroupDividesRanks,        // %1 shard group, %2 ranks
   ShardGroupOnlyHybrid,
+  NotAStraggler,                 // not {"rank": R, "factor": F, "from_step": S}
+  StragglerRank,                 // %1 the rank, %2 the last rank
+  StragglerFactor,               // %1 the factor
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".
