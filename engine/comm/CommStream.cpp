@@ -76,9 +76,54 @@ CommStream::Ticket CommStream::enqueue(std::function<void()> work) {
   return ticket;
 }
 
+namespace {
+
+// What the flight recorder keeps of a call: the fields of its coll record.
+trace::Event flightCall(const CommOp& op, const Communicator& on, int rank) {
+  trace::Event e;
+  e.record = trace::Record::Flight;
+  e.kind = op.kind;
+  e.unit = op.tag.unit;
+  e.step = op.tag.step;
+  e.micro = op.tag.micro;
+  e.group = on.group;
+  const auto floats = static_cast<std::int64_t>(op.count);
+  switch (op.kind) {
+  case trace::Kind::AllGather:
+  case trace::Kind::ReduceScatter: e.bytes = floats * 4 * on.size; e.participants = on.participants; break;
+  case trace::Kind::AllReduce: e.bytes = floats * 4; e.participants = on.participants; break;
+  default: // send
+    e.bytes = floats * 4;
+    e.peer = op.peer;
+    e.group = trace::CommGroup::World;
+    e.participants = (trace::RankMask{1} << rank) | (trace::RankMask{1} << op.peer);
+    break;
+  }
+  return e;
+}
+
+// Ends a flight-recorder entry however its call ends (an MPI error throws).
+struct FlightScope {
+  FlightRecorder* flight;
+  FlightRecorder::Lane lane;
+  std::uint64_t id;
+  ~FlightScope() {
+    if (flight) flight->end(lane, id);
+  }
+};
+
+} // namespace
+
 CommStream::Ticket CommStream::issue(const CommOp& op) {
   throwIfFailed(); // after a failed operation (an aborted NCCL communicator) nothing more is issued
   auto issued = transport_->issue(op);
+  if (flight_) {
+    issued.work = [this, call = flightCall(op, *op.on, rank_), work = std::move(issued.work)] {
+      const FlightScope scope{flight_, FlightRecorder::Lane::Communication,
+                              flight_->begin(FlightRecorder::Lane::Communication, call)};
+      work();
+    };
+  }
   auto ticket = enqueue(std::move(issued.work));
   ticket->deviceWait = std::move(issued.deviceWait); // read only by the issuing thread
   return ticket;
@@ -176,6 +221,20 @@ CommStream::Ticket CommStream::send(const float* data, int rows, int cols, int p
 void CommStream::recv(float* data, int rows, int cols, int peer, int messageTag, CollectiveTag tag,
                       trace::Kind waitKind) {
   throwIfFailed();
+  if (flight_) {
+    trace::Event call;
+    call.kind = trace::Kind::Recv;
+    call.unit = tag.unit;
+    call.step = tag.step;
+    call.micro = tag.micro;
+    call.peer = peer;
+    call.bytes = static_cast<std::int64_t>(rows) * cols * 4;
+    call.participants = (trace::RankMask{1} << rank_) | (trace::RankMask{1} << peer);
+    const FlightScope scope{flight_, FlightRecorder::Lane::Compute,
+                            flight_->begin(FlightRecorder::Lane::Compute, call)};
+    transport_->recv(data, rows, cols, peer, messageTag, tag, waitKind);
+    return;
+  }
   transport_->recv(data, rows, cols, peer, messageTag, tag, waitKind);
 }
 

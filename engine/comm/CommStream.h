@@ -13,6 +13,7 @@
 #include "trace/Event.h"
 #include "core/Recorder.h"
 #include "comm/Transport.h"
+#include "comm/FlightRecorder.h"
 
 #include <mpi.h>
 
@@ -42,6 +43,9 @@ public:
   MPI_Comm comm() const { return comm_; }
   trace::RankMask participants() const { return participants_; }
   const Transport& transport() const { return *transport_; }
+  // The hang watchdog (FlightRecorder.h): every call from now on is entered in its ring
+  // while it runs. Not owned; null (the default): no watchdog. Set before the first call.
+  void setFlightRecorder(FlightRecorder* flight) { flight_ = flight; }
 
   // The job's communicator (all ranks): what a collective runs on when `on` is null.
   const Communicator& world() const { return transport_->world(); }
@@ -96,6 +100,7 @@ private:
   std::exception_ptr failed_; // the first operation that failed: every later call rethrows it
   std::thread thread_;
   std::deque<Communicator> subCommunicators_; // split(): stable addresses, freed in the destructor
+  FlightRecorder* flight_ = nullptr;
 };
 
 struct CommStream::Pending {

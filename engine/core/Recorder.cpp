@@ -128,6 +128,15 @@ void Recorder::failure(const std::string& message) {
   flush();
 }
 
+void Recorder::flight(std::int64_t t, const trace::Event& call) {
+  if (!writer_) return;
+  auto e = call;
+  e.record = trace::Record::Flight;
+  e.rank = rank_;
+  e.t0 = e.t1 = t;
+  write(e);
+}
+
 void Recorder::end() {
   if (!writer_) return;
   const auto t = now();

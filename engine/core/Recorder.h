@@ -46,6 +46,14 @@ public:
   // Not owned; null (the default): host timing. Set before the first op.
   void setOpTimer(OpTimer* timer) { opTimer_ = timer; }
   OpTimer* opTimer() const { return opTimer_; }
+  // A straggler (JobConfig::straggler): from `fromStep` on, each host-timed op of this
+  // rank computes `factor` times as long as it measured (ScopedOp keeps the core busy
+  // for the rest). Set before the first op.
+  void setSlowdown(double factor, int fromStep) {
+    slowFactor_ = factor;
+    slowFromStep_ = fromStep;
+  }
+  double slowdown(int step) const { return step >= slowFromStep_ ? slowFactor_ : 1.0; }
 
   void header(const nlohmann::json& rankMeta);
   // cpuNs: the thread CPU time inside the op (GPU ranks: its device time); recompute:
@@ -62,6 +70,8 @@ public:
   void stepEnd(int step, double lossSum, std::int64_t tokens);
   void outOfMemory(Category c, int unit, std::int64_t needed, std::int64_t budget, std::int64_t holding);
   void failure(const std::string& message);
+  // One entry of the flight recorder (engine/comm/FlightRecorder.h), dumped at `t`.
+  void flight(std::int64_t t, const trace::Event& call);
   void end();
   void flush();
 
@@ -74,6 +84,8 @@ private:
   int rank_;
   RunClock clock_;
   OpTimer* opTimer_ = nullptr;
+  double slowFactor_ = 1.0;
+  int slowFromStep_ = 0;
 };
 
 // Times a compute op from construction to destruction (through the recorder's
@@ -110,8 +122,19 @@ private:
     if (OpTimer* t = r_.opTimer()) t->begin(kind_, unit_, step_, micro_, recompute_);
   }
   void finish() {
-    if (OpTimer* t = r_.opTimer()) t->end(kind_, unit_, step_, micro_);
-    else r_.op(kind_, unit_, step_, micro_, t0_, r_.now(), threadCpuNs() - cpu0_, recompute_);
+    if (OpTimer* t = r_.opTimer()) {
+      t->end(kind_, unit_, step_, micro_);
+      return;
+    }
+    std::int64_t t1 = r_.now();
+    if (const double f = r_.slowdown(step_); f > 1.0) {
+      // A straggler: the op goes on computing (spinning on the clock) until it has
+      // taken f times its measured time, so its CPU time grows with it.
+      const auto until = t0_ + static_cast<std::int64_t>(static_cast<double>(t1 - t0_) * f);
+      while ((t1 = r_.now()) < until) {
+      }
+    }
+    r_.op(kind_, unit_, step_, micro_, t0_, t1, threadCpuNs() - cpu0_, recompute_);
   }
 
   Recorder& r_;

@@ -19,6 +19,7 @@ enum class WorkerExit : int {
   InvalidJob = 2,  // the job file could not be read or breaks a rule
   OutOfMemory = 3, // the rank's memory budget was exceeded (an oom record was written)
   Failure = 4,     // any other error (a failed collective, a device error)
+  Hang = 5,        // a collective or receive passed collective_timeout (flight records written)
 };
 
 constexpr int code(LauncherExit e) { return static_cast<int>(e); }

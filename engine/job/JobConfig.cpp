@@ -42,6 +42,13 @@ std::optional<std::int64_t> parseBytes(std::string_view text) {
   return static_cast<std::int64_t>(std::llround(bytes));
 }
 
+namespace {
+std::string formatNumber(double v) {
+  nlohmann::json j = v;
+  return j.dump();
+}
+} // namespace
+
 std::vector<JobIssue> JobConfig::validate() const {
   std::vector<JobIssue> e;
   auto add = [&](const char* field, JobRule rule, std::vector<std::string> args = {}) {
@@ -65,6 +72,14 @@ std::vector<JobIssue> JobConfig::validate() const {
   if (shardGroup < 0) add("shard_group", JobRule::AtLeast, {"1", s(shardGroup)});
   if (limitAllGathers) atLeast("limit_all_gathers", *limitAllGathers, 1);
   atLeast("accumulate", accumulate, 1);
+  if (!(collectiveTimeout > 0) || !std::isfinite(collectiveTimeout)) add("collective_timeout", JobRule::Positive);
+  if (straggler) {
+    if (straggler->rank < 0 || straggler->rank >= ranks)
+      add("straggler", JobRule::StragglerRank, {s(straggler->rank), s(ranks - 1)});
+    if (!(straggler->factor >= 1.0) || !std::isfinite(straggler->factor))
+      add("straggler", JobRule::StragglerFactor, {formatNumber(straggler->factor)});
+    if (straggler->fromStep < 0) add("straggler", JobRule::AtLeast, {"0", s(straggler->fromStep)});
+  }
   if (!e.empty()) return e;  // the rules below divide by these
 
   if ((strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp) && batch % ranks != 0)
@@ -125,7 +140,8 @@ const std::vector<std::string>& JobConfig::keys() {
   static const std::vector<std::string> k = {
       "strategy", "sharding",      "ranks",        "layers",   "hidden",         "vocab",
       "batch",    "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
-      "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "param_dtype", "reduce_dtype", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace"};
+      "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "param_dtype", "reduce_dtype", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace",
+      "collective_timeout", "straggler"};
   return k;
 }
 
@@ -139,7 +155,11 @@ nlohmann::json JobConfig::toJson() const {
           {"param_dtype", name(paramDtype)}, {"reduce_dtype", name(reduceDtype)},
           {"memory_budget", memoryBudget},
           {"microbatches", microbatches}, {"schedule", name(schedule)}, {"virtual_stages", virtualStages},
-          {"stages", stages}, {"device", name(device)}, {"trace", trace}};
+          {"stages", stages}, {"device", name(device)}, {"trace", trace},
+          {"collective_timeout", collectiveTimeout},
+          {"straggler", straggler ? nlohmann::json{{"rank", straggler->rank}, {"factor", straggler->factor},
+                                                   {"from_step", straggler->fromStep}}
+                                  : nlohmann::json()}};
 }
 
 JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& issues, const JobConfig& base,
@@ -204,6 +224,28 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
       else if (getInt(k, v, n); issues.size() == before) c.limitAllGathers = n;
     }
     else if (k == "trace") getBool(k, v, c.trace);
+    else if (k == "collective_timeout") getDouble(k, v, c.collectiveTimeout);
+    else if (k == "straggler") {
+      // null: none; else {"rank": R, "factor": F, "from_step": S} (from_step optional, 0)
+      if (v.is_null()) {
+        c.straggler.reset();
+        continue;
+      }
+      if (!v.is_object()) {
+        bad(k, JobRule::NotAStraggler);
+        continue;
+      }
+      Straggler st;
+      bool ok = v.contains("rank") && v.contains("factor");
+      for (auto f = v.begin(); ok && f != v.end(); ++f) {
+        if (f.key() == "rank" && f->is_number_integer()) st.rank = f->get<int>();
+        else if (f.key() == "factor" && f->is_number()) st.factor = f->get<double>();
+        else if (f.key() == "from_step" && f->is_number_integer()) st.fromStep = f->get<int>();
+        else ok = false;
+      }
+      if (ok) c.straggler = st;
+      else bad(k, JobRule::NotAStraggler);
+    }
     else if (k == "seed") {
       if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) c.seed = v.get<std::uint64_t>();
       else bad(k, JobRule::NotANonNegativeInteger);

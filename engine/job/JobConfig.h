@@ -118,6 +118,16 @@ template <class E> std::string nameList() {
   return out;
 }
 
+// A straggler (the straggler lesson, SHARDLAB_FAULT=RANK:STEP:slow:FACTOR): from step
+// `fromStep` on, every compute op of rank `rank` takes `factor` times its measured time
+// (the rank keeps computing for the extra time: docs/architecture.md, "Failures").
+struct Straggler {
+  int rank = 0;
+  double factor = 1.0;
+  int fromStep = 0;
+  bool operator==(const Straggler&) const = default;
+};
+
 struct JobConfig {
   StrategyKind strategy = StrategyKind::Fsdp;
   Sharding sharding = Sharding::Full;  // fsdp
@@ -146,6 +156,10 @@ struct JobConfig {
   std::vector<int> stages;             // pipeline: units per stage (chunk); empty: balanced
   DeviceKind device = DeviceKind::Auto;
   bool trace = true;
+  // Seconds a collective or receive may run before the rank's watchdog declares the
+  // job hung, writes its flight recorder into the trace and stops the job.
+  double collectiveTimeout = 60.0;
+  std::optional<Straggler> straggler;  // none: every rank computes at its own pace
 
   // Every rule the job breaks, each naming its field; empty when the job is valid.
   std::vector<JobIssue> validate() const;

@@ -78,6 +78,12 @@ const RuleText kRules[] = {
     {JobRule::MixedPrecisionSharded, "mixed-precision-sharded",
      QT_TRANSLATE_NOOP("JobRule", "%1 is implemented for FSDP's grad-op, full and hybrid sharding (the stages that "
                                   "gather parameters and reduce-scatter gradients)")},
+    {JobRule::NotAStraggler, "wrong-type",
+     QT_TRANSLATE_NOOP("JobRule", "must be null or {\"rank\": R, \"factor\": F, \"from_step\": S}")},
+    {JobRule::StragglerRank, "straggler-rank",
+     QT_TRANSLATE_NOOP("JobRule", "the slow rank (%1) must be one of the job's ranks, 0 to %2")},
+    {JobRule::StragglerFactor, "straggler-factor",
+     QT_TRANSLATE_NOOP("JobRule", "the slow rank's factor must be at least 1 (got %1)")},
 };
 
 const RuleText& row(JobRule rule) {

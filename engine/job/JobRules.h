@@ -45,6 +45,9 @@ enum class JobRule {
   AccumulateDividesBatch,        // %1 batch, %2 ranks, %3 micro-steps
   NoSyncNeedsAccumulate,
   MixedPrecisionSharded,         // %1 the dtype
+  NotAStraggler,                 // not {"rank": R, "factor": F, "from_step": S}
+  StragglerRank,                 // %1 the rank, %2 the last rank
+  StragglerFactor,               // %1 the factor
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".

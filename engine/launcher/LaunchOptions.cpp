@@ -65,6 +65,10 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       {"--schedule", "schedule", "pipeline: naive | gpipe | 1f1b | interleaved", JobOption::Text, {}},
       {"--virtual-stages", "virtual_stages", "pipeline, interleaved: chunks per rank", JobOption::Int, {}},
       {"--stages", "stages", "pipeline: units per stage, e.g. 2,2,1,1", JobOption::Text, {}},
+      {"--collective-timeout", "collective_timeout",
+       "seconds a collective or receive may take before the job is declared hung (default 60): each waiting rank "
+       "writes its flight recorder into the trace, the launcher names the missing rank and exits 3",
+       JobOption::Number, {}},
       {"--device", "device", "auto | cpu | cuda | cuda+mpi-staged (GPU ranks, collectives through Open MPI staged in host memory)", JobOption::Text, {}},
   };
   std::vector<CLI::Option*> given;
@@ -96,6 +100,9 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
                "print this machine's calibration as JSON (cores, GPUs, matrix multiply, hand-off latency, collective "
                "bandwidth): cached per machine and build, measured (about 2 s) when not; no job is run");
   cli.add_flag("--recalibrate", o.recalibrate, "measure the calibration again even when cached, then as --calibrate");
+  cli.add_flag("--force", o.force,
+               "launch even when the pre-flight check says the ranks cannot fit in this machine's free memory, or "
+               "are too many for its cores");
   cli.add_flag("--check", o.checkOnly, "check the job against every rule and exit: 0 valid, 2 not; nothing is launched");
 
   try {

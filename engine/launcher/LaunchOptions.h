@@ -23,6 +23,7 @@ struct LaunchOptions {
   // Open MPI's monitoring counts the bytes each rank really sends (docs/trace-format.md,
   // "Bytes on the wire"); --no-wire-monitoring turns it off.
   bool wireMonitoring = true;
+  bool force = false;           // --force: skip the pre-flight checks (memory, ranks per machine)
   bool checkOnly = false;       // --check: validate the job, launch nothing
   bool calibrate = false;       // --calibrate: print this machine's calibration as JSON (cached, else measured), launch no job
   bool recalibrate = false;     // --recalibrate: measure it again even when cached, then as --calibrate

@@ -2,12 +2,14 @@
 // events, and prints the run's summary. This is what the app runs, and what a
 // learner can copy to a cluster.
 #include "job/ExitCodes.h"
+#include "job/MemoryEstimate.h"
 #include "job/Version.h"
 #include "launcher/CalibrationProbe.h"
 #include "launcher/DeviceChoice.h"
 #include "launcher/LaunchOptions.h"
 #include "launcher/MpiJob.h"
 #include "trace/ChromeTrace.h"
+#include "trace/HangReport.h"
 #include "trace/Summary.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
@@ -54,6 +56,23 @@ void warnIfCoresAreOutnumbered(int ranks) {
                "shardlab-run: warning: %d ranks on %d %s: ranks will wait for a core, so timings of overlapping work are "
                "distorted (%d threads: a compute and a communication thread per rank)\n",
                ranks, cores, cores == 1 ? "core" : "cores", threads);
+}
+
+// MemAvailable of /proc/meminfo in bytes: what can be allocated without swapping; 0
+// when unknown (then memory is not checked). Test hook: SHARDLAB_FREE_MEMORY (a size
+// such as 1MiB) stands for it.
+std::int64_t availableMemory() {
+  if (const char* fake = std::getenv("SHARDLAB_FREE_MEMORY"))
+    if (auto bytes = parseBytes(fake)) return *bytes;
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  long long kib = 0;
+  std::string unit;
+  while (in >> key >> kib) {
+    std::getline(in, unit);
+    if (key == "MemAvailable:") return static_cast<std::int64_t>(kib) * 1024;
+  }
+  return 0;
 }
 
 std::string findOnPath(const std::string& name) {
@@ -115,6 +134,17 @@ int main(int argc, char** argv) {
   if (options.checkOnly) {
     std::printf("shardlab-run: the job is valid: %s\n", options.job.toJson().dump().c_str());
     return code(LauncherExit::Done);
+  }
+  // Pre-flight (before calibration or mpirun, so a job that cannot fit is refused in
+  // well under a second): the ranks' estimated memory against this machine's free
+  // memory, and the ranks against its cores. GPU ranks are not checked against host
+  // memory. --force skips it.
+  if (!options.force && options.job.device != DeviceKind::Cuda && options.job.device != DeviceKind::CudaMpiStaged) {
+    const PreflightHost host{availableMemory(), usableCores(), !options.hostfile.empty()};
+    if (auto why = preflightRefusal(options.job, host)) {
+      std::fprintf(stderr, "shardlab-run: error: %s\n", why->c_str());
+      return kExitInvalid;
+    }
   }
   // With --events -, standard output carries the trace: human text goes to stderr.
   std::FILE* human = options.eventsTo == "-" ? stderr : stdout;
@@ -274,6 +304,12 @@ int main(int argc, char** argv) {
     return kExitInterrupted;
   }
   if (!ok) {
+    // A hang: the waiting ranks' flight recorders say who never came.
+    if (const auto hang = trace::hangReport(merged)) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", options.job.collectiveTimeout);
+      std::fprintf(stderr, "shardlab-run: hang after %s s (--collective-timeout): %s\n", seconds, hang->message.c_str());
+    }
     for (const auto& [rank, reason] : failed) std::fprintf(stderr, "shardlab-run: rank %d failed: %s\n", rank, reason.c_str());
     if (failed.empty())
       std::fprintf(stderr, "shardlab-run: mpirun exited with status %d\n", outcome.mpirunStatus);

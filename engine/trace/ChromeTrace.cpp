@@ -72,6 +72,7 @@ void writeChromeTrace(const Trace& trace, std::ostream& out) {
       emit({{"ph", "C"}, {"pid", e.rank}, {"ts", micros(e.t0)}, {"name", "device memory free"}, {"args", {{"bytes", e.value}}}});
       break;
     case Record::End: break;
+    case Record::Flight: break; // the calls themselves are there as coll records; the dump is for hangReport()
     }
   }
   out << "\n]}\n";

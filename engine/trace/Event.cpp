@@ -5,8 +5,8 @@
 namespace shardlab::trace {
 namespace {
 
-constexpr std::array<std::string_view, 9> kRecordNames = {
-    "op", "coll", "mem", "devmem", "step", "idle", "oom", "fail", "end"};
+constexpr std::array<std::string_view, 10> kRecordNames = {
+    "op", "coll", "mem", "devmem", "step", "idle", "oom", "fail", "end", "flight"};
 constexpr std::array<std::string_view, 13> kKindNames = {
     "-",        "forward",  "backward",       "optimizer",     "all_gather",
     "reduce_scatter", "all_reduce", "send", "recv", "broadcast",

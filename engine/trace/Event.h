@@ -10,7 +10,8 @@
 
 namespace shardlab::trace {
 
-inline constexpr int kFormatVersion = 1;
+// 2: the `flight` record (a hung rank's flight recorder). Readers read 1 and 2.
+inline constexpr int kFormatVersion = 2;
 inline constexpr std::string_view kMagic = "shardlab-trace";
 
 // What a line of the trace is.
@@ -24,6 +25,7 @@ enum class Record : std::uint8_t {
   OutOfMemory,  // an allocation past --memory-budget stopped the rank
   Failure,      // the rank failed for another reason
   End,          // the rank finished cleanly
+  Flight,       // one entry of a hung rank's flight recorder: a recent communication call
 };
 
 enum class Kind : std::uint8_t {
@@ -92,8 +94,10 @@ struct Event {
   std::int64_t t0 = 0;
   std::int64_t t1 = 0;     // == t0 for instantaneous records
   std::int64_t bytes = 0;  // collective: full buffer; memory: signed delta; oom: bytes needed
-  std::int64_t value = 0;  // memory: category's current bytes; oom: budget; devmem: free bytes
-  std::int64_t total = 0;  // memory: rank's current total; oom: bytes held; devmem: device total
+  std::int64_t value = 0;  // memory: category's current bytes; oom: budget; devmem: free bytes;
+                           // flight: when the call started
+  std::int64_t total = 0;  // memory: rank's current total; oom: bytes held; devmem: device total;
+                           // flight: when it finished, -1 while it had not
   RankMask participants = 0;
   std::int32_t rows = 0, cols = 0; // tensor shape of a send/recv
   CommGroup group = CommGroup::World; // collective: the communicator it ran on
@@ -101,6 +105,8 @@ struct Event {
   bool recompute = false;  // op: a forward run again inside the backward (activation checkpointing)
   std::int64_t wireBytes = -1; // coll: bytes this rank really sent during the call, as Open MPI's
                                // monitoring counted them; -1: not measured
+  std::int64_t seq = -1;   // flight: the call's number on its communicator (collectives) or
+                           // with its peer (send/recv), in issue order from 0
   double loss = 0.0;       // step records
   std::uint32_t text = 0;  // failure: index into Trace::texts
 };

@@ -272,7 +272,8 @@ Summary summarizeMeasured(const Trace& trace) {
     case Record::End:
       rs.finished = true;
       break;
-    case Record::DeviceMemory: break;
+    case Record::DeviceMemory:
+    case Record::Flight: break; // hangReport() reads the flight recorder
     }
   }
 

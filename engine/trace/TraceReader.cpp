@@ -203,6 +203,27 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     break;
   }
   case Record::End: break;
+  case Record::Flight: {
+    // flight R t SEQ KIND UNIT STEP MICRO BYTES PARTICIPANTS PEER COMMUNICATOR START END
+    std::array<std::string_view, 15> g{};
+    const std::size_t m = split(line, g);
+    if (m < 14) return "flight record: expected 14 fields, found " + std::to_string(m);
+    if (!num(g[3], e.seq) || e.seq < -1) return bad("sequence number", g[3]);
+    if (!kind(g[4]) || !isCollective(e.kind)) return bad("kind", g[4]);
+    e.unit = trace_.unitIndex(g[5]);
+    if (!num(g[6], e.step)) return bad("step", g[6]);
+    if (!num(g[7], e.micro)) return bad("micro-batch", g[7]);
+    if (!num(g[8], e.bytes) || e.bytes < 0) return bad("bytes", g[8]);
+    if (!num(g[9], e.participants, 16)) return bad("participants", g[9]);
+    if (!num(g[10], e.peer)) return bad("peer", g[10]);
+    auto group = commGroupFromString(g[11]);
+    if (!group) return bad("communicator", g[11]);
+    e.group = *group;
+    if (!num(g[12], e.value)) return bad("start time", g[12]);
+    const auto end = g[13].substr(0, g[13].find(' ')); // later trailing fields are ignored
+    if (!num(end, e.total) || (e.total != -1 && e.total < e.value)) return bad("end time", end);
+    break;
+  }
   }
   trace_.events.push_back(e);
   return std::nullopt;

@@ -88,6 +88,15 @@ std::string formatEvent(const Event& e, const std::vector<std::string>& units,
   case Record::End:
     put(s, e.t0);
     break;
+  case Record::Flight:
+    put(s, e.t0); s += ' '; put(s, e.seq); s += ' ';
+    s.append(toString(e.kind)); s += ' ';
+    s.append(unitOf(units, e.unit)); s += ' ';
+    put(s, e.step); s += ' '; put(s, e.micro); s += ' ';
+    put(s, e.bytes); s += ' '; putHex(s, e.participants); s += ' '; put(s, e.peer); s += ' ';
+    s.append(toString(e.group)); s += ' ';
+    put(s, e.value); s += ' '; put(s, e.total);
+    break;
   }
   return s;
 }

@@ -188,6 +188,17 @@ void injectFaultIfAsked(int rank, int step) {
   if (k == "kill") std::raise(SIGKILL);
   if (k == "segv") std::raise(SIGSEGV);
   if (k == "exit") std::_Exit(7);
+  if (k == "hang")
+    for (;;) ::pause(); // until mpirun stops the job
+}
+
+std::optional<Straggler> stragglerFault() {
+  const char* spec = std::getenv("SHARDLAB_FAULT");
+  if (!spec) return std::nullopt;
+  Straggler s;
+  char tail = 0;
+  if (std::sscanf(spec, "%d:%d:slow:%lf%c", &s.rank, &s.fromStep, &s.factor, &tail) != 3) return std::nullopt;
+  return s;
 }
 
 void recordDeviceMemory(Device& device, Recorder& recorder) {

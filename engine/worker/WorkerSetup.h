@@ -8,6 +8,7 @@
 #include "comm/Transport.h"
 
 #include <memory>
+#include <optional>
 
 namespace shardlab {
 
@@ -27,9 +28,14 @@ struct WorkerSetup {
 WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder);
 
 // Test hook: SHARDLAB_FAULT="RANK:STEP:KIND" makes rank RANK fail at the start of
-// step STEP, KIND being `kill` (SIGKILL itself), `segv` (SIGSEGV) or `exit` (exit 7).
-// It lets the tests check how a real mpirun job reports and stops a failed rank.
+// step STEP, KIND being `kill` (SIGKILL itself), `segv` (SIGSEGV), `exit` (exit 7) or
+// `hang` (sleeps forever: it never enters the step's first collective, and the other
+// ranks' watchdogs report it). It lets the tests check how a real mpirun job reports
+// and stops a failed or hung rank.
 void injectFaultIfAsked(int rank, int step);
+// SHARDLAB_FAULT="RANK:STEP:slow:FACTOR": a straggler from step STEP on, as the job's
+// `straggler` key gives one (JobConfig::straggler); nullopt for any other value.
+std::optional<Straggler> stragglerFault();
 
 // A GPU rank records cudaMemGetInfo (devmem); a CPU rank records nothing.
 void recordDeviceMemory(Device& device, Recorder& recorder);

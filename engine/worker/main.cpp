@@ -2,6 +2,7 @@
 // shardlab-run). Reads the job, trains, and records every event into
 // RUN_DIR/rank-R.trace as it happens.
 #include "comm/CommStream.h"
+#include "comm/FlightRecorder.h"
 #include "comm/MpiCheck.h"
 #include "core/Clock.h"
 #include "core/Data.h"
@@ -14,8 +15,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 using namespace shardlab;
 
@@ -30,6 +35,17 @@ constexpr int kExitFailure = code(WorkerExit::Failure);
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
+}
+
+// "all_gather of block3 in step 4", "recv from rank 1 of block0 in step 2 (micro-batch 1)"
+std::string describeCall(const trace::Event& c, const std::vector<std::string>& units) {
+  std::string s(trace::toString(c.kind));
+  if (c.kind == trace::Kind::Send || c.kind == trace::Kind::Recv)
+    s += (c.kind == trace::Kind::Recv ? " from rank " : " to rank ") + std::to_string(c.peer);
+  if (c.unit >= 0 && c.unit < static_cast<int>(units.size())) s += " of " + units[static_cast<std::size_t>(c.unit)];
+  if (c.step >= 0) s += " in step " + std::to_string(c.step);
+  if (c.micro >= 0) s += " (micro-batch " + std::to_string(c.micro) + ")";
+  return s;
 }
 
 } // namespace
@@ -91,9 +107,28 @@ int main(int argc, char** argv) {
     abortJob(recorder, kExitFailure);
   }
 
+  // A straggler, from the job or from SHARDLAB_FAULT=RANK:STEP:slow:FACTOR (which wins).
+  if (auto fault = stragglerFault()) job.straggler = *fault;
+  if (job.straggler && job.straggler->rank == rank) recorder.setSlowdown(job.straggler->factor, job.straggler->fromStep);
+
   {
     MemoryTracker memory(*setup.device, recorder, job.memoryBudget, job.unitNames());
+    // The hang watchdog: a call past collective_timeout dumps the flight recorder, then
+    // the rank records why and stops the job. The grace (1 s) lets the other waiting ranks'
+    // watchdogs write theirs before MPI_Abort takes them down.
+    FlightRecorder flight(recorder, job.collectiveTimeout, [&](const trace::Event& stuck) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", job.collectiveTimeout);
+      const std::string message = "collective timeout: " + describeCall(stuck, job.unitNames()) +
+                                  " has not finished after " + seconds +
+                                  " s (collective_timeout); its flight recorder is in the trace";
+      std::fprintf(stderr, "rank %d: %s\n", rank, message.c_str());
+      recorder.failure(message);
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      abortJob(recorder, code(WorkerExit::Hang));
+    });
     CommStream comm(MPI_COMM_WORLD, recorder, std::move(setup.transport));
+    comm.setFlightRecorder(&flight);
     StrategyContext ctx{job, ModelShape{job.vocab, job.hidden, job.layers}, *setup.device, memory, recorder, comm,
                         rank, size};
     try {

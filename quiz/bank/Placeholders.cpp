@@ -1,5 +1,7 @@
 #include "quiz/bank/Placeholders.h"
 
+#include <cmath>
+
 #include "job/Calibration.h"
 
 #include <fstream>
@@ -47,6 +49,11 @@ long long valueOf(const std::string& name, const PlaceholderValues& v) {
   if (name == "batch") return j.batch;
   if (name == "steps") return j.steps;
   if (name == "cores") return v.cores;
+  // The straggler (JobConfig::straggler): its rank, its factor (rounded) and the step it
+  // slows from; 0 when the job has none.
+  if (name == "slow_rank") return j.straggler ? j.straggler->rank : 0;
+  if (name == "slow_factor") return j.straggler ? std::llround(j.straggler->factor) : 0;
+  if (name == "slow_step") return j.straggler ? j.straggler->fromStep : 0;
   return v.gpus;  // "gpus": parse() admits only known names
 }
 
@@ -88,7 +95,8 @@ PlaceholderValues placeholderValues(const JobConfig& job, const nlohmann::json& 
 
 const std::vector<std::string>& knownPlaceholders() {
   static const std::vector<std::string> names{"ranks", "stages", "microbatches", "virtual_stages", "layers", "units",
-                                              "hidden", "batch", "steps", "cores", "gpus"};
+                                              "hidden", "batch", "steps", "cores", "gpus", "slow_rank",
+                                              "slow_factor", "slow_step"};
   return names;
 }
 

@@ -163,6 +163,26 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     const double v = static_cast<double>(a) / static_cast<double>(b);
     return PredictionMeasurement{v, 0.1 * v, "ratio"};
   }
+  if (id == "straggler-wait-percent") {
+    // Rank 0's collective waits over its step time, in the steps the straggler is slow
+    // in (from `from_step`, and from step 1: step 0's window starts at setup).
+    const auto config = run.config();
+    if (!config || !config->straggler || config->straggler->rank == 0) return std::nullopt;
+    const int from = std::max(1, config->straggler->fromStep);
+    std::map<int, std::int64_t> stepEnd;
+    double waited = 0;
+    for (const auto& e : run.events) {
+      if (e.rank != 0) continue;
+      if (e.record == trace::Record::Step) stepEnd[e.step] = e.t0;
+      if (e.record == trace::Record::Idle && e.kind == trace::Kind::WaitCollective && e.step >= from)
+        waited += static_cast<double>(e.t1 - e.t0);
+    }
+    double window = 0;
+    for (const auto& [step, end] : stepEnd)
+      if (step >= from && stepEnd.count(step - 1)) window += static_cast<double>(end - stepEnd.at(step - 1));
+    if (window <= 0) return std::nullopt;
+    return PredictionMeasurement{100.0 * waited / window, 15.0, "percent"};
+  }
   if (id == "all-reduces-per-step") {
     const auto s = trace::summarizeMeasured(run);
     const auto it = s.collectives.find("all_reduce");

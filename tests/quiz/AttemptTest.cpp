@@ -12,7 +12,7 @@ using namespace shardlab::quiz::test;
 TEST(Attempt, SameSeedSameOrder) {
   const auto a = Attempt::create(bank().questions(), 42);
   const auto b = Attempt::create(bank().questions(), 42);
-  ASSERT_EQ(a.size(), 18u);
+  ASSERT_EQ(a.size(), 20u);
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a.items()[i].order, b.items()[i].order);
 }
 
@@ -79,7 +79,7 @@ TEST(Attempt, QuestionOrderShufflesOnlyOnRequest) {
     ids.insert(shuffled.items()[i].question.id);
     moved += shuffled.items()[i].question.id != bank().questions()[i].id ? 1 : 0;
   }
-  EXPECT_EQ(ids.size(), 18u);
+  EXPECT_EQ(ids.size(), 20u);
   EXPECT_GT(moved, 0);
 }
 

@@ -142,7 +142,7 @@ TEST(MoodleXmlExporter, WellFormedWithOneFullMarkAnswerPerQuestion) {
       EXPECT_EQ(full, 1);
       EXPECT_EQ(zero, 3);
     }
-    EXPECT_EQ(multichoice, 18u) << lang;
+    EXPECT_EQ(multichoice, 20u) << lang;
     EXPECT_NE(xml.find("<single>true</single>"), std::string::npos);
     EXPECT_NE(xml.find("<shuffleanswers>1</shuffleanswers>"), std::string::npos);
   }
@@ -187,7 +187,7 @@ TEST(GiftExporter, EveryQuestionHasOneRightAnswerAndEscapedText) {
     ++questions;
     pos = close;
   }
-  EXPECT_EQ(questions, 18u);
+  EXPECT_EQ(questions, 20u);
   // French punctuation puts a space before ':' in the bank; it must come out escaped.
   EXPECT_NE(gift.find("\\:"), std::string::npos);
 }
@@ -205,5 +205,5 @@ TEST(JsonExporter, ListsChoicesWithOneCorrect) {
       EXPECT_FALSE(q["explanation"].get<std::string>().empty());
     }
   }
-  EXPECT_EQ(n, 18u);
+  EXPECT_EQ(n, 20u);
 }

@@ -28,9 +28,9 @@ struct MutatedBank {
 
 } // namespace
 
-TEST(QuestionBank, ShippedBankHas18QuestionsIn3Languages) {
+TEST(QuestionBank, ShippedBankHas20QuestionsIn3Languages) {
   const auto bank = QuestionBank::loadDirectory(assetsDir() / "quiz");
-  ASSERT_EQ(bank.questions().size(), 18u);
+  ASSERT_EQ(bank.questions().size(), 20u);
   ASSERT_EQ(bank.quizzes().size(), 3u);
   std::set<std::string> ids;
   for (const auto& q : bank.questions()) {

@@ -1,0 +1,91 @@
+// The pre-flight estimate's arithmetic (engine/job/MemoryEstimate.h) and the
+// launcher's verdict. Against the memory a real run records: tests/integration/PreflightTest.cpp.
+#include "job/JobConfig.h"
+#include "job/MemoryEstimate.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardlab;
+
+namespace {
+JobConfig job(StrategyKind strategy, int ranks) {
+  JobConfig j;
+  j.strategy = strategy;
+  j.ranks = ranks;
+  return j;
+}
+} // namespace
+
+TEST(MemoryEstimate, DdpHoldsEverythingFourTimesAndFsdpFullAQuarterOfThat) {
+  auto ddp = job(StrategyKind::Ddp, 4);
+  const double p = static_cast<double>(ddp.parameterCount()) * 4;
+  const auto d = estimateRankMemory(ddp);
+  EXPECT_DOUBLE_EQ(d.parameters, p);
+  EXPECT_DOUBLE_EQ(d.gradients, p);
+  EXPECT_DOUBLE_EQ(d.optimizer, 2 * p);
+  EXPECT_GT(d.activations, 0);
+  EXPECT_EQ(d.gathered, 0);
+
+  auto fsdp = job(StrategyKind::Fsdp, 4);
+  const auto f = estimateRankMemory(fsdp);
+  // Each unit padded to a multiple of 4, then cut in 4.
+  double shards = 0;
+  for (int u = 0; u < fsdp.unitCount(); ++u) shards += static_cast<double>(fsdp.shape().shardSize(u, 4));
+  EXPECT_DOUBLE_EQ(f.parameters, shards * 4);
+  EXPECT_DOUBLE_EQ(f.optimizer, 2 * shards * 4);
+  EXPECT_GT(f.gathered, 0);
+  EXPECT_NEAR(f.persistent() / d.persistent(), 0.25, 0.05);
+}
+
+TEST(MemoryEstimate, TheFiftyTerabyteModelIsRefusedWithItsBreakdown) {
+  JobConfig big;
+  big.layers = 100000;
+  big.hidden = 4096;
+  big.ranks = 2;
+  ASSERT_TRUE(big.validate().empty());
+  const auto e = estimateRankMemory(big);
+  EXPECT_GT(e.total(), 40e12); // about 13.4e12 parameters: 53.7 TB of fp32 to shard in two, times 4
+  const auto why = preflightRefusal(big, {22LL << 30, 2, false});
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("per rank (parameters"), std::string::npos) << *why;
+  EXPECT_NE(why->find("TiB"), std::string::npos) << *why;
+  EXPECT_NE(why->find("this machine has 22.0 GiB free"), std::string::npos) << *why;
+  EXPECT_NE(why->find("--memory-budget simulates a smaller device"), std::string::npos) << *why;
+  EXPECT_NE(why->find("--force skips this check"), std::string::npos) << *why;
+}
+
+TEST(MemoryEstimate, ABudgetIsNamedButNeverTheReasonToRefuse) {
+  auto small = job(StrategyKind::Ddp, 2);
+  small.memoryBudget = 1 << 20; // far below what a rank holds: the run will stop out of memory, for real
+  EXPECT_FALSE(preflightRefusal(small, {8LL << 30, 2, false}));
+  const auto why = preflightRefusal(small, {1 << 20, 2, false});
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("--memory-budget of 1.00 MiB only simulates"), std::string::npos) << *why;
+}
+
+TEST(MemoryEstimate, EveryRankCountsOnOneMachineButOneWithAHostfile) {
+  auto j = job(StrategyKind::Ddp, 4);
+  const double perRank = estimateRankMemory(j).total();
+  const auto between = static_cast<std::int64_t>(perRank * 2);
+  EXPECT_TRUE(preflightRefusal(j, {between, 2, false}));
+  EXPECT_FALSE(preflightRefusal(j, {between, 2, true}));
+  EXPECT_FALSE(preflightRefusal(j, {0, 2, false})) << "unknown free memory is not checked";
+}
+
+TEST(MemoryEstimate, RanksBeyondFourPerCoreNeedAHostfile) {
+  EXPECT_EQ(maxLocalRanks(1), 8);
+  EXPECT_EQ(maxLocalRanks(4), 16);
+  auto j = job(StrategyKind::Ddp, 16);
+  const auto why = preflightRefusal(j, {64LL << 30, 2, false});
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("16 ranks on one machine with 2 cores"), std::string::npos) << *why;
+  EXPECT_FALSE(preflightRefusal(j, {64LL << 30, 4, false}));
+  EXPECT_FALSE(preflightRefusal(j, {64LL << 30, 2, true}));
+}
+
+TEST(MemoryEstimate, SizesAreWrittenWithThreeDigits) {
+  EXPECT_EQ(formatEstimate(512), "512 B");
+  EXPECT_EQ(formatEstimate(3.0 * (1 << 20)), "3.00 MiB");
+  EXPECT_EQ(formatEstimate(22.0 * (1LL << 30)), "22.0 GiB");
+  EXPECT_EQ(formatEstimate(195.0 * (1LL << 40)), "195 TiB");
+}
