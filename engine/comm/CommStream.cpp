@@ -99,6 +99,7 @@ void CommStream::run() {
       if (queue_.empty()) return;
       item = std::move(queue_.front());
       queue_.pop_front();
+      running_ = true;
     }
     std::exception_ptr error = startError;
     if (!error) {
@@ -118,7 +119,22 @@ void CommStream::run() {
       item.first->error = error;
     }
     item.first->cv.notify_all();
+    bool idle = false;
+    {
+      std::lock_guard lock(mutex_);
+      running_ = false;
+      idle = queue_.empty();
+    }
+    if (idle) idle_.notify_all();
   }
+}
+
+void CommStream::drain() {
+  {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return queue_.empty() && !running_; });
+  }
+  throwIfFailed();
 }
 
 CommStream::Ticket CommStream::allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag,
