@@ -19,8 +19,9 @@ if(SHARDLAB_WITH_CUDA)
   if(CMAKE_CUDA_COMPILER)
     find_package(CUDAToolkit QUIET)
     # pip's nvidia-nccl-cu13 ships only libnccl.so.2 (no libnccl.so link): search both
-    # names, first under $NCCL_HOME (e.g. site-packages/nvidia/nccl).
-    find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2
+    # names, directory by directory (NAMES_PER_DIR), first under $NCCL_HOME (e.g.
+    # site-packages/nvidia/nccl).
+    find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR
       HINTS $ENV{NCCL_HOME} ${CUDAToolkit_LIBRARY_DIR} /usr/local/cuda/lib64 /usr/lib/x86_64-linux-gnu
       PATH_SUFFIXES lib lib64)
     find_path(NCCL_INCLUDE_DIR nccl.h
