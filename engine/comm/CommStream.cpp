@@ -110,8 +110,11 @@ void CommStream::run() {
       }
     }
     if (error) {
-      std::lock_guard lock(mutex_);
-      if (!failed_) failed_ = error;
+      {
+        std::lock_guard lock(mutex_);
+        if (!failed_) failed_ = error;
+      }
+      idle_.notify_all(); // drain() rethrows at once, without waiting for the rest of the queue
     }
     {
       std::lock_guard lock(item.first->mutex);
@@ -132,7 +135,8 @@ void CommStream::run() {
 void CommStream::drain() {
   {
     std::unique_lock lock(mutex_);
-    idle_.wait(lock, [this] { return queue_.empty() && !running_; });
+    // A failure ends the wait: later operations may never finish (a peer is gone).
+    idle_.wait(lock, [this] { return (queue_.empty() && !running_) || failed_; });
   }
   throwIfFailed();
 }

@@ -77,7 +77,7 @@ public:
   bool done(const Ticket& ticket) const;
   // Blocks until every operation issued so far has run on the communication thread
   // (on a GPU transport: until its work, which waits for the device, returned), then
-  // rethrows the first failure, if any. The worker calls it after each step and
+  // rethrows the first failure, if any; a failure ends the wait at once. The worker calls it after each step and
   // before the trace ends, so a failure in the last operation is not swallowed
   // (a device-side wait() never blocks the host and so never sees a late failure).
   void drain();

@@ -22,14 +22,16 @@ namespace {
 // `deviceWait` is what wait() calls instead of blocking the host.
 class LateFailingTransport final : public Transport {
 public:
-  LateFailingTransport(MPI_Comm comm, Recorder& recorder, int failAt, std::atomic<int>& ran)
-      : Transport(comm, recorder), failAt_(failAt), ran_(ran) {}
+  LateFailingTransport(MPI_Comm comm, Recorder& recorder, int failAt, std::atomic<int>& ran, int slowMs = 20)
+      : Transport(comm, recorder), failAt_(failAt), ran_(ran), slowMs_(slowMs) {}
   std::string name() const override { return "late-failing test transport"; }
   Issued issue(const CommOp&) override {
     const int index = issued_++;
     Issued out;
     out.work = [this, index] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20)); // still running when wait() returns
+      // Still running when wait() returns; after the failure, as slow as a collective
+      // whose peer is gone.
+      std::this_thread::sleep_for(std::chrono::milliseconds(index > failAt_ && failAt_ >= 0 ? slowMs_ : 20));
       ++ran_;
       if (index == failAt_) throw std::runtime_error("operation " + std::to_string(index) + " failed");
     };
@@ -42,12 +44,13 @@ private:
   int failAt_;
   int issued_ = 0;
   std::atomic<int>& ran_;
+  int slowMs_;
 };
 
 struct Stream {
-  explicit Stream(int failAt) : recorder(nullptr, 0, {"block0"}) {
-    comm = std::make_unique<CommStream>(MPI_COMM_WORLD, recorder,
-                                        std::make_unique<LateFailingTransport>(MPI_COMM_WORLD, recorder, failAt, ran));
+  explicit Stream(int failAt, int slowMs = 20) : recorder(nullptr, 0, {"block0"}) {
+    comm = std::make_unique<CommStream>(
+        MPI_COMM_WORLD, recorder, std::make_unique<LateFailingTransport>(MPI_COMM_WORLD, recorder, failAt, ran, slowMs));
   }
   Recorder recorder;
   std::atomic<int> ran{0};
@@ -72,6 +75,17 @@ TEST(CommStreamDrain, WaitsForEveryOperationAndPassesWhenNoneFailed) {
   EXPECT_NO_THROW(s.comm->drain());
   EXPECT_EQ(s.ran.load(), 3); // drain returned only after all three ran
   EXPECT_NO_THROW(s.comm->drain()); // idle: returns at once
+}
+
+// A failure ends drain() at once: the operations queued after it may never finish
+// (their peer is gone), and waiting for them delayed a failed job's abort by seconds.
+TEST(CommStreamDrain, AFailureEndsTheWaitWithoutTheRestOfTheQueue) {
+  Stream s(/*failAt=*/0, /*slowMs=*/1500);
+  float buffer[4] = {};
+  for (int i = 0; i < 3; ++i) s.comm->wait(s.comm->allReduce(buffer, 4, CollectiveTag{}), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(s.comm->drain(), std::runtime_error);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(1000));
 }
 
 } // namespace
