@@ -7,15 +7,26 @@
 # GPU only, as scripts/gpu-check.sh does; the default covers sm_80/86/89/90 + PTX.
 set(SHARDLAB_HAVE_CUDA OFF)
 if(SHARDLAB_WITH_CUDA)
-  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
-    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  # Point check_language at the usual nvcc through CUDACXX, not CMAKE_CUDA_COMPILER:
+  # a preset compiler skips check_language's trial and enable_language(CUDA) then
+  # aborts the whole configure when that nvcc is broken (bad CUDAFLAGS, unsupported
+  # host GCC). With CUDACXX the trial fails quietly and the CPU backend builds alone.
+  if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(ENV{CUDACXX} /usr/local/cuda/bin/nvcc)
   endif()
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     find_package(CUDAToolkit QUIET)
-    find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} /usr/local/cuda/lib64 /usr/lib/x86_64-linux-gnu)
-    find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include /usr/include)
+    # pip's nvidia-nccl-cu13 ships only libnccl.so.2 (no libnccl.so link): search both
+    # names, directory by directory (NAMES_PER_DIR), first under $NCCL_HOME (e.g.
+    # site-packages/nvidia/nccl).
+    find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR
+      HINTS $ENV{NCCL_HOME} ${CUDAToolkit_LIBRARY_DIR} /usr/local/cuda/lib64 /usr/lib/x86_64-linux-gnu
+      PATH_SUFFIXES lib lib64)
+    find_path(NCCL_INCLUDE_DIR nccl.h
+      HINTS $ENV{NCCL_HOME} ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include /usr/include
+      PATH_SUFFIXES include)
     if(CUDAToolkit_FOUND AND TARGET CUDA::cublas AND NCCL_LIBRARY AND NCCL_INCLUDE_DIR)
       if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
         # sm_80/86/89/90 as SASS plus compute_90 PTX for newer chips.

@@ -1,26 +1,47 @@
 #!/usr/bin/env bash
-# ShardLab GPU check: builds the CUDA backend for this machine's GPU, runs the GPU
-# tests, a few real engine jobs on the GPUs, and (when PyTorch is there) a PyTorch
-# eager step for comparison. Non-interactive, no network, under 8 minutes.
+# ShardLab GPU check. Two modes:
 #
-#   scripts/gpu-check.sh            # from the repository root
-#   OUT=/some/dir scripts/gpu-check.sh
+#   scripts/gpu-check.sh --bundle gpu-bundle/shardlab-gpu.tar.xz   # bundle mode (the GPU machine)
+#   scripts/gpu-check.sh --bundle ... --dry-run                   # prints the steps, runs nothing
+#   scripts/gpu-check.sh                                          # build mode (a machine with the deps)
 #
-# Writes at most 8 files under $OUT (default ./gpu-check-out):
-#   log.txt                 everything, stage by stage (configure, build, ctest, jobs, bench)
-#   results.tsv             one line per check: stage, name, status, seconds, note
-#   table.txt               the table printed last
-#   nvidia-smi.txt          the GPUs as nvidia-smi sees them
-#   ctest-gpu.xml           JUnit report of ctest -L gpu
-#   engine-summaries.jsonl  each engine job's --summary-json, one line per job
-#   bench-torch.json        the PyTorch eager step timing
-# Without a GPU it still configures and builds the CUDA code, skips the rest, and
-# exits 0 with a "no GPU: skipped" table. Exit status: 0 when nothing failed
-# (skips are fine), 1 when a check failed.
+# BUNDLE MODE runs the prebuilt bundle of scripts/gpu-bundle.sh (the GPU machine has
+# no Open MPI, OpenBLAS or build dependencies and no network, so it cannot build), in
+# the order of the GPU review's first check, in one call of at most 8 minutes:
+#   1 env       nvidia-smi, where pip's NCCL is, the bundle unpacked, ldd of every binary
+#   2 kernels   shardlab_cuda_device_test, cuda_build_test, compute-sanitizer racecheck
+#               and memcheck (warnings only: gVisor's runtime may refuse the sanitizer)
+#   3 mpi/nccl  mpirun -np 2 hostname, shardlab_nccl_test, shardlab_gpu_transport_test
+#   4 parity    one rank GPU vs CPU (ddp, fsdp on NCCL; --dump-params relative 1e-4 and
+#               losses), and the GPU job metadata test
+#   5 parity    four staged ranks (ddp, fsdp, tp, pipeline) vs CPU; fsdp once more with
+#               CUDA_LAUNCH_BLOCKING=1
+#   6 speed     a 200-step one-rank ddp job against PyTorch eager (foreach and fused
+#               AdamW), the engine's per-step median from its trace, step 0 left out
+#   7 fault     a staged 4-rank job with SHARDLAB_FAULT=1:3:kill must exit non-zero
+# SHARDLAB_REQUIRE_GPU=1 whenever nvidia-smi sees a GPU (a skipped gpu test then
+# fails), SHARDLAB_GPU_TIMEOUT_S=30 and NCCL_DEBUG=WARN. Writes under $OUT: log.txt
+# (everything), results.tsv, table.txt (printed last), nvidia-smi.txt, ldd.txt,
+# *.xml (gtest reports), bench-torch.json. Exit 0 when nothing FAILed.
 #
-# Environment: OUT, BUILD_DIR (default build-gpu-check), JOBS (build parallelism),
-# STEPS (engine steps, default 20), CUDA_ARCH (override the detected architecture).
+# BUILD MODE (the original check) configures and builds the CUDA backend here and runs
+# ctest -L gpu and a few jobs; without a GPU it builds the CUDA code only.
+#
+# Environment: OUT (default ./gpu-check-out), BUILD_DIR (build mode, default
+# build-gpu-check), JOBS, STEPS (engine steps, default 20), CUDA_ARCH.
 set -uo pipefail
+
+BUNDLE="${BUNDLE:-}"
+DRY_RUN=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bundle) BUNDLE="$2"; shift 2 ;;
+    --bundle=*) BUNDLE="${1#--bundle=}"; shift ;;
+    --dry-run) DRY_RUN=1; shift ;;
+    -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 0 ;;
+    *) echo "gpu-check: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT" || exit 1
@@ -55,6 +76,10 @@ record() { # stage name status seconds note
 run() {
   local stage="$1" name="$2" limit="$3"
   shift 3
+  if [ "$DRY_RUN" = 1 ]; then
+    printf '%-8s %-22s %4ss  %s\n' "$stage" "$name" "$limit" "$*"
+    return 0
+  fi
   if [ "$(elapsed)" -ge "$BUDGET" ]; then
     say "$stage/$name: skipped, time budget used"
     record "$stage" "$name" SKIP 0 "time budget used"
@@ -82,6 +107,116 @@ run() {
   say "$stage/$name: exit $rc in ${dt}s"
   return $rc
 }
+
+
+# ===================================================================================
+# BUNDLE MODE
+# ===================================================================================
+# The checks run through `timeout`, which runs programs, not shell functions: `env`
+# sets a check's variables, and EXPECT_KILLED (bash -c) passes when the job failed
+# and the launcher blamed the killed rank (not a failure of some other cause).
+EXPECT_KILLED=(bash -c 'out=$("$@" 2>&1); rc=$?; printf "%s\n" "$out"; echo "exit status $rc (non-zero expected)"
+  [ "$rc" -ne 0 ] && grep -q "rank 1 failed: killed by signal 9" <<<"$out"' expect-killed)
+if [ -n "$BUNDLE" ]; then
+  BUDGET=420
+  NGPU=0
+  if [ "$DRY_RUN" = 1 ]; then
+    echo "gpu-check --dry-run: bundle $BUNDLE, output $OUT; the steps in order (stage, check, time limit, command):"
+    B="<unpacked bundle>"
+  else
+    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >"$OUT/nvidia-smi.txt" 2>&1; then
+      NGPU=$(grep -c '^GPU ' "$OUT/nvidia-smi.txt" || true)
+      nvidia-smi >>"$OUT/nvidia-smi.txt" 2>&1 || true
+    else
+      echo "nvidia-smi not found or failed: no NVIDIA GPU here" >>"$OUT/nvidia-smi.txt"
+    fi
+    if [ -d "$BUNDLE" ]; then
+      B="$(cd "$BUNDLE" && pwd)"
+    else
+      # tar needs xz for -J; Python's tarfile does not (either may be missing).
+      tar -C "$WORK" -xJf "$BUNDLE" >>"$LOG" 2>&1 ||
+        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$BUNDLE" "$WORK" >>"$LOG" 2>&1 ||
+        { say "cannot unpack $BUNDLE"; record env unpack FAIL 0 "$BUNDLE"; }
+      B="$WORK/shardlab-gpu"
+    fi
+    [ -f "$B/env.sh" ] || { say "$B/env.sh missing: not a bundle"; record env bundle FAIL 0 "no env.sh"; exit 1; }
+    # shellcheck disable=SC1091
+    . "$B/env.sh"
+    { echo "===== bundle"; cat "$B/MANIFEST"; echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"; } >>"$LOG"
+  fi
+  export SHARDLAB_GPU_TIMEOUT_S=30 NCCL_DEBUG=WARN
+  if [ "$NGPU" -gt 0 ]; then
+    export SHARDLAB_REQUIRE_GPU=1 # a gpu test that skips is now a failure
+    record env gpus PASS 0 "$NGPU GPU(s), SHARDLAB_REQUIRE_GPU=1"
+  elif [ "$DRY_RUN" = 0 ]; then
+    record env gpus SKIP 0 "nvidia-smi sees no GPU: the gpu tests may skip"
+  fi
+  BIN="$B/bin"
+  RUNNER="$BIN/shardlab-run"
+  # 1. environment
+  NONFATAL=1 run env nvidia-smi 20 nvidia-smi --query-gpu=name,driver_version,compute_mode,compute_cap,memory.total --format=csv
+  NONFATAL=1 run env nccl-location 20 python3 -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))'
+  run env libraries 30 bash -c 'for f in "$1"/bin/* "$1"/ompi/bin/orterun; do echo "== $f"; ldd "$f"; done >"$2"; ! grep "not found" "$2"' _ "$B" "$OUT/ldd.txt"
+  # 2. kernels
+  run kernels device-test 120 "$BIN/shardlab_cuda_device_test" --gtest_output="xml:$OUT/kernels.xml"
+  run kernels build-test 60 "$BIN/shardlab_cuda_build_test" --gtest_filter='-*HiddenDevices*'
+  NONFATAL=1 run kernels racecheck 90 compute-sanitizer --tool racecheck --error-exitcode 1 \
+    "$BIN/shardlab_cuda_device_test" --gtest_filter='*Softmax*:*BiasGrad*'
+  NONFATAL=1 run kernels memcheck 90 compute-sanitizer --tool memcheck --error-exitcode 1 \
+    "$BIN/shardlab_cuda_device_test" --gtest_filter='*Softmax*:*BiasGrad*:*Embedding*'
+  # 3. MPI and NCCL
+  run mpi hostname 30 mpirun -np 2 hostname
+  run nccl nccl-test 90 "$BIN/shardlab_nccl_test" --gtest_output="xml:$OUT/nccl.xml"
+  run nccl transport-test 90 "$BIN/shardlab_gpu_transport_test" --gtest_output="xml:$OUT/transport.xml"
+  # 4. one rank, GPU against CPU
+  run parity one-rank-nccl 150 env SHARDLAB_RUN="$RUNNER" "$BIN/shardlab_gpu_parity_test" \
+    --gtest_filter='*nccl_1' --gtest_output="xml:$OUT/parity-one-rank.xml"
+  run parity gpu-job 120 env SHARDLAB_RUN="$RUNNER" "$BIN/shardlab_gpu_job_test"
+  # 5. four staged ranks against CPU, and one with CUDA_LAUNCH_BLOCKING=1
+  run parity four-staged 240 env SHARDLAB_RUN="$RUNNER" "$BIN/shardlab_gpu_parity_test" \
+    --gtest_filter='*staged_4' --gtest_output="xml:$OUT/parity-four-ranks.xml"
+  run parity launch-blocking 120 env SHARDLAB_RUN="$RUNNER" CUDA_LAUNCH_BLOCKING=1 \
+    "$BIN/shardlab_gpu_parity_test" --gtest_filter='*fsdp_staged_4'
+  # 6. speed against PyTorch
+  run speed engine-ddp 120 "$RUNNER" --strategy ddp --ranks 1 --device cuda --steps 200 --trace "$WORK/speed.trace" \
+    --summary-json "$OUT/speed-summary.json" -q
+  NONFATAL=1 run speed torch 150 python3 "$ROOT/scripts/bench_torch_step.py" --device cuda \
+    --engine-trace "$WORK/speed.trace" --out "$OUT/bench-torch.json"
+  # 7. a killed rank: the job must fail, within its bound
+  run fault killed-rank 90 env SHARDLAB_FAULT=1:3:kill "${EXPECT_KILLED[@]}" "$RUNNER" --strategy ddp --ranks 4 \
+    --device cuda+mpi-staged --steps 10 -q
+  if [ "$DRY_RUN" = 1 ]; then
+    echo "then: table.txt (every check's status and time; the step-time line: engine median vs torch foreach/fused)"
+    rm -rf "$WORK"
+    exit 0
+  fi
+  speed="n/a"
+  if [ -s "$OUT/bench-torch.json" ]; then
+    speed=$(python3 - "$OUT/bench-torch.json" <<'PY' 2>>"$LOG" || echo n/a
+import json, sys
+b = json.load(open(sys.argv[1]))
+def ms(d):
+    return "%.3f" % d["median_ms"] if isinstance(d, dict) and d.get("median_ms") is not None else "n/a"
+v = b.get("variants", {})
+print("engine %s (median, step 0 left out) | torch foreach %s | torch fused %s" % (
+    ms(b.get("engine")), ms(v.get("foreach")), ms(v.get("fused"))))
+PY
+    )
+  fi
+  {
+    echo
+    echo "ShardLab GPU check (bundle): $NGPU GPU(s); $(head -2 "$B/MANIFEST" | tail -1)"
+    printf '%-8s %-22s %-6s %5s  %s\n' STAGE CHECK STATUS SECS NOTE
+    tail -n +2 "$RESULTS" | while IFS=$'\t' read -r stage name status secs note; do
+      printf '%-8s %-22s %-6s %5s  %s\n' "$stage" "$name" "$status" "$secs" "$note"
+    done
+    echo "parity: $(grep -h '\[ parity' "$LOG" | sed 's/\[ parity   \] //' | paste -sd ';' - || true)"
+    echo "step time (ms): $speed"
+    echo "total ${SECONDS}s; logs in $OUT"
+  } | tee "$TABLE" | tee -a "$LOG"
+  rm -rf "$WORK"
+  exit $FAILED
+fi
 
 # --- 1. the GPUs -------------------------------------------------------------------
 NGPU=0

@@ -49,38 +49,42 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::FILE* sink = std::tmpfile();
-  Recorder recorder(sink, rank, {"unit"});
-  CommStream comm(MPI_COMM_WORLD, recorder);
-  if (rank == 0) std::printf("%-15s %10s %14s %14s %10s\n", "collective", "size", "direct (us)", "stream (us)", "overhead");
-  for (int kib : sizesKiB) {
-    const std::size_t full = static_cast<std::size_t>(kib) * 1024 / sizeof(float);
-    const std::size_t shard = full / static_cast<std::size_t>(size);
-    std::vector<float> a(full, 1.0f), b(full, 0.0f);
-    struct Case {
-      const char* name;
-      std::function<void()> direct, stream;
-    };
-    std::vector<Case> cases{
-        {"all_gather",
-         [&] { MPI_CHECK(MPI_Allgather(a.data(), static_cast<int>(shard), MPI_FLOAT, b.data(), static_cast<int>(shard), MPI_FLOAT, MPI_COMM_WORLD)); },
-         [&] { comm.wait(comm.allGather(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
-        {"reduce_scatter",
-         [&] { MPI_CHECK(MPI_Reduce_scatter_block(a.data(), b.data(), static_cast<int>(shard), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)); },
-         [&] { comm.wait(comm.reduceScatter(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
-        {"all_reduce",
-         [&] { MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(full), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)); },
-         [&] { comm.wait(comm.allReduce(a.data(), full, {0, 0, -1}), 0); }},
-    };
-    for (auto& c : cases) {
-      // Alternate the two in rounds so drift on a shared machine hits both alike.
-      std::vector<double> direct, stream;
-      for (int round = 0; round < 5; ++round) {
-        direct.push_back(timeIt(c.direct, repeats / 5));
-        stream.push_back(timeIt(c.stream, repeats / 5));
+  {
+    // Scoped: the stream and the recorder (which flushes into `sink`) end before the
+    // file is closed and MPI finalized (they used to outlive both: a crash at exit).
+    Recorder recorder(sink, rank, {"unit"});
+    CommStream comm(MPI_COMM_WORLD, recorder);
+    if (rank == 0) std::printf("%-15s %10s %14s %14s %10s\n", "collective", "size", "direct (us)", "stream (us)", "overhead");
+    for (int kib : sizesKiB) {
+      const std::size_t full = static_cast<std::size_t>(kib) * 1024 / sizeof(float);
+      const std::size_t shard = full / static_cast<std::size_t>(size);
+      std::vector<float> a(full, 1.0f), b(full, 0.0f);
+      struct Case {
+        const char* name;
+        std::function<void()> direct, stream;
+      };
+      std::vector<Case> cases{
+          {"all_gather",
+           [&] { MPI_CHECK(MPI_Allgather(a.data(), static_cast<int>(shard), MPI_FLOAT, b.data(), static_cast<int>(shard), MPI_FLOAT, MPI_COMM_WORLD)); },
+           [&] { comm.wait(comm.allGather(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
+          {"reduce_scatter",
+           [&] { MPI_CHECK(MPI_Reduce_scatter_block(a.data(), b.data(), static_cast<int>(shard), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)); },
+           [&] { comm.wait(comm.reduceScatter(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
+          {"all_reduce",
+           [&] { MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(full), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)); },
+           [&] { comm.wait(comm.allReduce(a.data(), full, {0, 0, -1}), 0); }},
+      };
+      for (auto& c : cases) {
+        // Alternate the two in rounds so drift on a shared machine hits both alike.
+        std::vector<double> direct, stream;
+        for (int round = 0; round < 5; ++round) {
+          direct.push_back(timeIt(c.direct, repeats / 5));
+          stream.push_back(timeIt(c.stream, repeats / 5));
+        }
+        const double d = medianOf(direct), s = medianOf(stream);
+        if (rank == 0)
+          std::printf("%-15s %7d KiB %14.1f %14.1f %+9.1f%%\n", c.name, kib, d * 1e6, s * 1e6, (s / d - 1.0) * 100.0);
       }
-      const double d = medianOf(direct), s = medianOf(stream);
-      if (rank == 0)
-        std::printf("%-15s %7d KiB %14.1f %14.1f %+9.1f%%\n", c.name, kib, d * 1e6, s * 1e6, (s / d - 1.0) * 100.0);
     }
   }
   std::fclose(sink);

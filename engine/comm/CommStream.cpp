@@ -144,6 +144,7 @@ void CommStream::run() {
       if (queue_.empty()) return;
       item = std::move(queue_.front());
       queue_.pop_front();
+      running_ = true;
     }
     std::exception_ptr error = startError;
     if (!error) {
@@ -154,8 +155,11 @@ void CommStream::run() {
       }
     }
     if (error) {
-      std::lock_guard lock(mutex_);
-      if (!failed_) failed_ = error;
+      {
+        std::lock_guard lock(mutex_);
+        if (!failed_) failed_ = error;
+      }
+      idle_.notify_all(); // drain() rethrows at once, without waiting for the rest of the queue
     }
     {
       std::lock_guard lock(item.first->mutex);
@@ -163,7 +167,23 @@ void CommStream::run() {
       item.first->error = error;
     }
     item.first->cv.notify_all();
+    bool idle = false;
+    {
+      std::lock_guard lock(mutex_);
+      running_ = false;
+      idle = queue_.empty();
+    }
+    if (idle) idle_.notify_all();
   }
+}
+
+void CommStream::drain() {
+  {
+    std::unique_lock lock(mutex_);
+    // A failure ends the wait: later operations may never finish (a peer is gone).
+    idle_.wait(lock, [this] { return (queue_.empty() && !running_) || failed_; });
+  }
+  throwIfFailed();
 }
 
 CommStream::Ticket CommStream::allGather(const float* shard, float* full, std::size_t shardCount, CollectiveTag tag,

@@ -81,6 +81,12 @@ public:
   void wait(const Ticket& ticket, int step, int micro = -1);
   // True once the operation is complete, on the device too: its buffers may be freed.
   bool done(const Ticket& ticket) const;
+  // Blocks until every operation issued so far has run on the communication thread
+  // (on a GPU transport: until its work, which waits for the device, returned), then
+  // rethrows the first failure, if any; a failure ends the wait at once. The worker calls it after each step and
+  // before the trace ends, so a failure in the last operation is not swallowed
+  // (a device-side wait() never blocks the host and so never sees a late failure).
+  void drain();
 
 private:
   Ticket issue(const CommOp& op);
@@ -96,6 +102,8 @@ private:
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::pair<Ticket, std::function<void()>>> queue_;
+  bool running_ = false;             // the communication thread is running an item
+  std::condition_variable idle_;     // notified when the queue is empty and nothing runs
   bool stopping_ = false;
   std::exception_ptr failed_; // the first operation that failed: every later call rethrows it
   std::thread thread_;

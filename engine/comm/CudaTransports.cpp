@@ -11,11 +11,26 @@
 #include "cuda/Nvtx.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 #include <utility>
 
 namespace shardlab {
+
+std::chrono::milliseconds gpuTimeoutFromEnvironment() {
+  constexpr std::chrono::milliseconds kDefault{std::chrono::seconds(120)};
+  const char* text = std::getenv("SHARDLAB_GPU_TIMEOUT_S");
+  if (text == nullptr || *text == '\0') return kDefault;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(seconds > 0.0) || seconds > 86400.0) {
+    std::fprintf(stderr, "SHARDLAB_GPU_TIMEOUT_S=%s is not a number of seconds in (0, 86400]: using 120\n", text);
+    return kDefault;
+  }
+  return std::chrono::milliseconds(std::llround(seconds * 1000.0));
+}
 
 std::string nvtxName(Kind kind, int unit, int step, int micro, const std::vector<std::string>& unitNames) {
   std::string name(trace::toString(kind));
@@ -53,14 +68,24 @@ GpuClock::~GpuClock() {
 }
 
 void GpuClock::anchorLocked() {
-  Anchor a;
-  a.event = std::make_shared<CudaEvent>(true);
-  const std::int64_t before = recorder_.now();
-  CUDA_CHECK(cudaEventRecord(a.event->get(), stream_)); // nothing else on this stream: it completes at once
-  CUDA_CHECK(cudaEventSynchronize(a.event->get()));
-  a.after = recorder_.now();
-  a.host = before + (a.after - before) / 2;
-  anchors_.push_back(std::move(a));
+  Anchor best;
+  for (int i = 0; i < kAnchorTries; ++i) {
+    Anchor a;
+    a.event = std::make_shared<CudaEvent>(true);
+    const std::int64_t before = recorder_.now();
+    CUDA_CHECK(cudaEventRecord(a.event->get(), stream_)); // nothing else on this stream: it completes at once
+    CUDA_CHECK(cudaEventSynchronize(a.event->get()));
+    a.after = recorder_.now();
+    a.halfWidth = (a.after - before) / 2;
+    a.host = before + a.halfWidth;
+    if (!best.event || a.halfWidth < best.halfWidth) best = std::move(a);
+  }
+  anchors_.push_back(std::move(best));
+}
+
+std::int64_t GpuClock::uncertaintyNs() {
+  std::lock_guard lock(mutex_);
+  return anchors_.back().halfWidth;
 }
 
 std::int64_t GpuClock::issueTime() {

@@ -42,7 +42,10 @@ private:
 // stream of its own (nothing queued before it) and waited for with
 // cudaEventSynchronize; its host time is the midpoint of the host clock read just
 // before cudaEventRecord and just after cudaEventSynchronize returned (error: half
-// that window, a few microseconds). Then an event's run time is
+// that window). Each anchor is the narrowest of kAnchorTries such windows: with
+// ranks time-slicing one GPU a single window can be tens of microseconds, longer
+// than the ops it times (GPU review defect 12); the narrowest half-width is kept as
+// the anchor's uncertainty. Then an event's run time is
 //   anchor host time + cudaEventElapsedTime(anchor, event).
 // A new anchor is taken when the last is over a second old (so float milliseconds
 // and the drift between the GPU timer and the host clock stay small); an event is
@@ -59,12 +62,17 @@ public:
   std::int64_t issueTime();
   // The run-clock time of a completed timing event recorded after `issuedAt`.
   std::int64_t toRun(cudaEvent_t event, std::int64_t issuedAt);
+  // The newest anchor's uncertainty (half its host window), in ns.
+  std::int64_t uncertaintyNs();
+
+  static constexpr int kAnchorTries = 5;
 
 private:
   struct Anchor {
     std::shared_ptr<CudaEvent> event;
     std::int64_t host = 0;  // run clock, midpoint
     std::int64_t after = 0; // run clock when cudaEventSynchronize returned
+    std::int64_t halfWidth = 0;
   };
   void anchorLocked();
 
@@ -75,8 +83,13 @@ private:
   std::vector<Anchor> anchors_;
 };
 
+// The GPU transports' timeout: SHARDLAB_GPU_TIMEOUT_S (seconds, > 0; e.g. 30 in
+// scripts/gpu-check.sh, whose job limit must be longer) or else 120 s. A value that
+// is not a positive number is reported on stderr and ignored.
+std::chrono::milliseconds gpuTimeoutFromEnvironment();
+
 struct GpuTransportOptions {
-  std::chrono::milliseconds timeout{std::chrono::seconds(120)}; // a GPU-side wait longer than this aborts
+  std::chrono::milliseconds timeout = gpuTimeoutFromEnvironment(); // a GPU-side wait longer than this aborts
   std::vector<std::string> unitNames;                           // for the NVTX range names
 };
 

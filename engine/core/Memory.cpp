@@ -3,6 +3,8 @@
 #include "core/Recorder.h"
 #include "trace/Summary.h"
 
+#include <new>
+
 namespace shardlab {
 
 OutOfMemory::OutOfMemory(int r, trace::Category c, std::string u, std::int64_t n, std::int64_t b, std::int64_t h)
@@ -46,7 +48,15 @@ Buffer MemoryTracker::allocate(trace::Category category, int unit, std::size_t c
   }
   Buffer b;
   b.owner_ = this;
-  b.data_ = static_cast<float*>(device_.allocate(static_cast<std::size_t>(bytes)));
+  try {
+    b.data_ = static_cast<float*>(device_.allocate(static_cast<std::size_t>(bytes)));
+  } catch (const std::bad_alloc&) {
+    // The device itself ran out (a GPU's cudaMallocAsync, or the host): the same OOM
+    // report and exit status as the budget's, instead of a generic failure.
+    recorder_.outOfMemory(category, unit, bytes, budget_, total_);
+    const std::string name = unit >= 0 && unit < static_cast<int>(units_.size()) ? units_[static_cast<std::size_t>(unit)] : "-";
+    throw OutOfMemory(recorder_.rank(), category, name, bytes, budget_, total_);
+  }
   device_.zero(b.data_, static_cast<std::size_t>(bytes));
   b.count_ = count;
   b.category_ = category;

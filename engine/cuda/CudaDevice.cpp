@@ -6,6 +6,7 @@
 #include "cuda/Kernels.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <stdexcept>
@@ -25,6 +26,23 @@ int cudaDeviceCount(std::string* whyNone) noexcept {
     if (count <= 0) {
       if (whyNone) *whyNone = "the CUDA driver reports no device";
       return 0;
+    }
+    for (int d = 0; d < count; ++d) {
+      int major = 0, minor = 0;
+      if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d) != cudaSuccess ||
+          cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, d) != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (whyNone) *whyNone = "cannot read the compute capability of GPU " + std::to_string(d);
+        return 0;
+      }
+      if (major < kMinComputeMajor) {
+        if (whyNone) {
+          *whyNone = "GPU " + std::to_string(d) + " has compute capability " + std::to_string(major) + "." +
+                     std::to_string(minor) + "; ShardLab's CUDA backend needs " + std::to_string(kMinComputeMajor) +
+                     ".0 or newer";
+        }
+        return 0;
+      }
     }
     return count;
   } catch (...) { // std::string allocation; never let anything out
@@ -85,6 +103,23 @@ CudaDevice::CudaDevice(int deviceIndex) : index_(deviceIndex) {
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   stream_ = stream;
 
+  // The default memory pool behind cudaMallocAsync keeps what it has mapped: its
+  // release threshold is 0 by default, so every synchronize (several a step) would
+  // hand the step's memory back and map it again the next step. Without memory pools
+  // (some vGPU and old drivers) allocation falls back to cudaMalloc/cudaFree.
+  int pools = 0;
+  if (cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, deviceIndex) != cudaSuccess) {
+    (void)cudaGetLastError();
+    pools = 0;
+  }
+  streamOrderedAlloc_ = pools != 0;
+  if (streamOrderedAlloc_) {
+    cudaMemPool_t pool = nullptr;
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, deviceIndex));
+    std::uint64_t keepAll = UINT64_MAX;
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keepAll));
+  }
+
   cublasHandle_t handle = nullptr;
   try {
     CUBLAS_CHECK(cublasCreate(&handle));
@@ -103,8 +138,11 @@ CudaDevice::CudaDevice(int deviceIndex) : index_(deviceIndex) {
 CudaDevice::~CudaDevice() {
   // No throwing from a destructor: errors here are ignored.
   cudaSetDevice(index_);
+  if (rowLoss_) {
+    if (streamOrderedAlloc_) cudaFreeAsync(rowLoss_, stream_);
+    else cudaFree(rowLoss_);
+  }
   if (stream_) cudaStreamSynchronize(stream_);
-  if (rowLoss_) cudaFree(rowLoss_);
   if (cublas_) cublasDestroy(cublas_);
   if (stream_) cudaStreamDestroy(stream_);
 }
@@ -122,7 +160,7 @@ CudaDevice::~CudaDevice() {
 void* CudaDevice::allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
-  const cudaError_t err = cudaMallocAsync(&p, bytes, stream_);
+  const cudaError_t err = streamOrderedAlloc_ ? cudaMallocAsync(&p, bytes, stream_) : cudaMalloc(&p, bytes);
   if (err == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError(); // an allocation failure is not sticky: clear it
     throw std::bad_alloc();
@@ -133,6 +171,10 @@ void* CudaDevice::allocate(std::size_t bytes) {
 
 void CudaDevice::release(void* p) {
   if (p == nullptr) return;
+  if (!streamOrderedAlloc_) {
+    CUDA_CHECK(cudaFree(p)); // synchronises the device: the fallback without memory pools
+    return;
+  }
   CUDA_CHECK(cudaFreeAsync(p, stream_)); // after every compute-stream operation issued so far
 }
 
@@ -207,11 +249,13 @@ void CudaDevice::embeddingBackward(const std::int32_t* tokens, const float* dout
 }
 
 float* CudaDevice::rowLossScratch(int rows) {
+  // Grows only, through allocate/release: stream-ordered from the pool, so neither
+  // the first call nor a growth synchronises the device (cudaMalloc/cudaFree would).
   if (rows > rowLossCapacity_) {
-    if (rowLoss_) CUDA_CHECK(cudaFree(rowLoss_));
+    if (rowLoss_) release(rowLoss_);
     rowLoss_ = nullptr;
     rowLossCapacity_ = 0;
-    CUDA_CHECK(cudaMalloc(&rowLoss_, static_cast<std::size_t>(rows) * sizeof(float)));
+    rowLoss_ = static_cast<float*>(allocate(static_cast<std::size_t>(rows) * sizeof(float)));
     rowLossCapacity_ = rows;
   }
   return rowLoss_;

@@ -26,6 +26,10 @@ namespace shardlab {
 // How many CUDA devices this process sees (CUDA_VISIBLE_DEVICES applies). Never
 // throws: 0 when there is no driver, no device, or any error; then `whyNone` (when
 // given) says why, e.g. "CUDA driver version is insufficient for CUDA runtime version".
+// Also 0 when a visible GPU is older than compute capability 8.0 (kMinComputeMajor):
+// the build has no machine code for it (cmake/Cuda.cmake), so `--device auto` picks
+// the CPU instead of failing at the first kernel launch.
+constexpr int kMinComputeMajor = 8;
 int cudaDeviceCount(std::string* whyNone = nullptr) noexcept;
 
 // What the trace records about a GPU (run metadata). Throws std::runtime_error
@@ -92,6 +96,7 @@ private:
   cublasContext* cublas_ = nullptr;
   float* rowLoss_ = nullptr;
   int rowLossCapacity_ = 0;
+  bool streamOrderedAlloc_ = true; // cudaMallocAsync from the default pool; false: cudaMalloc
 };
 
 // Creates the device for GPU `deviceIndex` (0-based, among the visible ones).

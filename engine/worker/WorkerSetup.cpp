@@ -131,6 +131,8 @@ void prepareGpuRank(const JobConfig& job, Recorder& recorder, WorkerSetup& setup
                               std::to_string(ncclVersion % 100)}};
   meta["communication"] = setup.transport->name();
   meta["gpu_timing"] = "CUDA events on the run clock (anchored by cudaEventSynchronize)";
+  meta["gpu_clock_uncertainty_ns"] = clock->uncertaintyNs();
+  meta["gpu_timeout_ms"] = static_cast<std::int64_t>(options.timeout.count());
   setup.device = std::move(device);
 }
 #endif

@@ -140,6 +140,9 @@ int main(int argc, char** argv) {
         injectFaultIfAsked(rank, step);
         const auto result = strategy->step(step, data.globalBatch(step, job.batch));
         setup.device->synchronize();
+        // Every operation of the step has finished and none failed: on a GPU rank a
+        // failure after the step's last wait() surfaces only here (review defect 2).
+        comm.drain();
         if (OpTimer* timer = recorder.opTimer()) timer->drain(); // GPU ranks: the step's ops, from their events
         recordDeviceMemory(*setup.device, recorder);
         recorder.stepEnd(step, result.lossSum, result.tokens);
@@ -152,10 +155,9 @@ int main(int argc, char** argv) {
                     static_cast<std::streamsize>(params.size() * sizeof(float)));
         }
       }
-      if (OpTimer* timer = recorder.opTimer()) { // record the last ops before the trace ends
-        setup.device->synchronize();
-        timer->drain();
-      }
+      setup.device->synchronize();
+      comm.drain(); // fullParameters' collectives too: nothing failed before the trace ends
+      if (OpTimer* timer = recorder.opTimer()) timer->drain(); // record the last ops before the trace ends
       recorder.setOpTimer(nullptr);
     } catch (const OutOfMemory& e) {
       std::fprintf(stderr, "%s\n", e.what());

@@ -3,6 +3,7 @@
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaDevice.h"
 #include "cuda/NcclCheck.h"
+#include "comm/CudaTransports.h"
 
 #include <gtest/gtest.h>
 
@@ -79,6 +80,23 @@ TEST(CudaBuild, CheckMacrosNameCallFileAndLine) {
     EXPECT_NE(what.find("ncclInvalidArgument"), std::string::npos) << what;
     EXPECT_NE(what.find("CudaBuildTest.cpp:"), std::string::npos) << what;
   }
+}
+
+// The GPU transports' timeout comes from SHARDLAB_GPU_TIMEOUT_S (GPU review defect
+// 8: gpu-check.sh uses 30 s so that a hung collective aborts inside its job limit).
+TEST(CudaBuild, GpuTimeoutFromTheEnvironment) {
+  unsetenv("SHARDLAB_GPU_TIMEOUT_S");
+  EXPECT_EQ(gpuTimeoutFromEnvironment(), std::chrono::seconds(120));
+  setenv("SHARDLAB_GPU_TIMEOUT_S", "30", 1);
+  EXPECT_EQ(gpuTimeoutFromEnvironment(), std::chrono::seconds(30));
+  EXPECT_EQ(GpuTransportOptions{}.timeout, std::chrono::seconds(30)) << "the options' default reads it";
+  setenv("SHARDLAB_GPU_TIMEOUT_S", "0.25", 1);
+  EXPECT_EQ(gpuTimeoutFromEnvironment(), std::chrono::milliseconds(250));
+  for (const char* bad : {"-1", "0", "soon", "30s", "1e9"}) {
+    setenv("SHARDLAB_GPU_TIMEOUT_S", bad, 1);
+    EXPECT_EQ(gpuTimeoutFromEnvironment(), std::chrono::seconds(120)) << bad;
+  }
+  unsetenv("SHARDLAB_GPU_TIMEOUT_S");
 }
 
 } // namespace

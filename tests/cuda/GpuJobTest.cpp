@@ -5,6 +5,8 @@
 #include "RunShardlab.h"
 #include "trace/TraceReader.h"
 
+#include "RequireGpu.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -16,8 +18,7 @@ using testing::freshDir;
 using testing::runShardlab;
 
 TEST(GpuJob, OneRankCudaJobRecordsDeviceMemoryAndTheGpu) {
-  std::string why;
-  if (cudaDeviceCount(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;
+  SHARDLAB_NEED_GPU();
   const std::string gpuName = cudaDeviceInfo(0).name;
   for (const std::string strategy : {"ddp", "fsdp"}) {
     const auto dir = freshDir("gpu-" + strategy);

@@ -6,10 +6,13 @@
 #include "cuda/NcclComm.h"
 #include "Spin.h"
 
+#include "RequireGpu.h"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -19,8 +22,7 @@ namespace {
 class NcclOneRank : public ::testing::Test {
 protected:
   void SetUp() override {
-    std::string why;
-    if (cudaDeviceCount(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;
+    SHARDLAB_NEED_GPU();
     device_ = std::make_unique<CudaDevice>(0);
     comm_ = nccl::Comm::fromMpi(MPI_COMM_WORLD, 0);
   }
@@ -52,7 +54,13 @@ TEST_F(NcclOneRank, Bootstrap) {
   EXPECT_EQ(comm_.size(), 1);
   EXPECT_EQ(nccl::localRank(MPI_COMM_WORLD), 0);
   EXPECT_FALSE(nccl::ranksShareGpu(MPI_COMM_WORLD, 0));
-  EXPECT_GE(nccl::libraryVersion(), 22800);
+  // The H200's NCCL comes from pip (nvidia-nccl-cu13) and may be older than the
+  // 2.28 headers we build with: what the engine uses (nonblocking communicators,
+  // ncclCommAbort, grouped send/recv) is in every NCCL since 2.14. Say which it is.
+  const int version = nccl::libraryVersion();
+  RecordProperty("nccl_version", std::to_string(version));
+  std::printf("NCCL library version %d\n", version);
+  EXPECT_GE(version, 21400);
 }
 
 TEST_F(NcclOneRank, CollectivesOnOneRankCopy) {
@@ -82,11 +90,15 @@ TEST_F(NcclOneRank, CollectivesOnOneRankCopy) {
 }
 
 TEST_F(NcclOneRank, WaitTimesOutAndAborts) {
-  testing::spin(stream(), 2000); // the stream stays busy for 2 s
+  constexpr int kSpinMs = 2000;
+  testing::spin(stream(), kSpinMs); // the stream stays busy for 2 s
   const auto start = std::chrono::steady_clock::now();
   EXPECT_THROW(comm_.waitFor(stream(), std::chrono::milliseconds(200)), nccl::TimeoutError);
   const auto waited = std::chrono::steady_clock::now() - start;
-  EXPECT_LT(waited, std::chrono::milliseconds(1500)) << "waitFor did not give up at its timeout";
+  // The throw shows the timeout worked (without it waitFor returns normally once the
+  // spin ends). ncclCommAbort frees NCCL's device memory, and those frees may wait
+  // for the spin (review defect 10): bound by the spin plus a margin, not 1.5 s.
+  EXPECT_LT(waited, std::chrono::milliseconds(kSpinMs + 1500)) << "waitFor or the abort hung past the spin";
   EXPECT_FALSE(comm_.valid()); // aborted
   EXPECT_THROW(comm_.allReduce(nullptr, nullptr, 1, stream()), std::logic_error);
   device_->synchronize(); // the spin ends by itself

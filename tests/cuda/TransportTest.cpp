@@ -8,6 +8,8 @@
 #include "cuda/NcclComm.h"
 #include "trace/TraceReader.h"
 
+#include "RequireGpu.h"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -24,8 +26,7 @@ enum class Which { Staged, Nccl };
 class OneRankTransport : public ::testing::TestWithParam<Which> {
 protected:
   void SetUp() override {
-    std::string why;
-    if (cudaDeviceCount(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;
+    SHARDLAB_NEED_GPU();
     traceFile_ = std::tmpfile();
     recorder_ = std::make_unique<Recorder>(traceFile_, 0, std::vector<std::string>{"embedding", "block0", "output"});
     recorder_->header({{"device", "cuda"}});

@@ -91,3 +91,33 @@ TEST(Recorder, TracingOffWritesNothing) {
   Buffer a = mem.allocate(Category::Grads, -1, 10);
   EXPECT_EQ(mem.total(), 40);
 }
+
+// A device that cannot allocate (a GPU's cudaMallocAsync failing, here the host's
+// aligned_alloc of 4 PiB) is an out-of-memory like the budget's: the worker gives the
+// OOM report and exit 3, not a generic failure (GPU review defect 11).
+TEST(MemoryTracker, DeviceAllocationFailureIsAnOutOfMemory) {
+  std::FILE* f = std::tmpfile();
+  Recorder rec(f, 1, {"embedding", "block0"});
+  rec.header({{"device", "cpu"}});
+  auto dev = makeCpuDevice();
+  MemoryTracker mem(*dev, rec, 0, {"embedding", "block0"}); // no budget: only the device can refuse
+  Buffer a = mem.allocate(Category::ParamReplica, 0, 10);
+  const std::size_t huge = std::size_t{1} << 50; // floats: 4 PiB
+  try {
+    Buffer b = mem.allocate(Category::Activations, 1, huge);
+    FAIL() << "a 4 PiB allocation succeeded";
+  } catch (const OutOfMemory& e) {
+    EXPECT_EQ(e.rank, 1);
+    EXPECT_EQ(e.needed, static_cast<std::int64_t>(huge * sizeof(float)));
+    EXPECT_EQ(e.holding, 40);
+    EXPECT_EQ(e.unit, "block0");
+  } catch (const std::bad_alloc&) {
+    FAIL() << "std::bad_alloc escaped MemoryTracker::allocate";
+  }
+  EXPECT_EQ(mem.total(), 40);
+  rec.flush();
+  auto r = trace::readTrace(readAll(f));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.trace.events.back().record, trace::Record::OutOfMemory);
+  std::fclose(f);
+}
