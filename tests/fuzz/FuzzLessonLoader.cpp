@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto lesson = LessonLibrary::loadFile(file, &fuzz::bank(), diagnostics);
   (void)diagnostics.toString();
   if (lesson.has_value() != diagnostics.empty()) std::abort();
-  // Put the shipped lesson back (the scratch folder keeps a valid library for the lab fuzzer's layout).
+  // Leave the folder as it was: the shipped lesson of that id back, any other file gone.
   std::error_code ec;
   if (std::filesystem::exists(fuzz::assetsDir() / "lessons" / file.filename()))
     std::filesystem::copy_file(fuzz::assetsDir() / "lessons" / file.filename(), file,
