@@ -12,6 +12,9 @@ packages=(
   qt6-base-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
   libqcustomplot-dev libqcustomplot2.1-qt6
   libgl-dev xvfb xauth
+  # The sanitizer and fuzz builds (presets asan, tsan): clang, its sanitizer and
+  # libFuzzer runtimes (libclang_rt.*), and llvm-symbolizer for readable reports.
+  clang libclang-rt-dev llvm
 )
 
 missing=()

@@ -132,7 +132,8 @@ TEST(Summary, StepTimeIsComputeExposedCommOtherIdleAndUntracked) {
                  "op 0 170 190 optimizer b 1 -1 5\n"
                  "step 0 200 1 1 1\n");
   ASSERT_TRUE(r.ok()) << r.error->message;
-  const auto& rs = summarize(r.trace).ranksDetail[0];
+  const auto summary = summarize(r.trace); // kept: rs refers into it
+  const auto& rs = summary.ranksDetail[0];
   EXPECT_NEAR(rs.stepS, 190e-9, 1e-15);
   EXPECT_NEAR(rs.computeS, 110e-9, 1e-15);
   EXPECT_NEAR(rs.commS, 70e-9, 1e-15);
@@ -153,7 +154,8 @@ TEST(Summary, APipelineWaitIsBubbleEvenUnderAPendingSend) {
                  "idle 0 20 40 wait_activation 0 1\n"
                  "step 0 50 0 1 1\n");
   ASSERT_TRUE(r.ok()) << r.error->message;
-  const auto& rs = summarize(r.trace).ranksDetail[0];
+  const auto summary = summarize(r.trace); // kept: rs refers into it
+  const auto& rs = summary.ranksDetail[0];
   EXPECT_NEAR(rs.commS, 40e-9, 1e-15);
   EXPECT_NEAR(rs.otherIdleS, 20e-9, 1e-15);
   EXPECT_NEAR(rs.exposedCommS, 20e-9, 1e-15);
@@ -166,7 +168,8 @@ TEST(Summary, AStepTheRankDidNotFinishRunsToItsLastRecord) {
                  "op 0 20 50 forward a 1 -1 30\n"
                  "fail 0 60 \"boom\"\n");
   ASSERT_TRUE(r.ok()) << r.error->message;
-  const auto& rs = summarize(r.trace).ranksDetail[0];
+  const auto summary = summarize(r.trace); // kept: rs refers into it
+  const auto& rs = summary.ranksDetail[0];
   EXPECT_NEAR(rs.stepS, 50e-9, 1e-15);
   EXPECT_NEAR(rs.computeS, 40e-9, 1e-15);
   EXPECT_NEAR(rs.untrackedS, 10e-9, 1e-15);
