@@ -3,6 +3,8 @@
 #include "models/Captions.h"
 #include "models/MemoryStateModel.h"
 
+#include "job/MemoryEstimate.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -61,13 +63,11 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
   ledger.applies = fsdp || job.strategy == StrategyKind::Ddp;
   ledger.degree = fsdp ? job.shardDegree() : 1;
   const int d = ledger.degree;
-  double psi = 0, shardValues = 0, paddedValues = 0, largestUnit = 0;
+  double psi = 0, largestUnit = 0;
   for (int u = 0; u < shape.unitCount(); ++u) {
     const auto n = static_cast<double>(shape.unitSize(u));
     const auto shard = static_cast<double>(shape.shardSize(u, d));
     psi += n;
-    shardValues += shard;
-    paddedValues += shard * d;
     largestUnit = std::max(largestUnit, shard * d);
   }
   ledger.psi = psi;
@@ -100,7 +100,11 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
   const bool gradsSharded = paramsSharded;
   const bool optimizerSharded = fsdp && s != Sharding::NoShard;
   const QString over = d > 1 ? QStringLiteral("/%1").arg(d) : QString();
-  auto persistentLine = [&](st::Category a, st::Category b, double perValue, bool sharded, const QString& coefficient) {
+  // The same arithmetic with each unit padded to a multiple of D, as the engine
+  // allocates it: the launcher's pre-flight estimate (engine/job/MemoryEstimate.h).
+  const shardlab::MemoryEstimate engine = shardlab::estimateRankMemory(job);
+  auto persistentLine = [&](st::Category a, st::Category b, double perValue, bool sharded, const QString& coefficient,
+                            double padded) {
     LedgerLine l;
     l.category = a;
     l.also = b;
@@ -108,19 +112,17 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
     if (ledger.applies) {
       l.formulaBytes = perValue * psi / (sharded ? d : 1);
       l.formula = sharded && d > 1 ? QStringLiteral("%1Ψ/D = %1Ψ%2").arg(coefficient, over) : coefficient + QStringLiteral("Ψ");
-      // The same arithmetic with each unit padded to a multiple of D, as the engine allocates.
-      const double padded = perValue * (fsdp ? (sharded ? shardValues : paddedValues) : psi);
       l.why = persistentWhy(l.measured, *l.formulaBytes, padded, psi);
     }
     return l;
   };
   // A sharded part is held as its shard, else in full (named by the category it is held in).
   ledger.lines.push_back(persistentLine(paramsSharded ? st::Category::ParamShard : st::Category::ParamReplica,
-                                        st::Category::Count, kFp32, paramsSharded, QStringLiteral("4")));
+                                        st::Category::Count, kFp32, paramsSharded, QStringLiteral("4"), engine.parameters));
   ledger.lines.push_back(persistentLine(gradsSharded ? st::Category::GradShard : st::Category::Grads,
-                                        st::Category::Count, kFp32, gradsSharded, QStringLiteral("4")));
+                                        st::Category::Count, kFp32, gradsSharded, QStringLiteral("4"), engine.gradients));
   ledger.lines.push_back(persistentLine(st::Category::OptimizerState, st::Category::Count, 2 * kFp32, optimizerSharded,
-                                        QStringLiteral("8")));
+                                        QStringLiteral("8"), engine.optimizer));
 
   // Transient parts: what the Ψ arithmetic leaves out, at their peak.
   auto transientLine = [&](st::Category c, const QString& why) {

@@ -272,6 +272,34 @@
         <source>Forward prefetch</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>recompute in the backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reduce the gradients once, at the last micro-step (PyTorch&apos;s no_sync)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>param_dtype: the type the all-gathers carry (master shards stay fp32)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduce_dtype: the type gradients are reduce-scattered in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision (param, reduce)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activation checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-steps per step</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -416,6 +444,34 @@
     </message>
     <message>
         <source>only FSDP&apos;s hybrid sharding uses a shard group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only DDP and FSDP have this option (the strategy is %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must split into ranks (%2) x micro-steps (%3) equal micro-batches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no_sync skips the reduction of every micro-step but the last: it needs at least 2 micro-steps (accumulate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is implemented for FSDP&apos;s grad-op, full and hybrid sharding (the stages that gather parameters and reduce-scatter gradients)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be null or {&quot;rank&quot;: R, &quot;factor&quot;: F, &quot;from_step&quot;: S}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the slow rank (%1) must be one of the job&apos;s ranks, 0 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the slow rank&apos;s factor must be at least 1 (got %1)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -272,6 +272,34 @@
         <source>Forward prefetch</source>
         <translation>Prélecture avant</translation>
     </message>
+    <message>
+        <source>recompute in the backward</source>
+        <translation>recalculer dans la passe arrière</translation>
+    </message>
+    <message>
+        <source>Reduce the gradients once, at the last micro-step (PyTorch&apos;s no_sync)</source>
+        <translation>Réduire les gradients une seule fois, au dernier micro-pas (`no_sync` de PyTorch)</translation>
+    </message>
+    <message>
+        <source>param_dtype: the type the all-gathers carry (master shards stay fp32)</source>
+        <translation>`param_dtype` : le type que transportent les all-gather (les shards maîtres restent en fp32)</translation>
+    </message>
+    <message>
+        <source>reduce_dtype: the type gradients are reduce-scattered in</source>
+        <translation>`reduce_dtype` : le type dans lequel les gradients passent par le reduce-scatter</translation>
+    </message>
+    <message>
+        <source>Precision (param, reduce)</source>
+        <translation>Précision (paramètres, réduction)</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing</source>
+        <translation>Points de contrôle des activations</translation>
+    </message>
+    <message>
+        <source>Micro-steps per step</source>
+        <translation>Micro-pas par pas</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -417,6 +445,34 @@
     <message>
         <source>only FSDP&apos;s hybrid sharding uses a shard group</source>
         <translation>seul le sharding hybride de FSDP utilise un groupe de shards</translation>
+    </message>
+    <message>
+        <source>only DDP and FSDP have this option (the strategy is %1)</source>
+        <translation>seuls DDP et FSDP ont cette option (la stratégie est %1)</translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must split into ranks (%2) x micro-steps (%3) equal micro-batches</source>
+        <translation>le lot global (%1) doit se partager en rangs (%2) × micro-pas (%3) micro-lots égaux</translation>
+    </message>
+    <message>
+        <source>no_sync skips the reduction of every micro-step but the last: it needs at least 2 micro-steps (accumulate)</source>
+        <translation>`no_sync` saute la réduction de chaque micro-pas sauf le dernier : il faut au moins 2 micro-pas (`accumulate`)</translation>
+    </message>
+    <message>
+        <source>%1 is implemented for FSDP&apos;s grad-op, full and hybrid sharding (the stages that gather parameters and reduce-scatter gradients)</source>
+        <translation>%1 est implémenté pour les shardings `grad-op`, `full` et `hybrid` de FSDP (les étapes qui rassemblent les paramètres et font un reduce-scatter des gradients)</translation>
+    </message>
+    <message>
+        <source>must be null or {&quot;rank&quot;: R, &quot;factor&quot;: F, &quot;from_step&quot;: S}</source>
+        <translation>doit valoir `null` ou `{&quot;rank&quot;: R, &quot;factor&quot;: F, &quot;from_step&quot;: S}`</translation>
+    </message>
+    <message>
+        <source>the slow rank (%1) must be one of the job&apos;s ranks, 0 to %2</source>
+        <translation>le rang lent (%1) doit être l&apos;un des rangs du job, de 0 à %2</translation>
+    </message>
+    <message>
+        <source>the slow rank&apos;s factor must be at least 1 (got %1)</source>
+        <translation>le facteur du rang lent doit valoir au moins 1 (reçu %1)</translation>
     </message>
 </context>
 <context>

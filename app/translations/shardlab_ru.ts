@@ -275,6 +275,34 @@
         <source>Forward prefetch</source>
         <translation>Предвыборка вперёд</translation>
     </message>
+    <message>
+        <source>recompute in the backward</source>
+        <translation>пересчитывать в обратном проходе</translation>
+    </message>
+    <message>
+        <source>Reduce the gradients once, at the last micro-step (PyTorch&apos;s no_sync)</source>
+        <translation>Сводить градиенты один раз, на последнем микрошаге (`no_sync` в PyTorch)</translation>
+    </message>
+    <message>
+        <source>param_dtype: the type the all-gathers carry (master shards stay fp32)</source>
+        <translation>`param_dtype`: тип, который переносят all-gather (мастер-шарды остаются в fp32)</translation>
+    </message>
+    <message>
+        <source>reduce_dtype: the type gradients are reduce-scattered in</source>
+        <translation>`reduce_dtype`: тип, в котором градиенты проходят reduce-scatter</translation>
+    </message>
+    <message>
+        <source>Precision (param, reduce)</source>
+        <translation>Точность (параметры, сведение)</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing</source>
+        <translation>Контрольные точки активаций</translation>
+    </message>
+    <message>
+        <source>Micro-steps per step</source>
+        <translation>Микрошагов на шаг</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -420,6 +448,34 @@
     <message>
         <source>only FSDP&apos;s hybrid sharding uses a shard group</source>
         <translation>группа шардирования нужна только гибридному шардированию FSDP</translation>
+    </message>
+    <message>
+        <source>only DDP and FSDP have this option (the strategy is %1)</source>
+        <translation>эта опция есть только у DDP и FSDP (стратегия: %1)</translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must split into ranks (%2) x micro-steps (%3) equal micro-batches</source>
+        <translation>глобальный батч (%1) должен делиться на ранги (%2) × микрошаги (%3) равных микробатчей</translation>
+    </message>
+    <message>
+        <source>no_sync skips the reduction of every micro-step but the last: it needs at least 2 micro-steps (accumulate)</source>
+        <translation>`no_sync` пропускает сведение на всех микрошагах, кроме последнего: нужно не меньше 2 микрошагов (`accumulate`)</translation>
+    </message>
+    <message>
+        <source>%1 is implemented for FSDP&apos;s grad-op, full and hybrid sharding (the stages that gather parameters and reduce-scatter gradients)</source>
+        <translation>%1 реализован для шардирования FSDP `grad-op`, `full` и `hybrid` (стадий, которые собирают параметры и выполняют reduce-scatter градиентов)</translation>
+    </message>
+    <message>
+        <source>must be null or {&quot;rank&quot;: R, &quot;factor&quot;: F, &quot;from_step&quot;: S}</source>
+        <translation>должно быть `null` или `{&quot;rank&quot;: R, &quot;factor&quot;: F, &quot;from_step&quot;: S}`</translation>
+    </message>
+    <message>
+        <source>the slow rank (%1) must be one of the job&apos;s ranks, 0 to %2</source>
+        <translation>медленный ранг (%1) должен быть одним из рангов задачи, от 0 до %2</translation>
+    </message>
+    <message>
+        <source>the slow rank&apos;s factor must be at least 1 (got %1)</source>
+        <translation>множитель медленного ранга должен быть не меньше 1 (получено %1)</translation>
     </message>
 </context>
 <context>

@@ -90,6 +90,31 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
   forwardPrefetch_ = new QCheckBox(tr("gather the next unit early"), this);
   connect(forwardPrefetch_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
+  // The knobs that trade memory for compute or communication (docs/sharding.md): two
+  // per row, so that the form keeps its height at 1280x720.
+  checkpoint_ = new QCheckBox(tr("recompute in the backward"), this);
+  checkpoint_->setObjectName(QStringLiteral("checkpointActivations"));
+  connect(checkpoint_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
+  accumulate_ = spin(0, 1024);
+  accumulate_->setObjectName(QStringLiteral("accumulate"));
+  noSync_ = new QCheckBox(QStringLiteral("no_sync"), this);
+  noSync_->setObjectName(QStringLiteral("noSync"));
+  noSync_->setToolTip(tr("Reduce the gradients once, at the last micro-step (PyTorch's no_sync)"));
+  connect(noSync_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
+  paramDtype_ = combo(names<shardlab::Dtype>());
+  paramDtype_->setObjectName(QStringLiteral("paramDtype"));
+  paramDtype_->setToolTip(tr("param_dtype: the type the all-gathers carry (master shards stay fp32)"));
+  reduceDtype_ = combo(names<shardlab::Dtype>());
+  reduceDtype_->setObjectName(QStringLiteral("reduceDtype"));
+  reduceDtype_->setToolTip(tr("reduce_dtype: the type gradients are reduce-scattered in"));
+  auto pair = [this](QWidget* a, QWidget* b) {
+    auto* w = new QWidget(this);
+    auto* h = new QHBoxLayout(w);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(a, 1);
+    h->addWidget(b, 1);
+    return w;
+  };
   budget_ = new QLineEdit(this);
   budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setPlaceholderText(tr("none, or e.g. 3MiB"));
@@ -109,6 +134,9 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Backward prefetch"), backwardPrefetch_);
   form->addRow(tr("Forward prefetch"), forwardPrefetch_);
   form->addRow(tr("Gathered units at most"), limitAllGathers_);
+  form->addRow(tr("Precision (param, reduce)"), pair(paramDtype_, reduceDtype_));
+  form->addRow(tr("Activation checkpointing"), checkpoint_);
+  form->addRow(tr("Micro-steps per step"), pair(accumulate_, noSync_));
   form->addRow(tr("Schedule"), schedule_);
   form->addRow(tr("Micro-batches"), micro_);
   form->addRow(tr("Virtual stages"), virtual_);
@@ -142,7 +170,12 @@ nlohmann::json ExperimentPanel::formJson() const {
                    {"shard_group", shardGroup_->value()},
                    {"backward_prefetch", current(backwardPrefetch_)},
                    {"forward_prefetch", forwardPrefetch_->isChecked()},
-                   {"limit_all_gathers", limitAllGathers_->value() < 0 ? nlohmann::json() : nlohmann::json(limitAllGathers_->value())}};
+                   {"limit_all_gathers", limitAllGathers_->value() < 0 ? nlohmann::json() : nlohmann::json(limitAllGathers_->value())},
+                   {"param_dtype", current(paramDtype_)},
+                   {"reduce_dtype", current(reduceDtype_)},
+                   {"checkpoint_activations", checkpoint_->isChecked()},
+                   {"accumulate", accumulate_->value()},
+                   {"no_sync", noSync_->isChecked()}};
   bool isNumber = false;
   const QString seed = seed_->text().trimmed();
   const qulonglong seedValue = seed.toULongLong(&isNumber);
@@ -189,6 +222,11 @@ void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
   virtual_->setValue(c.virtualStages);
   lr_->setValue(c.lr);
   forwardPrefetch_->setChecked(c.forwardPrefetch);
+  paramDtype_->setCurrentText(text(shardlab::name(c.paramDtype)));
+  reduceDtype_->setCurrentText(text(shardlab::name(c.reduceDtype)));
+  checkpoint_->setChecked(c.checkpointActivations);
+  accumulate_->setValue(c.accumulate);
+  noSync_->setChecked(c.noSync);
   budget_->setText(c.memoryBudget > 0 ? sizeText(c.memoryBudget) : QString());
   revalidate();
 }
@@ -211,6 +249,12 @@ void ExperimentPanel::revalidate() {
   backwardPrefetch_->setEnabled(fsdp);
   forwardPrefetch_->setEnabled(fsdp);
   limitAllGathers_->setEnabled(fsdp);
+  const bool dataParallel = fsdp || c.strategy == StrategyKind::Ddp;
+  paramDtype_->setEnabled(fsdp);
+  reduceDtype_->setEnabled(fsdp);
+  checkpoint_->setEnabled(dataParallel);
+  accumulate_->setEnabled(dataParallel);
+  noSync_->setEnabled(dataParallel);
   schedule_->setEnabled(pipe);
   micro_->setEnabled(pipe);
   virtual_->setEnabled(pipe && c.schedule == shardlab::Schedule::Interleaved);

@@ -41,11 +41,11 @@ private:
   shardlab::JobConfig read(std::vector<shardlab::JobIssue>& issues) const;
   void revalidate();
   shardlab::JobConfig base_;
-  QComboBox *strategy_, *sharding_, *backwardPrefetch_, *schedule_, *device_;
-  QSpinBox *ranks_, *layers_, *hidden_, *vocab_, *batch_, *steps_, *micro_, *virtual_, *shardGroup_, *limitAllGathers_;
+  QComboBox *strategy_, *sharding_, *backwardPrefetch_, *schedule_, *device_, *paramDtype_, *reduceDtype_;
+  QSpinBox *ranks_, *layers_, *hidden_, *vocab_, *batch_, *steps_, *micro_, *virtual_, *shardGroup_, *limitAllGathers_, *accumulate_;
   QLineEdit* seed_;
   QDoubleSpinBox* lr_;
-  QCheckBox* forwardPrefetch_;
+  QCheckBox *forwardPrefetch_, *checkpoint_, *noSync_;
   QLineEdit* budget_;
   QLabel* issues_;
   QPushButton *run_, *stop_;

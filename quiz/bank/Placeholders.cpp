@@ -54,6 +54,7 @@ long long valueOf(const std::string& name, const PlaceholderValues& v) {
   if (name == "slow_rank") return j.straggler ? j.straggler->rank : 0;
   if (name == "slow_factor") return j.straggler ? std::llround(j.straggler->factor) : 0;
   if (name == "slow_step") return j.straggler ? j.straggler->fromStep : 0;
+  if (name == "accumulate") return j.accumulate; // micro-steps per optimizer step
   return v.gpus;  // "gpus": parse() admits only known names
 }
 
@@ -96,7 +97,7 @@ PlaceholderValues placeholderValues(const JobConfig& job, const nlohmann::json& 
 const std::vector<std::string>& knownPlaceholders() {
   static const std::vector<std::string> names{"ranks", "stages", "microbatches", "virtual_stages", "layers", "units",
                                               "hidden", "batch", "steps", "cores", "gpus", "slow_rank",
-                                              "slow_factor", "slow_step"};
+                                              "slow_factor", "slow_step", "accumulate"};
   return names;
 }
 

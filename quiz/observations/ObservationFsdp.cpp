@@ -19,6 +19,9 @@ public:
     const auto strategy = strategyOf(in.trace);
     const bool fsdp = strategy == StrategyKind::Fsdp;
     if (!fsdp && strategy != StrategyKind::Ddp) return std::nullopt;
+    // The reasons below count one micro-step per step: with gradient accumulation the
+    // count depends on no_sync as well, and "one per unit" would be marked wrong.
+    if (in.trace.config()->accumulate > 1) return std::nullopt;
     // The reasons below explain gathering parameters per unit for compute (full, grad-op,
     // hybrid); no-shard gathers nothing and optimizer (ZeRO-1) gathers after the update.
     if (fsdp) {

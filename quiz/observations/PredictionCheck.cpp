@@ -114,6 +114,52 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
                                          b.ranksDetail[0].peakByCategory[gathered]);
     return PredictionMeasurement{v, std::max(0.1 * std::abs(v), 4096.0), "bytes"};
   }
+  if (id == "checkpoint-activation-bytes-saved") {
+    // Rank 0's activation peak without checkpointing minus with it (docs/sharding.md).
+    if (!second) return std::nullopt;
+    const auto checkpoints = [](const trace::Trace& t) {
+      const auto config = t.config();
+      return config && config->checkpointActivations;
+    };
+    const trace::Trace* on = checkpoints(run) ? &run : checkpoints(*second) ? second : nullptr;
+    const trace::Trace* off = on == &run ? second : &run;
+    if (!on || checkpoints(*off)) return std::nullopt;
+    const auto a = trace::summarizeMeasured(*on), b = trace::summarizeMeasured(*off);
+    if (a.ranksDetail.empty() || b.ranksDetail.empty()) return std::nullopt;
+    constexpr auto activations = static_cast<std::size_t>(trace::Category::Activations);
+    const double v = static_cast<double>(b.ranksDetail[0].peakByCategory[activations] -
+                                         a.ranksDetail[0].peakByCategory[activations]);
+    return PredictionMeasurement{v, std::max(0.1 * std::abs(v), 4096.0), "bytes"};
+  }
+  if (id == "bf16-all-gather-bytes-ratio" || id == "no-sync-all-reduce-ratio") {
+    // bf16: the bf16 run's all-gather bytes over the fp32 run's (measured on the wire
+    // where Open MPI's monitoring counted every call, else the recorded buffers);
+    // no_sync: all-reduces per step without no_sync over with it.
+    if (!second) return std::nullopt;
+    const bool bf16 = id == "bf16-all-gather-bytes-ratio";
+    const auto marked = [&](const trace::Trace& t) {
+      const auto config = t.config();
+      return config && (bf16 ? config->paramDtype == Dtype::Bf16 : config->noSync);
+    };
+    const trace::Trace* num = bf16 ? (marked(run) ? &run : marked(*second) ? second : nullptr)
+                                   : (!marked(run) ? &run : !marked(*second) ? second : nullptr);
+    const trace::Trace* den = num == &run ? second : &run;
+    if (!num || marked(*num) != bf16 || marked(*den) == bf16) return std::nullopt;
+    const auto a = trace::summarizeMeasured(*num), b = trace::summarizeMeasured(*den);
+    const char* kind = bf16 ? "all_gather" : "all_reduce";
+    const auto ia = a.collectives.find(kind), ib = b.collectives.find(kind);
+    if (ia == a.collectives.end() || ib == b.collectives.end()) return std::nullopt;
+    double x = 0, y = 0;
+    if (bf16) {
+      x = static_cast<double>(ia->second.measuredWireBytes.value_or(ia->second.wireBytes));
+      y = static_cast<double>(ib->second.measuredWireBytes.value_or(ib->second.wireBytes));
+    } else if (a.stepsCompleted > 0 && b.stepsCompleted > 0) {
+      x = static_cast<double>(ia->second.count) / a.stepsCompleted;
+      y = static_cast<double>(ib->second.count) / b.stepsCompleted;
+    }
+    if (y <= 0) return std::nullopt;
+    return PredictionMeasurement{x / y, bf16 ? 0.02 : 0.0, "ratio"};
+  }
   if (id == "stage0-activations-in-flight") {
     const auto* t = pick(run, second, [](const trace::Trace& x) {
       const auto config = x.config();

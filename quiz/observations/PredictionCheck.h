@@ -7,6 +7,9 @@
 //   ddp-bytes-needed              4 × the model's parameter bytes (parameters, gradients, 2 moments)
 //   naive-bubble                  the measured bubble, in percent
 //   all-reduces-per-step          all-reduces one rank ran per step
+//   checkpoint-activation-bytes-saved  rank 0's activation peak without checkpointing minus with (two runs)
+//   bf16-all-gather-bytes-ratio   the bf16 run's all-gather bytes on the wire over the fp32 run's (two runs)
+//   no-sync-all-reduce-ratio      all-reduces per step without no_sync over with it (two runs)
 #pragma once
 
 #include "quiz/bank/LocalizedText.h"

@@ -516,3 +516,36 @@ TEST(ObservationTemplates, CollectiveCountKeepsTheRealReasonWhenRanksEqualTheCou
   for (const auto& c : q->question.choices)
     EXPECT_EQ(c.text.get("en").find("one per rank"), std::string::npos) << c.text.get("en");
 }
+
+// The knob lessons' predictions (activation-checkpointing, mixed-precision,
+// gradient-accumulation), each from its two real runs, in either order.
+TEST(Predictions, KnobLessonsMeasureTheirTradeInTheirTwoRuns) {
+  const std::string fsdp = "--strategy fsdp --ranks 2 --steps 2 --seed 1";
+  const auto& plain = realRun("knob-fsdp", fsdp);
+  const auto& checkpointed = realRun("knob-checkpoint", fsdp + " --checkpoint-activations");
+  const auto& bf16 = realRun("knob-bf16", fsdp + " --param-dtype bf16");
+  const std::string ddp = "--strategy ddp --ranks 2 --steps 2 --seed 1 --accumulate 4";
+  const auto& sync = realRun("knob-sync", ddp);
+  const auto& noSync = realRun("knob-nosync", ddp + " --no-sync");
+  for (const auto* r : {&plain, &checkpointed, &bf16, &sync, &noSync}) REQUIRE_RUN(*r);
+
+  const auto saved = measurePrediction("checkpoint-activation-bytes-saved", checkpointed.trace, &plain.trace);
+  ASSERT_TRUE(saved);
+  constexpr auto activations = static_cast<std::size_t>(st::Category::Activations);
+  EXPECT_EQ(saved->actual, static_cast<double>(plain.summary.ranksDetail.at(0).peakByCategory[activations] -
+                                               checkpointed.summary.ranksDetail.at(0).peakByCategory[activations]));
+  EXPECT_GT(saved->actual, 0);
+  EXPECT_EQ(measurePrediction("checkpoint-activation-bytes-saved", plain.trace, &checkpointed.trace)->actual, saved->actual);
+  EXPECT_FALSE(measurePrediction("checkpoint-activation-bytes-saved", plain.trace, &plain.trace));
+
+  const auto ratio = measurePrediction("bf16-all-gather-bytes-ratio", plain.trace, &bf16.trace);
+  ASSERT_TRUE(ratio);
+  EXPECT_NEAR(ratio->actual, 0.5, 0.01);
+  EXPECT_TRUE(ratio->close(0.5));
+  EXPECT_FALSE(ratio->close(1.0));
+
+  const auto reductions = measurePrediction("no-sync-all-reduce-ratio", noSync.trace, &sync.trace);
+  ASSERT_TRUE(reductions);
+  EXPECT_DOUBLE_EQ(reductions->actual, 4.0); // one reduction per unit per micro-step against one per step
+  EXPECT_FALSE(measurePrediction("no-sync-all-reduce-ratio", sync.trace, &sync.trace));
+}
