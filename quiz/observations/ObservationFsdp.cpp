@@ -1,5 +1,5 @@
 // Observation templates about FSDP and DDP communication: collective-count,
-// gather-free-sequence, overlap-fraction.
+// gather-free-sequence, overlap-fraction; and activation checkpointing's forwards-per-step.
 #include "quiz/observations/ObservationSupport.h"
 
 #include <algorithm>
@@ -277,6 +277,81 @@ public:
   }
 };
 
+
+// Activation checkpointing: how many forward computations rank 0 ran per step, and why.
+class ForwardsPerStep final : public ObservationTemplate {
+public:
+  std::string id() const override { return "forwards-per-step"; }
+  std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
+    const auto strategy = strategyOf(in.trace);
+    if (strategy != StrategyKind::Fsdp && strategy != StrategyKind::Ddp) return std::nullopt;
+    const auto config = in.trace.config(); // an fsdp or ddp run has a job record
+    if (!config->checkpointActivations || config->accumulate != 1) return std::nullopt;
+    if (in.summary.ranksDetail.empty() || in.summary.stepsCompleted <= 0) return std::nullopt;
+    if (in.summary.steps != in.summary.stepsCompleted) return std::nullopt; // a partial run counts partial steps
+    const auto& r = in.summary.ranksDetail.front();
+    if (r.forwardOps <= 0 || r.forwardOps % in.summary.stepsCompleted != 0) return std::nullopt;
+    const std::int64_t perStep = r.forwardOps / in.summary.stepsCompleted;
+    const auto units = static_cast<std::int64_t>(in.trace.units.size());
+    if (units <= 0) return std::nullopt;
+    const auto u = std::to_string(units);
+    std::map<std::int64_t, LocalizedText> reasons;
+    reasons[2 * units] = localized("{0}: each of the {1} units runs its forward once in the forward pass and again "
+                                   "inside the backward, from the input it kept (recompute)",
+                                   "{0} : chacune des {1} unités fait sa passe avant une fois dans la passe avant, puis "
+                                   "de nouveau dans la passe arrière, depuis l'entrée qu'elle a gardée (recompute)",
+                                   "{0}: каждый из {1|модуля|модулей|модулей} выполняет прямой проход один раз в прямом "
+                                   "проходе и ещё раз в обратном, из сохранённого входа (recompute)",
+                                   {std::to_string(2 * units), u});
+    reasons[units] = localized("{0}: one per unit; checkpointing only changes what is kept in memory",
+                               "{0} : une par unité ; les points de contrôle ne changent que ce qui est gardé en mémoire",
+                               "{0}: по одному на модуль; контрольные точки меняют только то, что хранится в памяти",
+                               {u});
+    reasons[3 * units] = localized("{0}: the forward, the recompute and once more before the optimizer step",
+                                   "{0} : la passe avant, le recalcul et une fois de plus avant le pas de l'optimiseur",
+                                   "{0}: прямой проход, пересчёт и ещё раз перед шагом оптимизатора",
+                                   {std::to_string(3 * units)});
+    reasons[4 * units] = localized("{0}: every unit is recomputed for each of its gradients (weights and input)",
+                                   "{0} : chaque unité est recalculée pour chacun de ses gradients (poids et entrée)",
+                                   "{0}: каждый модуль пересчитывается для каждого своего градиента (весов и входа)",
+                                   {std::to_string(4 * units)});
+    Draft d;
+    d.templateId = id();
+    d.lesson = "activation-checkpointing";
+    d.moment = "persistent_memory";
+    d.text = localized("Your run with activation checkpointing ({0|unit|units}): how many forward computations did rank 0 "
+                       "run per training step, and why?",
+                       "Votre exécution avec points de contrôle des activations ({0|unité|unités}) : combien de "
+                       "passes avant le rang 0 a-t-il calculées par pas d'entraînement, et pourquoi ?",
+                       "Ваш запуск с контрольными точками активаций ({0|модуль|модуля|модулей}): сколько прямых "
+                       "вычислений выполнил ранг 0 за шаг обучения и почему?",
+                       {u});
+    if (reasons.count(perStep)) {
+      d.correct = reasons[perStep];
+    } else {
+      d.correct = localized("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
+                            {std::to_string(perStep)});
+    }
+    for (auto& [count, reason] : reasons)
+      if (count != perStep) d.wrong.push_back(reason);
+    d.explanation = localized("Your summary for rank {0}: {1|forward op|forward ops} over {2|step|steps}, {3} of them marked recompute in "
+                              "the trace. The forward keeps only each unit's input; the backward runs the unit's forward "
+                              "again just before computing its gradients. Less memory for activations, paid for in compute.",
+                              "Votre résumé pour le rang {0} : {1|opération forward|opérations forward} sur {2|pas|pas}, dont {3} marquées "
+                              "recompute dans la trace. La passe avant ne garde que l'entrée de chaque unité ; la passe "
+                              "arrière refait la passe avant de l'unité juste avant de calculer ses gradients. Moins de "
+                              "mémoire pour les activations, payée en calcul.",
+                              "Ваша сводка для ранга {0}: {1|прямая операция|прямые операции|прямых операций} за {2|шаг|шага|шагов}, из них {3} помечены в трассе "
+                              "как recompute. Прямой проход хранит только вход каждого модуля; обратный проход повторяет "
+                              "прямой проход модуля прямо перед вычислением его градиентов. Меньше памяти на активации "
+                              "ценой вычислений.",
+                              {std::to_string(r.rank), std::to_string(r.forwardOps), std::to_string(in.summary.stepsCompleted),
+                               std::to_string(r.recomputeOps)});
+    d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
+    return finish(std::move(d), in);
+  }
+};
+
 } // namespace
 
 std::vector<std::unique_ptr<ObservationTemplate>> fsdpTemplates() {
@@ -284,6 +359,7 @@ std::vector<std::unique_ptr<ObservationTemplate>> fsdpTemplates() {
   v.push_back(std::make_unique<CollectiveCount>());
   v.push_back(std::make_unique<GatherFreeSequence>());
   v.push_back(std::make_unique<OverlapFraction>());
+  v.push_back(std::make_unique<ForwardsPerStep>());
   return v;
 }
 

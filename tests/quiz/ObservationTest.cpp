@@ -549,3 +549,17 @@ TEST(Predictions, KnobLessonsMeasureTheirTradeInTheirTwoRuns) {
   EXPECT_DOUBLE_EQ(reductions->actual, 4.0); // one reduction per unit per micro-step against one per step
   EXPECT_FALSE(measurePrediction("no-sync-all-reduce-ratio", sync.trace, &sync.trace));
 }
+
+// Activation checkpointing: twice the units' forwards per step, from the summary's op counts.
+TEST(ObservationTemplates, ForwardsPerStepCountsTheRecomputes) {
+  const auto& run = realRun("knob-checkpoint", "--strategy fsdp --ranks 2 --steps 2 --seed 1 --checkpoint-activations");
+  REQUIRE_RUN(run);
+  const auto q = ask("forwards-per-step", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  const auto units = static_cast<double>(run.trace.units.size());
+  ASSERT_TRUE(q->numeric);
+  EXPECT_EQ(q->numeric->value, 2 * units);
+  EXPECT_EQ(correctText(*q).rfind(std::to_string(static_cast<int>(2 * units)) + ":", 0), 0u) << correctText(*q);
+  EXPECT_FALSE(ask("forwards-per-step", fsdpRun())); // no checkpointing: no question
+}
