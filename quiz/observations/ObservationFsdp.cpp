@@ -297,11 +297,11 @@ public:
     const auto u = std::to_string(units);
     std::map<std::int64_t, LocalizedText> reasons;
     reasons[2 * units] = localized("{0}: each of the {1} units runs its forward once in the forward pass and again "
-                                   "inside the backward, from the input it kept (recompute)",
+                                   "inside the backward, from the input it kept (`recompute`)",
                                    "{0} : chacune des {1} unités fait sa passe avant une fois dans la passe avant, puis "
-                                   "de nouveau dans la passe arrière, depuis l'entrée qu'elle a gardée (recompute)",
+                                   "de nouveau dans la passe arrière, depuis l'entrée qu'elle a gardée (`recompute`)",
                                    "{0}: каждый из {1|модуля|модулей|модулей} выполняет прямой проход один раз в прямом "
-                                   "проходе и ещё раз в обратном, из сохранённого входа (recompute)",
+                                   "проходе и ещё раз в обратном, из сохранённого входа (`recompute`)",
                                    {std::to_string(2 * units), u});
     reasons[units] = localized("{0}: one per unit; checkpointing only changes what is kept in memory",
                                "{0} : une par unité ; les points de contrôle ne changent que ce qui est gardé en mémoire",
@@ -334,15 +334,15 @@ public:
     }
     for (auto& [count, reason] : reasons)
       if (count != perStep) d.wrong.push_back(reason);
-    d.explanation = localized("Your summary for rank {0}: {1|forward op|forward ops} over {2|step|steps}, {3} of them marked recompute in "
+    d.explanation = localized("Your summary for rank {0}: {1|forward op|forward ops} over {2|step|steps}, {3} of them marked `recompute` in "
                               "the trace. The forward keeps only each unit's input; the backward runs the unit's forward "
                               "again just before computing its gradients. Less memory for activations, paid for in compute.",
                               "Votre résumé pour le rang {0} : {1|opération forward|opérations forward} sur {2|pas|pas}, dont {3} marquées "
-                              "recompute dans la trace. La passe avant ne garde que l'entrée de chaque unité ; la passe "
+                              "`recompute` dans la trace. La passe avant ne garde que l'entrée de chaque unité ; la passe "
                               "arrière refait la passe avant de l'unité juste avant de calculer ses gradients. Moins de "
                               "mémoire pour les activations, payée en calcul.",
                               "Ваша сводка для ранга {0}: {1|прямая операция|прямые операции|прямых операций} за {2|шаг|шага|шагов}, из них {3} помечены в трассе "
-                              "как recompute. Прямой проход хранит только вход каждого модуля; обратный проход повторяет "
+                              "как `recompute`. Прямой проход хранит только вход каждого модуля; обратный проход повторяет "
                               "прямой проход модуля прямо перед вычислением его градиентов. Меньше памяти на активации "
                               "ценой вычислений.",
                               {std::to_string(r.rank), std::to_string(r.forwardOps), std::to_string(in.summary.stepsCompleted),
