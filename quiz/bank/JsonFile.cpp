@@ -39,6 +39,11 @@ std::optional<nlohmann::json> JsonFile::read(const std::filesystem::path& file, 
     diagnostics.add(file, "line " + std::to_string(line) + ", column " + std::to_string(column), "json-syntax",
                     what);
     return std::nullopt;
+  } catch (const nlohmann::json::exception& e) {
+    // Well-formed JSON the parser still refuses: a number beyond a double (1e4544445),
+    // found by fuzz_lesson_loader; it terminated the app and shardlab-quiz.
+    diagnostics.add(file, "", "json-syntax", e.what());
+    return std::nullopt;
   }
 }
 

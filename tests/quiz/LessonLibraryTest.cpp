@@ -63,6 +63,16 @@ TEST(LessonLibrary, BadLessonIsReportedWithPlaces) {
   EXPECT_NE(findDiagnostic(d, "missing-lesson"), nullptr) << d.toString();
 }
 
+// Found by fuzz_lesson_loader: a number beyond a double is well-formed JSON that the
+// parser refuses with out_of_range, which escaped the loader and ended the program.
+TEST(LessonLibrary, ANumberBeyondADoubleIsReportedNotThrown) {
+  TempDir dir;
+  writeText(dir.path() / "huge.json", "845444e4544445");
+  Diagnostics d;
+  EXPECT_FALSE(LessonLibrary::loadFile(dir.path() / "huge.json", &bank(), d));
+  EXPECT_NE(findDiagnostic(d, "json-syntax"), nullptr) << d.toString();
+}
+
 TEST(JobSpec, MergesOverridesOverTheLessonsSettings) {
   Diagnostics d;
   JsonValidator v("x.json", d);
