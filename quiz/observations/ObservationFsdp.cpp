@@ -11,6 +11,18 @@ namespace {
 
 using text::localized;
 
+// A count question's choices: the reason given for the count the trace shows is the
+// correct one (or the bare count when no reason has it), the other reasons are wrong.
+void chooseByCount(Draft& d, const std::map<std::int64_t, LocalizedText>& reasons, std::int64_t actual) {
+  if (const auto it = reasons.find(actual); it != reasons.end())
+    d.correct = it->second;
+  else
+    d.correct = localized("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
+                          {std::to_string(actual)});
+  for (const auto& [count, reason] : reasons)
+    if (count != actual) d.wrong.push_back(reason);
+}
+
 // How many all-gathers (FSDP) or all-reduces (DDP) one rank issued per step, and why.
 class CollectiveCount final : public ObservationTemplate {
 public:
@@ -103,14 +115,7 @@ public:
                               "Ваш запуск DDP ({0|ранг|ранга|рангов}, {1|модуль|модуля|модулей}): сколько all-reduce выполнил один ранг за шаг "
                               "обучения и почему?",
                               {n, u});
-    if (reasons.count(perStep)) {
-      d.correct = reasons[perStep];
-    } else {
-      d.correct = localized("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
-                            {std::to_string(perStep)});
-    }
-    for (auto& [count, reason] : reasons)
-      if (count != perStep) d.wrong.push_back(reason);
+    chooseByCount(d, reasons, perStep);
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
     d.explanation = fsdp ? localized("Your trace: {0} all-gathers per rank over {1|step|steps}, {2} per step for {3|unit|units}.",
                                      "Votre trace : {0} all-gathers par rang sur {1} pas, soit {2} par pas pour "
@@ -326,14 +331,7 @@ public:
                        "Ваш запуск с контрольными точками активаций ({0|модуль|модуля|модулей}): сколько прямых "
                        "вычислений выполнил ранг 0 за шаг обучения и почему?",
                        {u});
-    if (reasons.count(perStep)) {
-      d.correct = reasons[perStep];
-    } else {
-      d.correct = localized("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
-                            {std::to_string(perStep)});
-    }
-    for (auto& [count, reason] : reasons)
-      if (count != perStep) d.wrong.push_back(reason);
+    chooseByCount(d, reasons, perStep);
     d.explanation = localized("Your summary for rank {0}: {1|forward op|forward ops} over {2|step|steps}, {3} of them marked `recompute` in "
                               "the trace. The forward keeps only each unit's input; the backward runs the unit's forward "
                               "again just before computing its gradients. Less memory for activations, paid for in compute.",
