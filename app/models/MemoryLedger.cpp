@@ -18,11 +18,6 @@ using shardlab::StrategyKind;
 namespace {
 constexpr double kFp32 = 4.0; // master parameters, gradients and each AdamW moment are fp32
 
-// "0.50 Ψ"-style: bytes as a multiple of the fp32 model's parameter count.
-QString inPsi(double bytes, double psi) {
-  return psi > 0 ? QStringLiteral("%1 Ψ").arg(QLocale().toString(bytes / psi, 'f', 2)) : QString();
-}
-
 // Why a persistent part differs from its Ψ formula: the padding each unit gets to a
 // multiple of D (measured − formula equals it exactly), or what remains unexplained.
 QString persistentWhy(std::int64_t measured, double formula, double padded, double psi) {
@@ -34,9 +29,13 @@ QString persistentWhy(std::int64_t measured, double formula, double padded, doub
         .arg(Captions::bytes(static_cast<qint64>(std::llround(diff))));
   return QCoreApplication::translate("MemoryLedger", "%1 %2 the arithmetic with padding (%3): not explained")
       .arg(Captions::bytes(static_cast<qint64>(std::llround(std::abs(static_cast<double>(measured) - padded)))),
-           static_cast<double>(measured) > padded ? QCoreApplication::translate("MemoryLedger", "above") : QCoreApplication::translate("MemoryLedger", "below"), inPsi(padded, psi));
+           static_cast<double>(measured) > padded ? QCoreApplication::translate("MemoryLedger", "above") : QCoreApplication::translate("MemoryLedger", "below"), psiMultiple(padded, psi));
 }
 } // namespace
+
+QString psiMultiple(double bytes, double psi) {
+  return psi > 0 ? QStringLiteral("%1 Ψ").arg(QLocale().toString(bytes / psi, 'f', 2)) : QString();
+}
 
 std::int64_t Ledger::measuredPersistent() const {
   std::int64_t sum = 0;

@@ -37,5 +37,9 @@ struct Ledger {
   std::optional<double> formulaPersistent() const;
 };
 
+// "4.00 Ψ": bytes as a multiple of the model's parameter count, in the UI's locale;
+// empty when Ψ is unknown.
+QString psiMultiple(double bytes, double psi);
+
 // The ledger of `rank` in the model's run (empty lines before any memory record).
 Ledger memoryLedger(const TraceModel& model, int rank);

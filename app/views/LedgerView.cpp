@@ -51,9 +51,7 @@ QString LedgerView::html(const TraceModel& model, int rank) {
   if (model.isEmpty() || !model.config()) return tr("<p>No run yet.</p>");
   const Ledger ledger = memoryLedger(model, rank);
   const double psi = ledger.psi;
-  auto inPsi = [&](double bytes) {
-    return psi > 0 ? QStringLiteral("%1 Ψ").arg(QLocale().toString(bytes / psi, 'f', 2)) : QString();
-  };
+  auto inPsi = [&](double bytes) { return psiMultiple(bytes, psi); };
   QString h;
   if (ledger.applies)
     h += tr("<p><b>%1</b> · Ψ = %2 parameters · D = %3 · %n rank(s)</p>", nullptr, model.rankCount())
