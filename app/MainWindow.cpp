@@ -157,6 +157,9 @@ MainWindow::MainWindow(QWidget* parent)
   log_ = new LogPane(logDock);
   logDock->setWidget(log_);
   addDockWidget(Qt::BottomDockWidgetArea, logDock);
+  // The left docks (experiment form, guide, lab) keep the window's whole height; the log
+  // spans only the views, so it never covers the form's Run and Stop buttons.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   // The quiz dock: guide and observation questions of the current lesson and run (QuizPanel).
   quizDock_ = new QDockWidget(tr("Quiz"), this);
   quizDock_->setObjectName(QStringLiteral("quiz"));
@@ -678,6 +681,9 @@ void MainWindow::setPresentationLayout(bool on) {
     lessonNote_->setVisible(!lessonNote_->text().isEmpty());
   }
   presenting_ = on;
+  // The Both runs tab gives its timelines' height to the cards, whose unit cells a room
+  // must read (16 px at 1280x720); its Timelines button brings them back.
+  compareView_->setTimelinesShown(!on);
   if (on) {
     // The quiz moves from its dock into the overlay, which keeps the dock's shown state.
     const bool shown = quizDock_->isVisible();

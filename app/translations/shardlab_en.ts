@@ -154,6 +154,10 @@
         <source>Pipeline diagram</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Timelines</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CompareWindow</name>

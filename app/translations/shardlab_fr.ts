@@ -154,6 +154,10 @@
         <source>Pipeline diagram</source>
         <translation>Diagramme du pipeline</translation>
     </message>
+    <message>
+        <source>Timelines</source>
+        <translation>Chronologies</translation>
+    </message>
 </context>
 <context>
     <name>CompareWindow</name>

@@ -157,6 +157,10 @@
         <source>Pipeline diagram</source>
         <translation>Диаграмма конвейера</translation>
     </message>
+    <message>
+        <source>Timelines</source>
+        <translation>Временные шкалы</translation>
+    </message>
 </context>
 <context>
     <name>CompareWindow</name>

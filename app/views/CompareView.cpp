@@ -29,6 +29,15 @@ CompareView::CompareView(const TraceModel& a, const TraceModel& b, QWidget* pare
     choice->addWidget(button);
   }
   upperChoice_->button(0)->setChecked(true);
+  // The timelines below the cards can be put away: at 1280x720 in presentation mode the
+  // cards need that height for unit cells a room can read (MainWindow hides them there).
+  timelinesButton_ = new QToolButton(this);
+  timelinesButton_->setObjectName(QStringLiteral("compareTimelines"));
+  timelinesButton_->setCheckable(true);
+  timelinesButton_->setChecked(true);
+  connect(timelinesButton_, &QToolButton::toggled, this, &CompareView::setTimelinesShown);
+  choice->addSpacing(12);
+  choice->addWidget(timelinesButton_);
   choice->addStretch();
   g->addLayout(choice, 0, 0, 1, 2);
   connect(upperChoice_, &QButtonGroup::idClicked, this, [this](int id) { showPipeline(id == 1); });
@@ -83,6 +92,15 @@ void CompareView::showPipeline(bool on) {
 
 bool CompareView::showsPipeline() const { return upper_[0]->currentIndex() == 1; }
 
+void CompareView::setTimelinesShown(bool on) {
+  for (int run = 0; run < 2; ++run) timeline_[run]->setVisible(on);
+  // An empty row keeps its stretch: without the timelines the cards take their height.
+  static_cast<QGridLayout*>(layout())->setRowStretch(4, on ? 2 : 0);
+  timelinesButton_->setChecked(on);
+}
+
+bool CompareView::timelinesShown() const { return timelinesButton_->isChecked(); }
+
 QString CompareView::runTitle(int run) const {
   const TraceModel& m = *model_[run];
   QString text = m.config() ? describeJob(*m.config()) + QStringLiteral(" · ") + m.runLabel() : m.runLabel();
@@ -93,6 +111,7 @@ QString CompareView::runTitle(int run) const {
 void CompareView::retitle() {
   upperChoice_->button(0)->setText(tr("Rank cards"));
   upperChoice_->button(1)->setText(tr("Pipeline diagram"));
+  timelinesButton_->setText(tr("Timelines"));
   for (int run = 0; run < 2; ++run) {
     const QString text = runTitle(run);
     const int room = std::max(40, title_[run]->width());

@@ -14,6 +14,7 @@
 class QButtonGroup;
 class QLabel;
 class QStackedWidget;
+class QToolButton;
 class CategoryLegend;
 class PipelineView;
 class RankView;
@@ -29,6 +30,9 @@ public:
   // Above the timelines: the rank cards (false) or the pipeline diagram (true).
   void showPipeline(bool on);
   bool showsPipeline() const;
+  // The two timelines under the cards or diagram (on by default; off gives the cards their height).
+  void setTimelinesShown(bool on);
+  bool timelinesShown() const;
   const RunFollower& follower() const { return follower_; }
   RunFollower::Window window() const { return window_; }
   // Views of run 0 (the first) and run 1 (the second).
@@ -66,4 +70,5 @@ private:
   PipelineView* pipeline_[2];
   TimelineView* timeline_[2];
   QButtonGroup* upperChoice_;
+  QToolButton* timelinesButton_ = nullptr;
 };

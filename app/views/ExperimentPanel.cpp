@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -141,7 +142,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Micro-batches"), micro_);
   form->addRow(tr("Virtual stages"), virtual_);
   form->addRow(tr("Memory budget"), budget_);
-  l->addLayout(form);
+  // The fields scroll where the dock is short (1280x720 beside the log); what the form
+  // says is wrong and the Run and Stop buttons stay below them, always in view.
+  auto* fields = new QWidget(this);
+  fields->setLayout(form);
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("experimentFields"));
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(fields);
+  l->addWidget(scroll, 1);
   issues_ = new QLabel(this);
   issues_->setWordWrap(true);
   issues_->setObjectName(QStringLiteral("issues"));
@@ -156,7 +166,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   row->addWidget(run_);
   row->addWidget(stop_);
   l->addLayout(row);
-  l->addStretch();
   setConfig(shardlab::JobConfig{});
 }
 

@@ -473,8 +473,10 @@ void RankView::paintCard(QPainter& p, int rank) {
   QString doing = doing0;
   if (failure >= 0) doing = model_.event(failure).record == st::Record::OutOfMemory ? tr("OUT OF MEMORY") : tr("FAILED");
   p.setPen(failure >= 0 ? Palette::kind(st::Kind::ReduceScatter) : palette().color(QPalette::PlaceholderText));
+  // A narrow card (two runs side by side) ends a long line with "…" rather than cutting a letter.
   p.drawText(QRectF(title.left(), title.bottom(), title.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-             doing.isEmpty() ? tr("no work at this instant") : doing);
+             p.fontMetrics().elidedText(doing.isEmpty() ? tr("no work at this instant") : doing, Qt::ElideRight,
+                                        static_cast<int>(title.width())));
   if (idle) {
     p.fillRect(QRectF(c.left() + 2, c.top() + 2, c.width() - 4, lh * 2.2), QBrush(Palette::idle(dark), Qt::BDiagPattern));
   }
@@ -505,7 +507,8 @@ void RankView::paintCard(QPainter& p, int rank) {
   p.setPen(palette().color(QPalette::Text));
   QString memText = tr("%1 held · peak %2").arg(Captions::bytes(s.total), Captions::bytes(model_.peakBytes(rank)));
   if (budget_ > 0) memText += tr(" · budget %1").arg(Captions::bytes(budget_));
-  p.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, memText);
+  p.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(memText, Qt::ElideRight, static_cast<int>(bar.width())));
 
   // Units: parameter slots (one per owner rank) and gradient slots under them.
   const int n = model_.slotCount();

@@ -6,9 +6,11 @@
 #include "MainWindow.h"
 #include "SampleTrace.h"
 #include "models/AppSettings.h"
+#include "views/CompareView.h"
 #include "views/PlaybackBar.h"
 #include "views/QuizPanel.h"
 #include "views/RankView.h"
+#include "views/TimelineView.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -17,6 +19,7 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include <fstream>
 
@@ -36,19 +39,37 @@ struct PresentationMode {
 };
 } // namespace
 
+// A synthetic FSDP trace of `ranks` ranks and 6 units under the engine's own unit
+// names, the longest of which ("embedding") a narrow cell cuts.
+std::string sixUnitTrace(int ranks) {
+  sample::Options o;
+  o.ranks = ranks;
+  o.steps = 2;
+  o.blocks = 4; // embed, block0..block3, head: 6 units
+  std::string text = sample::fsdpText(o);
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"embed", "embedding"}, {"head", "output"}})
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+  return text;
+}
+
+// Every unit of every card named in full, on slots of at least 16 px inside the card.
+void expectLegibleCards(const RankView& ranks, const TraceModel& model) {
+  for (int u = 0; u < model.unitCount(); ++u) EXPECT_EQ(ranks.shownUnitLabel(u), model.unitName(u)) << "unit " << u;
+  for (int r = 0; r < model.rankCount(); ++r)
+    for (int u = 0; u < model.unitCount(); ++u)
+      for (int slot = 0; slot < model.slotCount(); ++slot) {
+        const QRectF cell = ranks.slotRect(r, u, slot);
+        EXPECT_GE(cell.width(), 16.0) << "rank " << r << " unit " << u << " slot " << slot;
+        EXPECT_GE(cell.height(), 16.0) << "rank " << r << " unit " << u << " slot " << slot;
+        EXPECT_TRUE(ranks.cardRect(r).contains(cell)) << "rank " << r << " unit " << u;
+      }
+}
+
 TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
   PresentationMode presenting;
   QTemporaryDir dir;
   const QString trace = dir.filePath(QStringLiteral("six-units.trace"));
-  sample::Options o;
-  o.ranks = 4;
-  o.steps = 2;
-  o.blocks = 4; // embed, block0..block3, head: 6 units
-  // The engine's own unit names, the longest of which ("embedding") a narrow cell cuts.
-  std::string text = sample::fsdpText(o);
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"embed", "embedding"}, {"head", "output"}})
-    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  std::ofstream(trace.toStdString()) << text;
+  std::ofstream(trace.toStdString()) << sixUnitTrace(4);
   for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
     SCOPED_TRACE(QStringLiteral("%1x%2").arg(size.width()).arg(size.height()).toStdString());
     MainWindow w;
@@ -69,15 +90,7 @@ TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
     EXPECT_GE(QFontInfo(w.font()).pixelSize(), 18);
     EXPECT_GE(QFontInfo(ranks->font()).pixelSize(), 18);
     // Every unit named in full, on cells of at least 16 px.
-    for (int u = 0; u < 6; ++u) EXPECT_EQ(ranks->shownUnitLabel(u), w.model().unitName(u)) << "unit " << u;
-    for (int r = 0; r < 4; ++r)
-      for (int u = 0; u < 6; ++u)
-        for (int slot = 0; slot < 4; ++slot) {
-          const QRectF cell = ranks->slotRect(r, u, slot);
-          EXPECT_GE(cell.width(), 16.0) << "rank " << r << " unit " << u << " slot " << slot;
-          EXPECT_GE(cell.height(), 16.0) << "rank " << r << " unit " << u << " slot " << slot;
-          EXPECT_TRUE(ranks->cardRect(r).contains(cell)) << "rank " << r << " unit " << u;
-        }
+    expectLegibleCards(*ranks, w.model());
     // The slider and the prediction box keep their minimum widths.
     auto* slider = w.findChild<PlaybackBar*>()->findChild<QSlider*>();
     ASSERT_NE(slider, nullptr);
@@ -109,4 +122,44 @@ TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
     w.setPresentationLayout(false);
     EXPECT_TRUE(dock->isAncestorOf(w.quizPanel()));
   }
+}
+
+// A comparison lesson's Both runs tab at 1280x720: two runs of two ranks side by side.
+// Presenting, the timelines under the cards give their height to the unit cells (16 px,
+// names in full); the tab's Timelines button brings them back.
+TEST(Presentation, BothRunsCardsAreLegibleAt1280x720) {
+  PresentationMode presenting;
+  QTemporaryDir dir;
+  const QString trace = dir.filePath(QStringLiteral("six-units.trace"));
+  std::ofstream(trace.toStdString()) << sixUnitTrace(2);
+  MainWindow w;
+  w.setPresentationLayout(true);
+  w.resize(1280, 720);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  ASSERT_TRUE(w.openTrace(trace).isEmpty());
+  w.comparisonModel().setTrace(shardlab::trace::readTrace(sixUnitTrace(2)).trace);
+  w.refreshViews();
+  ASSERT_TRUE(w.showView(QStringLiteral("both")));
+  w.playback().setFraction(0.4);
+  QCoreApplication::processEvents();
+  CompareView* both = w.compareView();
+  EXPECT_FALSE(both->timelinesShown());
+  EXPECT_FALSE(both->timelineView(0)->isVisible());
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    EXPECT_GE(QFontInfo(both->rankView(run)->font()).pixelSize(), 18);
+    expectLegibleCards(*both->rankView(run), run == 0 ? w.model() : w.comparisonModel());
+  }
+  const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+  if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/presentation-both-1280.png"));
+  auto* button = both->findChild<QToolButton*>(QStringLiteral("compareTimelines"));
+  ASSERT_NE(button, nullptr);
+  button->click();
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(both->timelineView(1)->isVisible());
+  // Out of presentation mode the timelines are back by default.
+  button->click();
+  w.setPresentationLayout(false);
+  EXPECT_TRUE(both->timelinesShown());
 }

@@ -189,6 +189,36 @@ TEST(OpenTrace, TheFormAndTheLogDescribeTheRunOnScreen) {
   EXPECT_TRUE(commandShown);
 }
 
+// At 1280x720 with the log open, the form's Run and Stop buttons are on screen and not
+// under the log (the left docks keep the window's height; the fields scroll).
+TEST(ExperimentForm, RunAndStopStayInViewAt1280x720) {
+  MainWindow w;
+  w.resize(1280, 720);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  w.showWorkspace();
+  auto* experiment = w.findChild<QDockWidget*>(QStringLiteral("experiment"));
+  auto* log = w.findChild<QDockWidget*>(QStringLiteral("log"));
+  ASSERT_TRUE(experiment && log);
+  experiment->show();
+  log->show();
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(log->isVisible());
+  const QRect logArea(log->mapTo(&w, QPoint()), log->size());
+  int buttons = 0;
+  for (auto* button : w.experimentPanel()->findChildren<QPushButton*>()) {
+    if (button->text() != QStringLiteral("Run") && button->text() != QStringLiteral("Stop")) continue;
+    ++buttons;
+    const QRect r(button->mapTo(&w, QPoint()), button->size());
+    EXPECT_TRUE(button->isVisible()) << button->text().toStdString();
+    EXPECT_TRUE(w.rect().contains(r)) << button->text().toStdString();
+    EXPECT_FALSE(r.intersects(logArea)) << button->text().toStdString() << " is under the log";
+    EXPECT_TRUE(experiment->rect().contains(QRect(button->mapTo(experiment, QPoint()), button->size())))
+        << button->text().toStdString() << " is cut off by the dock";
+  }
+  EXPECT_EQ(buttons, 2);
+}
+
 TEST(Presentation, HidesTheFormAndTheLogAndBringsThemBack) {
   MainWindow w;
   w.show();
