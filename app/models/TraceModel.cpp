@@ -233,7 +233,9 @@ const RunEnding& TraceModel::ending() const {
     // Painted many times a second while a run streams in: a run with neither a flight
     // nor a failure record ends as it goes, without reading it all again.
     const bool nothingToRead = !measured_ && flights_.empty() && failures_.empty();
-    ending_ = nothingToRead ? RunEnding() : RunEnding::of(measured());
+    // A replay has no ending of its own: the measured run's would be drawn at times the
+    // replay does not have.
+    ending_ = nothingToRead || replayMode_ ? RunEnding() : RunEnding::of(measured());
     endingAt_ = count;
   }
   return ending_;

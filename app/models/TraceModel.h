@@ -124,8 +124,8 @@ public:
   const std::vector<int>& failureEvents() const { return failures_; }
   // The flight records (a hung rank's recent communication calls), in order.
   const std::vector<int>& flightRecords() const { return flights_; }
-  // How the measured run ended when it did not finish: a hang or failed ranks
-  // (RunEnding), the same for a replay of it. Recomputed when events arrived since.
+  // How the run ended when it did not finish: a hang or failed ranks (RunEnding); none
+  // while a replay is shown. Recomputed when events arrived since.
   const RunEnding& ending() const;
   QString parseError() const { return parseError_; }
 

@@ -3,7 +3,7 @@
 // they are stuck in, and the window on the run's last moments.
 //
 // The two fixtures in tests/app/data were written by real runs of shardlab-run
-// (2 December 2026, this machine), each from the build of this commit:
+// (3 December 2026, on the 2-core development machine), each from the build of this commit:
 //   hang-fsdp-4ranks.trace:        SHARDLAB_FAULT=2:2:hang shardlab-run --strategy fsdp --ranks 4 --layers 1
 //                                  --hidden 16 --batch 8 --steps 4 --collective-timeout 2 --trace F -q
 //                                  ("rank 2 never entered all_gather of embedding in step 2; ranks 0, 1, 3
@@ -208,6 +208,12 @@ TEST(Ending, OpeningAHungTraceShowsItsLastMomentsAndSaysWhatHappened) {
   // Playing from the start shows the run as it went, the ending only once reached.
   w.playback().home();
   EXPECT_NE(w.captionBar()->text(), e.text());
+  // A replay of the run has no ending drawn over it; the measured run has it again.
+  w.showRun(st::ReplayMode::ScheduleAlone);
+  EXPECT_EQ(w.model().ending().kind, RunEnding::Kind::None);
+  w.showRun(std::nullopt);
+  EXPECT_EQ(w.model().ending().kind, RunEnding::Kind::Hang);
+  EXPECT_TRUE(w.model().ending().isCulprit(2));
 }
 
 TEST(Ending, TheVerdictIsTranslated) {
