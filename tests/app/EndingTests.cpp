@@ -11,6 +11,10 @@
 //   killed-rank-fsdp-4ranks.trace: SHARDLAB_FAULT=1:2:kill shardlab-run --strategy fsdp --ranks 4 --layers 1
 //                                  --hidden 16 --batch 8 --steps 4 --trace F -q
 //                                  ("rank 1 failed: killed by signal 9 (Killed)", exit 3)
+//   hang-pipeline-2ranks.trace:    SHARDLAB_FAULT=0:2:hang shardlab-run --strategy pipeline --ranks 2 --schedule gpipe
+//                                  --microbatches 2 --layers 2 --hidden 16 --batch 8 --steps 4 --collective-timeout 2
+//                                  --trace F -q ("rank 1 is waiting in recv from rank 0 of block1 in step 2
+//                                  (micro-batch 0); rank 0 never sent it", exit 3)
 // The last test makes a hang through JobRunner, as the app runs a job.
 #include "MainWindow.h"
 #include "models/AppSettings.h"
@@ -40,6 +44,7 @@ namespace {
 const QString kData = QStringLiteral(SHARDLAB_APP_TEST_DATA);
 QString hangTrace() { return kData + QStringLiteral("/hang-fsdp-4ranks.trace"); }
 QString killedTrace() { return kData + QStringLiteral("/killed-rank-fsdp-4ranks.trace"); }
+QString pipelineHangTrace() { return kData + QStringLiteral("/hang-pipeline-2ranks.trace"); }
 
 struct Language {
   explicit Language(const char* code) {
@@ -102,6 +107,21 @@ TEST(Ending, AHangNamesTheRankThatNeverEnteredAndTheRanksWaitingInTheCall) {
   EXPECT_LE(e.moment, m.endTime());
   EXPECT_FALSE(e.reached(e.hangSince - 1));
   EXPECT_TRUE(e.reached(e.hangSince));
+}
+
+TEST(Ending, APipelineStageWaitingForAMessageNamesTheStageThatNeverSentIt) {
+  TraceModel m;
+  ASSERT_TRUE(m.loadFile(pipelineHangTrace()).isEmpty()) << m.parseError().toStdString();
+  const RunEnding& e = m.ending();
+  ASSERT_EQ(e.kind, RunEnding::Kind::Hang);
+  EXPECT_EQ(e.culprits, (std::vector<int>{0}));
+  EXPECT_EQ(e.waiting, (std::vector<int>{1}));
+  ASSERT_TRUE(e.stuck.count(1));
+  EXPECT_EQ(e.stuck.at(1).kind, st::Kind::Recv);
+  EXPECT_EQ(e.stuck.at(1).peer, 0);
+  EXPECT_EQ(e.text(), QStringLiteral("Hang after 2 s (--collective-timeout): rank 1 is waiting in receive from rank 0 of "
+                                     "block1 in step 2 (micro-batch 0); rank 0 never sent it."));
+  EXPECT_EQ(e.culpritText(0), QStringLiteral("never entered send to rank 1 of block1 in step 2 (micro-batch 0)"));
 }
 
 TEST(Ending, WithoutItsFlightRecordsTheSameRunWouldBlameTheWaitingRanks) {
