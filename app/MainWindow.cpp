@@ -774,7 +774,22 @@ QString MainWindow::openTrace(const QString& path) {
   quiz_->refreshObservations(path);
   showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
+  else showEnding();
   return err;
+}
+
+bool MainWindow::showEnding() {
+  const RunEnding& ending = model_.ending();
+  if (ending.kind == RunEnding::Kind::None) return false;
+  // The run's last moments: the playhead where the hang was seen or the rank failed,
+  // the timeline from a little before it to the end, and what happened above the views.
+  playback_.pause();
+  playback_.setFollowLive(false);
+  playback_.setTime(ending.moment);
+  const qint64 end = std::max(model_.endTime(), ending.moment);
+  timeline_->setVisibleRange(ending.windowStart, end + std::max<qint64>(1, (end - ending.windowStart) / 40));
+  showMessage(ending.text(), true);
+  return true;
 }
 
 bool MainWindow::runLesson(const QString& id, bool askPrediction) {
@@ -836,6 +851,7 @@ void MainWindow::onRunFinished(JobRunner::Outcome outcome, const QString& text) 
   quiz_->refreshObservations();
   showMessage(text, outcome != JobRunner::Outcome::Finished);
   log_->append(text + QLatin1Char('\n'));
+  if (outcome == JobRunner::Outcome::RankFailed) showEnding();
 }
 
 void MainWindow::onComparisonFinished(const QString& text) {

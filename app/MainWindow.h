@@ -96,6 +96,10 @@ public:
   bool showView(const QString& name);
   // Pushes pending model changes into the views now (tests, screenshots).
   void refreshViews();
+  // A hung or failed run (TraceModel::ending()): the playhead at its last moments, the
+  // timeline around them, what happened in the message above the views. False (and
+  // nothing changed) for a run that did not end so.
+  bool showEnding();
   // The switch over the views: the measured run (nullopt) or a replay of it.
   void showRun(std::optional<shardlab::trace::ReplayMode> mode);
 

@@ -136,7 +136,8 @@ int main(int argc, char** argv) {
     w.playback().setFollowLive(false);
     w.showRun(*shown);
     w.refreshViews();
-    if (!quizTab) w.playback().setFraction(fraction);
+    // A hung or failed run opens on its last moments, unless --at says where.
+    if (!quizTab && (cli.isSet(at) || !w.showEnding())) w.playback().setFraction(fraction);
     selectTab();
     QCoreApplication::processEvents();
     QCoreApplication::processEvents();

@@ -11,7 +11,9 @@
 #   1 env       nvidia-smi, where pip's NCCL is, the bundle unpacked, ldd of every binary
 #   2 kernels   shardlab_cuda_device_test, cuda_build_test, compute-sanitizer racecheck
 #               and memcheck (warnings only: gVisor's runtime may refuse the sanitizer)
-#   3 mpi/nccl  mpirun -np 2 hostname, shardlab_nccl_test, shardlab_gpu_transport_test
+#   3 mpi/nccl  mpirun -np 2 hostname, shardlab_nccl_test, shardlab_gpu_transport_test;
+#               preflight: a model far larger than the GPU is refused (exit 2, naming
+#               GPU 0 and its free memory) before anything starts
 #   4 parity    one rank GPU vs CPU (ddp, fsdp on NCCL; --dump-params relative 1e-4 and
 #               losses), and the GPU job metadata test
 #   5 parity    four staged ranks (ddp, fsdp, tp, pipeline) vs CPU; fsdp once more with
@@ -117,6 +119,12 @@ run() {
 # and the launcher blamed the killed rank (not a failure of some other cause).
 EXPECT_KILLED=(bash -c 'out=$("$@" 2>&1); rc=$?; printf "%s\n" "$out"; echo "exit status $rc (non-zero expected)"
   [ "$rc" -ne 0 ] && grep -q "rank 1 failed: killed by signal 9" <<<"$out"' expect-killed)
+# EXPECT_GPU_REFUSED passes when the launcher refused the job with exit 2 in its GPU
+# pre-flight check (the estimate against GPU 0's free memory, cudaMemGetInfo).
+EXPECT_GPU_REFUSED=(bash -c 'out=$("$@" 2>&1); rc=$?; printf "%s\n" "$out"; echo "exit status $rc (2 expected)"
+  [ "$rc" -eq 2 ] && grep -q "on GPU 0 .*free of" <<<"$out"' expect-gpu-refused)
+# About 2 TiB per rank (134 million parameters per block): larger than any GPU.
+TOO_LARGE_FOR_A_GPU=(--strategy ddp --ranks 1 --layers 1000 --hidden 4096 --steps 1 -q)
 if [ -n "$BUNDLE" ]; then
   BUDGET=420
   NGPU=0
@@ -168,6 +176,7 @@ if [ -n "$BUNDLE" ]; then
   run mpi hostname 30 mpirun -np 2 hostname
   run nccl nccl-test 90 "$BIN/shardlab_nccl_test" --gtest_output="xml:$OUT/nccl.xml"
   run nccl transport-test 90 "$BIN/shardlab_gpu_transport_test" --gtest_output="xml:$OUT/transport.xml"
+  run preflight gpu-too-small 30 "${EXPECT_GPU_REFUSED[@]}" "$RUNNER" "${TOO_LARGE_FOR_A_GPU[@]}" --device cuda
   # 4. one rank, GPU against CPU
   run parity one-rank-nccl 150 env SHARDLAB_RUN="$RUNNER" "$BIN/shardlab_gpu_parity_test" \
     --gtest_filter='*nccl_1' --gtest_output="xml:$OUT/parity-one-rank.xml"
@@ -332,6 +341,8 @@ elif ! command -v mpirun >/dev/null 2>&1; then
   say "engine jobs: mpirun not found (Open MPI is not installed here): skipped"
   record engine jobs SKIP 0 "no mpirun"
 else
+  # The GPU pre-flight check: refused with exit 2 before anything starts.
+  run preflight gpu-too-small 30 "${EXPECT_GPU_REFUSED[@]}" "$RUNNER" "${TOO_LARGE_FOR_A_GPU[@]}" --device cuda
   # One rank per GPU (--device cuda): NCCL collectives on a communication stream. On
   # one GPU that is a one-rank job; pipeline and tp need two ranks at least.
   for strategy in ddp fsdp; do engine_job "$strategy-${NGPU}gpu" "$strategy" "$NGPU" cuda; done

@@ -172,6 +172,9 @@ void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
                  .arg(Captions::bytes(o.needed), Palette::categoryName(o.category),
                       o.unit == "-" ? QString() : tr(" of %1").arg(QString::fromStdString(o.unit)),
                       Captions::bytes(o.holding), Captions::bytes(o.budget)));
+    } else if (const RunEnding& ending = model_.ending(); ending.kind != RunEnding::Kind::None) {
+      // A hang or a failed rank, said as the trace shows it (the launcher's words are in the log).
+      finish(Outcome::RankFailed, ending.text());
     } else {
       QString which;
       for (const auto& r : s.ranksDetail)

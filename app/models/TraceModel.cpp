@@ -35,6 +35,8 @@ void TraceModel::reindex() {
   peakBytes_ = 0;
   stepsDone_ = 0;
   failures_.clear();
+  flights_.clear();
+  endingAt_ = -1;
   parseError_.clear();
   config_.reset();
   updateJob();
@@ -204,6 +206,7 @@ void TraceModel::index(int from) {
       failures_.push_back(i);
       eventStarts_.push_back(e.t0);
       break;
+    case st::Record::Flight: flights_.push_back(i); break;
     default: break;
     }
   }
@@ -222,6 +225,20 @@ const st::Summary& TraceModel::summary() const {
     summaryAt_ = eventCount();
   }
   return *summary_;
+}
+
+const RunEnding& TraceModel::ending() const {
+  const int count = static_cast<int>(measured().events.size());
+  if (endingAt_ != count) {
+    // Painted many times a second while a run streams in: a run with neither a flight
+    // nor a failure record ends as it goes, without reading it all again.
+    const bool nothingToRead = !measured_ && flights_.empty() && failures_.empty();
+    // A replay has no ending of its own: the measured run's would be drawn at times the
+    // replay does not have.
+    ending_ = nothingToRead || replayMode_ ? RunEnding() : RunEnding::of(measured());
+    endingAt_ = count;
+  }
+  return ending_;
 }
 
 const st::Summary& TraceModel::recentSummary(int maxAgeMs) const {

@@ -5,6 +5,8 @@
 // shardlab::trace::summarize(), so the app agrees with shardlab-run and the quiz.
 #pragma once
 
+#include "models/RunEnding.h"
+
 #include "trace/Event.h"
 #include "trace/Replay.h"
 #include "trace/Summary.h"
@@ -120,6 +122,11 @@ public:
 
   // Failures in the trace (OOM or fail records), in order.
   const std::vector<int>& failureEvents() const { return failures_; }
+  // The flight records (a hung rank's recent communication calls), in order.
+  const std::vector<int>& flightRecords() const { return flights_; }
+  // How the run ended when it did not finish: a hang or failed ranks (RunEnding); none
+  // while a replay is shown. Recomputed when events arrived since.
+  const RunEnding& ending() const;
   QString parseError() const { return parseError_; }
 
 Q_SIGNALS:
@@ -161,5 +168,8 @@ private:
   void updateJob();
   std::optional<shardlab::JobConfig> config_;
   std::vector<int> failures_;
+  std::vector<int> flights_;
+  mutable RunEnding ending_;
+  mutable int endingAt_ = -1;
   QString parseError_;
 };

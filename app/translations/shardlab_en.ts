@@ -1646,6 +1646,25 @@
         <source>slice %1</source>
         <translation></translation>
     </message>
+    <message>
+        <source>MISSING: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FAILED: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 %2; rank(s) %3 wait for it.</source>
+        <translation>
+            <numerusform>Rank %1 %2; rank %3 waits for it.</numerusform>
+            <numerusform>Rank %1 %2; ranks %3 wait for it.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ReviewView</name>
@@ -1671,6 +1690,111 @@
     </message>
     <message>
         <source>No answers yet in this quiz.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RunEnding</name>
+    <message>
+        <source>%1 from rank %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to rank %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in step %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (micro-batch %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Then rank(s) %1 failed too.</source>
+        <translation>
+            <numerusform>Then rank %1 failed too.</numerusform>
+            <numerusform>Then ranks %1 failed too.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The other ranks were stopped; the trace up to the failure is shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hang after %1 s (--collective-timeout):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> Rank(s) %1 finished it.</source>
+        <translation>
+            <numerusform> Rank %1 finished it.</numerusform>
+            <numerusform> Ranks %1 finished it.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>never entered %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting in %1 for rank(s) %2</source>
+        <translation>
+            <numerusform>waiting in %1 for rank %2</numerusform>
+            <numerusform>waiting in %1 for ranks %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 are waiting in %2</source>
+        <translation>
+            <numerusform>rank %1 is waiting in %2</numerusform>
+            <numerusform>ranks %1 are waiting in %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 got past it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 never sent it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 never received it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 never entered %2</source>
+        <translation>
+            <numerusform>rank %1 never entered %2</numerusform>
+            <numerusform>ranks %1 never entered %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 are waiting in it</source>
+        <translation>
+            <numerusform>rank %1 is waiting in it</numerusform>
+            <numerusform>ranks %1 are waiting in it</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2; %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1654,6 +1654,25 @@
         <source>slice %1</source>
         <translation>tranche %1</translation>
     </message>
+    <message>
+        <source>MISSING: %1</source>
+        <translation>ABSENT : %1</translation>
+    </message>
+    <message>
+        <source>FAILED: %1</source>
+        <translation>ÉCHEC : %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 %2; rank(s) %3 wait for it.</source>
+        <translation>
+            <numerusform>Le rang %1 %2 ; le rang %3 l&apos;attend.</numerusform>
+            <numerusform>Le rang %1 %2 ; les rangs %3 l&apos;attendent.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation>Le rang %1 a échoué : %2.</translation>
+    </message>
 </context>
 <context>
     <name>ReviewView</name>
@@ -1680,6 +1699,111 @@
     <message>
         <source>No answers yet in this quiz.</source>
         <translation>Pas encore de réponse dans ce quiz.</translation>
+    </message>
+</context>
+<context>
+    <name>RunEnding</name>
+    <message>
+        <source>%1 from rank %2</source>
+        <translation>%1 du rang %2</translation>
+    </message>
+    <message>
+        <source>%1 to rank %2</source>
+        <translation>%1 vers le rang %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>%1 in step %2</source>
+        <translation>%1 au pas %2</translation>
+    </message>
+    <message>
+        <source>%1 (micro-batch %2)</source>
+        <translation>%1 (micro-lot %2)</translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation>Le rang %1 a échoué : %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Then rank(s) %1 failed too.</source>
+        <translation>
+            <numerusform>Puis le rang %1 a échoué aussi.</numerusform>
+            <numerusform>Puis les rangs %1 ont échoué aussi.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The other ranks were stopped; the trace up to the failure is shown.</source>
+        <translation>Les autres rangs ont été arrêtés ; la trace jusqu&apos;à l&apos;échec est affichée.</translation>
+    </message>
+    <message>
+        <source>Hang after %1 s (--collective-timeout):</source>
+        <translation>Blocage après %1 s (`--collective-timeout`) :</translation>
+    </message>
+    <message numerus="yes">
+        <source> Rank(s) %1 finished it.</source>
+        <translation>
+            <numerusform> Le rang %1 l&apos;a terminé.</numerusform>
+            <numerusform> Les rangs %1 l&apos;ont terminé.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>never entered %1</source>
+        <translation>n&apos;est jamais entré dans %1</translation>
+    </message>
+    <message>
+        <source>waiting in %1</source>
+        <translation>attend dans %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting in %1 for rank(s) %2</source>
+        <translation>
+            <numerusform>attend le rang %2 dans %1</numerusform>
+            <numerusform>attend les rangs %2 dans %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 are waiting in %2</source>
+        <translation>
+            <numerusform>le rang %1 attend dans %2</numerusform>
+            <numerusform>les rangs %1 attendent dans %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 got past it.</source>
+        <translation>%1 %2 ; le rang %3 l&apos;a dépassé.</translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 never sent it.</source>
+        <translation>%1 %2 ; le rang %3 ne l&apos;a jamais envoyé.</translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 never received it.</source>
+        <translation>%1 %2 ; le rang %3 ne l&apos;a jamais reçu.</translation>
+    </message>
+    <message>
+        <source>%1 %2.</source>
+        <translation>%1 %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 never entered %2</source>
+        <translation>
+            <numerusform>le rang %1 n&apos;est jamais entré dans %2</numerusform>
+            <numerusform>les rangs %1 ne sont jamais entrés dans %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 are waiting in it</source>
+        <translation>
+            <numerusform>le rang %1 y attend</numerusform>
+            <numerusform>les rangs %1 y attendent</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2; %3.</source>
+        <translation>%1 %2 ; %3.</translation>
     </message>
 </context>
 <context>

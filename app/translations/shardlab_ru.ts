@@ -1665,6 +1665,26 @@
         <source>slice %1</source>
         <translation>часть %1</translation>
     </message>
+    <message>
+        <source>MISSING: %1</source>
+        <translation>ОТСУТСТВУЕТ: %1</translation>
+    </message>
+    <message>
+        <source>FAILED: %1</source>
+        <translation>СБОЙ: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 %2; rank(s) %3 wait for it.</source>
+        <translation>
+            <numerusform>Ранг %1 %2; ранг %3 ждёт его.</numerusform>
+            <numerusform>Ранг %1 %2; ранги %3 ждут его.</numerusform>
+            <numerusform>Ранг %1 %2; ранги %3 ждут его.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation>Ранг %1 завершился с ошибкой: %2.</translation>
+    </message>
 </context>
 <context>
     <name>ReviewView</name>
@@ -1691,6 +1711,117 @@
     <message>
         <source>No answers yet in this quiz.</source>
         <translation>В этом тесте ещё нет ответов.</translation>
+    </message>
+</context>
+<context>
+    <name>RunEnding</name>
+    <message>
+        <source>%1 from rank %2</source>
+        <translation>%1 от ранга %2</translation>
+    </message>
+    <message>
+        <source>%1 to rank %2</source>
+        <translation>%1 рангу %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 для %2</translation>
+    </message>
+    <message>
+        <source>%1 in step %2</source>
+        <translation>%1 на шаге %2</translation>
+    </message>
+    <message>
+        <source>%1 (micro-batch %2)</source>
+        <translation>%1 (микробатч %2)</translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation>Ранг %1 завершился с ошибкой: %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Then rank(s) %1 failed too.</source>
+        <translation>
+            <numerusform>Затем с ошибкой завершился и ранг %1.</numerusform>
+            <numerusform>Затем с ошибкой завершились и ранги %1.</numerusform>
+            <numerusform>Затем с ошибкой завершились и ранги %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The other ranks were stopped; the trace up to the failure is shown.</source>
+        <translation>Остальные ранги были остановлены; показана трасса до сбоя.</translation>
+    </message>
+    <message>
+        <source>Hang after %1 s (--collective-timeout):</source>
+        <translation>Зависание через %1 с (`--collective-timeout`):</translation>
+    </message>
+    <message numerus="yes">
+        <source> Rank(s) %1 finished it.</source>
+        <translation>
+            <numerusform> Ранг %1 его завершил.</numerusform>
+            <numerusform> Ранги %1 его завершили.</numerusform>
+            <numerusform> Ранги %1 его завершили.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>never entered %1</source>
+        <translation>так и не вошёл в %1</translation>
+    </message>
+    <message>
+        <source>waiting in %1</source>
+        <translation>ждёт в %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting in %1 for rank(s) %2</source>
+        <translation>
+            <numerusform>ждёт ранг %2 в %1</numerusform>
+            <numerusform>ждёт ранги %2 в %1</numerusform>
+            <numerusform>ждёт ранги %2 в %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 are waiting in %2</source>
+        <translation>
+            <numerusform>ранг %1 ждёт в %2</numerusform>
+            <numerusform>ранги %1 ждут в %2</numerusform>
+            <numerusform>ранги %1 ждут в %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 got past it.</source>
+        <translation>%1 %2; ранг %3 его прошёл.</translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 never sent it.</source>
+        <translation>%1 %2; ранг %3 так его и не отправил.</translation>
+    </message>
+    <message>
+        <source>%1 %2; rank %3 never received it.</source>
+        <translation>%1 %2; ранг %3 так его и не получил.</translation>
+    </message>
+    <message>
+        <source>%1 %2.</source>
+        <translation>%1 %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 never entered %2</source>
+        <translation>
+            <numerusform>ранг %1 так и не вошёл в %2</numerusform>
+            <numerusform>ранги %1 так и не вошли в %2</numerusform>
+            <numerusform>ранги %1 так и не вошли в %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>rank(s) %1 are waiting in it</source>
+        <translation>
+            <numerusform>ранг %1 ждёт в нём</numerusform>
+            <numerusform>ранги %1 ждут в нём</numerusform>
+            <numerusform>ранги %1 ждут в нём</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2; %3.</source>
+        <translation>%1 %2; %3.</translation>
     </message>
 </context>
 <context>

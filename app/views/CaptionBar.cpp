@@ -14,6 +14,14 @@ CaptionBar::CaptionBar(const TraceModel& model, QWidget* parent) : QLabel(parent
 }
 
 void CaptionBar::setTime(qint64 t) {
+  // A hung or failed run, once the playhead is in its end: what happened, in the
+  // launcher's terms (RunEnding), rather than one of the events around it.
+  if (const RunEnding& ending = model_.ending(); ending.reached(t)) {
+    shown_ = kEndingShown;
+    phase_.clear();
+    setText(ending.text());
+    return;
+  }
   const int i = Captions::eventAt(model_, t);
   const auto phase = phases_.at(model_, t);
   const QString phaseName = phase ? PhaseIndex::name(*phase) : QString();

@@ -11,6 +11,8 @@ class CaptionBar : public QLabel {
   Q_OBJECT
 public:
   explicit CaptionBar(const TraceModel& model, QWidget* parent = nullptr);
+  // The event the sentence is about; kEndingShown while it says how the run ended.
+  static constexpr int kEndingShown = -3;
   int shownEvent() const { return shown_; }
   // The phase named in front of the sentence ("" before the first op).
   QString shownPhase() const { return phase_; }

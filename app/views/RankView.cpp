@@ -458,9 +458,28 @@ void RankView::paintCard(QPainter& p, int rank) {
   const double lh = fm.height();
 
   // Card, title and unit names are in the layer under this (paintCardUnder); a failure
-  // reached redraws the card's border.
-  const int failure = failureAt(rank);
-  if (failure >= 0) {
+  // reached redraws the card's border. A hung or failed run's culprit (RunEnding) is
+  // tinted and framed in the problem colour; a rank waiting in the hung call is framed
+  // dashed, and says what it waits in rather than the watchdog's failure.
+  const RunEnding& ending = model_.ending();
+  const bool culprit = ending.reached(time_) && ending.isCulprit(rank);
+  const auto stuck = ending.stuck.find(rank);
+  const bool waiting = ending.kind == RunEnding::Kind::Hang && ending.isWaiting(rank) && stuck != ending.stuck.end() &&
+                       stuck->second.start <= time_;
+  const int failure = waiting ? -1 : failureAt(rank);
+  if (culprit) {
+    const QColor problem = Palette::problem();
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(problem.red(), problem.green(), problem.blue(), 40));
+    p.drawRoundedRect(c, 6, 6);
+    p.setPen(QPen(problem, 4.0));
+    p.setBrush(Qt::NoBrush);
+    p.drawRoundedRect(c, 6, 6);
+  } else if (waiting) {
+    p.setPen(QPen(Palette::kind(stuck->second.kind), 3.0, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRoundedRect(c, 6, 6);
+  } else if (failure >= 0) {
     p.setPen(QPen(Palette::kind(st::Kind::ReduceScatter), 3.0));
     p.setBrush(Qt::NoBrush);
     p.drawRoundedRect(c, 6, 6);
@@ -472,12 +491,18 @@ void RankView::paintCard(QPainter& p, int rank) {
   const auto [doing0, idle] = activity(rank, s);
   QString doing = doing0;
   if (failure >= 0) doing = model_.event(failure).record == st::Record::OutOfMemory ? tr("OUT OF MEMORY") : tr("FAILED");
-  p.setPen(failure >= 0 ? Palette::kind(st::Kind::ReduceScatter) : palette().color(QPalette::PlaceholderText));
+  if (culprit) doing = ending.kind == RunEnding::Kind::Hang ? tr("MISSING: %1").arg(ending.culpritText(rank))
+                                                            : tr("FAILED: %1").arg(ending.culpritText(rank));
+  else if (waiting) doing = ending.waitingText(model_.trace(), rank);
+  p.setPen(culprit ? Palette::problem()
+           : waiting ? palette().color(QPalette::Text)
+           : failure >= 0 ? Palette::kind(st::Kind::ReduceScatter)
+                          : palette().color(QPalette::PlaceholderText));
   // A narrow card (two runs side by side) ends a long line with "…" rather than cutting a letter.
   p.drawText(QRectF(title.left(), title.bottom(), title.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(doing.isEmpty() ? tr("no work at this instant") : doing, Qt::ElideRight,
-                                        static_cast<int>(title.width())));
-  if (idle) {
+             QFontMetricsF(font()).elidedText(doing.isEmpty() ? tr("no work at this instant") : doing, Qt::ElideRight,
+                                              title.width()));
+  if (idle || waiting) {
     p.fillRect(QRectF(c.left() + 2, c.top() + 2, c.width() - 4, lh * 2.2), QBrush(Palette::idle(dark), Qt::BDiagPattern));
   }
 
@@ -544,6 +569,36 @@ void RankView::paintFailureBox(QPainter& p, int rank) {
   const QRectF c = cardRect(rank);
   const double lh = QFontMetricsF(font()).height();
 
+  // A hung or failed run's culprit: what happened, in the box the out-of-memory rank gets.
+  const RunEnding& ending = model_.ending();
+  if (ending.reached(time_) && ending.isCulprit(rank)) {
+    const QString text = ending.kind == RunEnding::Kind::Hang
+                             ? tr("Rank %1 %2; rank(s) %3 wait for it.", nullptr, static_cast<int>(ending.waiting.size()))
+                                   .arg(rank)
+                                   .arg(ending.culpritText(rank),
+                                        Captions::rankList(QList<int>(ending.waiting.begin(), ending.waiting.end())))
+                             : tr("Rank %1 failed: %2.").arg(rank).arg(ending.culpritText(rank));
+    // As tall as its words need, up to half the card; a smaller font where even that is short.
+    const double width = c.width() - 20;
+    QFont f = font();
+    double needed = 0;
+    for (int shrink = 0; shrink < 5; ++shrink) {
+      needed = QFontMetricsF(f).boundingRect(QRectF(0, 0, width - 12, 1e6), Qt::AlignCenter | Qt::TextWordWrap, text).height() + 6;
+      if (needed <= c.height() * 0.5) break;
+      f.setPointSizeF(f.pointSizeF() * 0.88);
+    }
+    const double h = std::min(needed, c.height() * 0.5);
+    const QRectF box(c.left() + 10, c.bottom() - h - lh * 0.4, width, h);
+    p.setPen(Qt::NoPen);
+    p.setBrush(Palette::problem());
+    p.drawRoundedRect(box, 4, 4);
+    p.setPen(Qt::white);
+    const QFont saved = p.font();
+    p.setFont(f);
+    p.drawText(box.adjusted(6, 2, -6, -2), Qt::AlignCenter | Qt::TextWordWrap, text);
+    p.setFont(saved);
+    return;
+  }
   if (failure >= 0 && model_.event(failure).record == st::Record::OutOfMemory) {
     const auto& e = model_.event(failure);
     const QString text = tr("Out of memory: %1 needed %2 more while holding %3; budget %4.")

@@ -141,14 +141,19 @@ void TimelineView::paintLayer(QPainter& p) {
     lastRight = x + 2 + fm.horizontalAdvance(text) + 6;
   }
 
+  const RunEnding& ending = model_.ending();
   for (int r = 0; r < model_.rankCount(); ++r) {
     const QRectF row = laneRect(r, TraceModel::Lane::Idle);
-    p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(4, row.top(), labelWidth() - 8, row.height()), Qt::AlignLeft | Qt::AlignVCenter,
+    // A hung or failed run's culprit: its name on the problem colour.
+    const QRectF label(2, row.top(), labelWidth() - 4, row.height());
+    if (ending.isCulprit(r)) p.fillRect(label, Palette::problem());
+    p.setPen(ending.isCulprit(r) ? QColor(Qt::white) : palette().color(QPalette::Text));
+    p.drawText(label.adjusted(2, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
                model_.rankIsCpu(r) ? tr("CPU rank %1").arg(r) : tr("GPU rank %1").arg(r));
     p.fillRect(row, r % 2 ? palette().color(QPalette::AlternateBase) : palette().color(QPalette::Base));
     p.setClipRect(QRectF(labelWidth(), 0, width() - labelWidth(), height()));
     for (auto lane : {TraceModel::Lane::Idle, TraceModel::Lane::Compute, TraceModel::Lane::Comm}) paintLane(p, r, lane, dark, fm);
+    paintEnding(p, r, fm);
     for (int i : model_.failureEvents()) {
       const auto& e = model_.event(i);
       if (e.rank != r) continue;
@@ -158,6 +163,51 @@ void TimelineView::paintLayer(QPainter& p) {
       p.drawText(QPointF(x + 4, row.center().y()), e.record == st::Record::OutOfMemory ? tr("OOM") : tr("failed"));
     }
     p.setClipping(false);
+  }
+}
+
+void TimelineView::paintEnding(QPainter& p, int r, const QFontMetricsF& fm) {
+  const RunEnding& ending = model_.ending();
+  if (ending.kind != RunEnding::Kind::Hang) return;
+  // The call a waiting rank never got out of: from when it entered to when its watchdog
+  // wrote it down, hatched (no `coll` record exists for it: those are written at the end).
+  if (const auto it = ending.stuck.find(r); it != ending.stuck.end()) {
+    const auto& s = it->second;
+    const QRectF lr = laneRect(r, TraceModel::Lane::Comm);
+    const double x0 = xOf(s.start), x1 = std::max(xOf(s.seenAt), x0 + 2.0);
+    const QRectF b(x0, lr.top(), x1 - x0, lr.height());
+    const QColor c = Palette::kind(s.kind);
+    p.fillRect(b, QColor(c.red(), c.green(), c.blue(), 70));
+    p.fillRect(b, QBrush(QColor(c.red(), c.green(), c.blue(), 160), Qt::BDiagPattern));
+    p.setPen(QPen(c, 1.0, Qt::DashLine));
+    p.drawRect(b);
+    if (b.width() > 40) {
+      // The words over the rank's whole row, on its own background, so the hatching does
+      // not cross them; in a font that fits the row (presentation mode's text is large).
+      const QRectF row = laneRect(r, TraceModel::Lane::Idle);
+      QFont small = p.font();
+      if (fm.height() > row.height()) small.setPixelSize(std::max(6, static_cast<int>(row.height() * 0.8)));
+      const QFont saved = p.font();
+      p.setFont(small);
+      const QFontMetricsF sm(small);
+      const QString text = sm.elidedText(ending.waitingText(model_.trace(), r), Qt::ElideRight, b.width() - 12);
+      const QRectF words(b.left() + 4, row.center().y() - sm.height() / 2, sm.horizontalAdvance(text) + 6, sm.height());
+      QColor base = palette().color(QPalette::Base);
+      base.setAlpha(220);
+      p.fillRect(words, base);
+      p.setPen(palette().color(QPalette::Text));
+      p.drawText(words.adjusted(3, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+      p.setFont(saved);
+    }
+  }
+  // The rank the others wait for: a mark where they began waiting, and what it never did.
+  if (ending.isCulprit(r)) {
+    const QRectF row = laneRect(r, TraceModel::Lane::Idle);
+    const double x = xOf(ending.hangSince);
+    p.setPen(QPen(Palette::problem(), 3));
+    p.drawLine(QPointF(x, row.top()), QPointF(x, row.bottom()));
+    p.drawText(QRectF(x + 6, row.top(), std::max(0.0, width() - x - 14), row.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(ending.culpritText(r), Qt::ElideRight, std::max(0.0, width() - x - 14)));
   }
 }
 

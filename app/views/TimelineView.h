@@ -46,6 +46,7 @@ private:
   double labelWidth() const;
   void paintLayer(QPainter& p);
   void paintLane(QPainter& p, int rank, TraceModel::Lane lane, bool dark, const QFontMetricsF& fm);
+  void paintEnding(QPainter& p, int rank, const QFontMetricsF& fm);
   const TraceModel& model_;
   qint64 time_ = 0, v0_ = 0, v1_ = 1;
   bool fitted_ = true;

@@ -183,4 +183,32 @@ std::optional<std::string> preflightRefusal(const JobConfig& job, const Prefligh
   return why + "; --force skips this check";
 }
 
+std::optional<std::string> gpuPreflightRefusal(const JobConfig& job, const std::vector<GpuMemory>& gpus,
+                                               bool hostfile) {
+  if (gpus.empty()) return std::nullopt;
+  const MemoryEstimate e = estimateRankMemory(job);
+  const auto n = static_cast<int>(gpus.size());
+  for (int g = 0; g < n; ++g) {
+    // Ranks g, g + n, g + 2n, ... of this machine share GPU g.
+    const int ranksHere = hostfile ? 1 : (job.ranks - g + n - 1) / n;
+    if (ranksHere <= 0) continue;
+    const GpuMemory& gpu = gpus[static_cast<std::size_t>(g)];
+    const double needed = e.total() * ranksHere;
+    if (needed <= static_cast<double>(gpu.freeBytes)) continue;
+    std::string why = "the job needs about " + formatEstimate(e.total()) + " per rank (" + e.breakdown() + ")";
+    if (ranksHere > 1) why += ", " + formatEstimate(needed) + " for the " + std::to_string(ranksHere) + " ranks";
+    else why += " for the rank";
+    why += " on GPU " + std::to_string(gpu.index) + (gpu.name.empty() ? "" : " (" + gpu.name + ")") + ", which has " +
+           formatEstimate(static_cast<double>(gpu.freeBytes)) + " free of " +
+           formatEstimate(static_cast<double>(gpu.totalBytes));
+    if (job.memoryBudget > 0)
+      why += "; the --memory-budget of " + formatEstimate(static_cast<double>(job.memoryBudget)) +
+             " only simulates a smaller device: the ranks still allocate what they hold on the GPU";
+    else
+      why += "; --memory-budget simulates a smaller device";
+    return why + "; --force skips this check";
+  }
+  return std::nullopt;
+}
+
 } // namespace shardlab

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace shardlab {
 
@@ -56,5 +57,19 @@ struct PreflightHost {
 std::optional<std::string> preflightRefusal(const JobConfig& job, const PreflightHost& host);
 // Ranks one machine may run without a hostfile: 4 per core, and at least 8.
 int maxLocalRanks(int cores);
+
+// The same check for GPU ranks (--device cuda, cuda+mpi-staged): each GPU's free
+// memory (cudaMemGetInfo, read by the launcher) against the ranks it will carry. Rank r
+// runs on GPU r % gpus.size() of this machine (its local rank modulo the visible GPUs,
+// as the worker picks it); with a hostfile the ranks per machine are unknown, so each
+// GPU is checked against one rank. An empty list (no GPU visible, or a build without
+// CUDA) is not checked: the launcher then fails as it always did, on the device choice.
+struct GpuMemory {
+  int index = 0;           // CUDA device index (CUDA_VISIBLE_DEVICES applies)
+  std::string name;        // "NVIDIA H200"
+  std::int64_t freeBytes = 0, totalBytes = 0;
+};
+std::optional<std::string> gpuPreflightRefusal(const JobConfig& job, const std::vector<GpuMemory>& gpus,
+                                               bool hostfile);
 
 } // namespace shardlab

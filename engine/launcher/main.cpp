@@ -6,6 +6,7 @@
 #include "job/Version.h"
 #include "launcher/CalibrationProbe.h"
 #include "launcher/DeviceChoice.h"
+#include "launcher/GpuMemory.h"
 #include "launcher/LaunchOptions.h"
 #include "launcher/MpiJob.h"
 #include "trace/ChromeTrace.h"
@@ -17,6 +18,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -119,6 +121,30 @@ std::string isoNow() {
   return buf;
 }
 
+// A rank killed by a signal, or exiting on its own, writes nothing about it: only
+// mpirun saw it. Its failure goes into the trace as mpirun reported it (a `fail` record
+// at the rank's last recorded instant: it died after that), so that the trace alone
+// says which rank failed and why (the app shows it, docs/trace-format.md). Ranks that
+// recorded their own failure, and those mpirun says stopped the job (MPI_Abort after
+// such a record), are left as they are.
+template <class Emit>
+void recordSilentFailures(const std::vector<RankFailure>& failures, const trace::Trace& merged, Emit&& emit) {
+  for (const auto& f : failures) {
+    if (f.rank < 0 || f.reason.rfind("stopped the job", 0) == 0) continue;
+    bool recorded = false;
+    std::int64_t last = -1, latest = 0;
+    for (const auto& e : merged.events) {
+      latest = std::max(latest, e.t1);
+      if (e.rank != f.rank) continue;
+      last = std::max(last, e.t1);
+      recorded = recorded || e.record == trace::Record::Failure || e.record == trace::Record::OutOfMemory;
+    }
+    if (recorded) continue;
+    emit("fail " + std::to_string(f.rank) + " " + std::to_string(last >= 0 ? last : latest) + " " +
+         nlohmann::json(f.reason).dump());
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -136,12 +162,17 @@ int main(int argc, char** argv) {
     return code(LauncherExit::Done);
   }
   // Pre-flight (before calibration or mpirun, so a job that cannot fit is refused in
-  // well under a second): the ranks' estimated memory against this machine's free
-  // memory, and the ranks against its cores. GPU ranks are not checked against host
-  // memory. --force skips it.
-  if (!options.force && options.job.device != DeviceKind::Cuda && options.job.device != DeviceKind::CudaMpiStaged) {
-    const PreflightHost host{availableMemory(), usableCores(), !options.hostfile.empty()};
-    if (auto why = preflightRefusal(options.job, host)) {
+  // well under a second): CPU ranks' estimated memory against this machine's free
+  // memory, and the ranks against its cores; GPU ranks' against each GPU's free memory
+  // (not against host memory). --force skips it.
+  if (!options.force) {
+    const DeviceKind device = options.job.device == DeviceKind::Auto ? chooseDevice(options.job).device : options.job.device;
+    std::optional<std::string> why;
+    if (device == DeviceKind::Cuda || device == DeviceKind::CudaMpiStaged)
+      why = gpuPreflightRefusal(options.job, visibleGpuMemory(), !options.hostfile.empty());
+    else
+      why = preflightRefusal(options.job, {availableMemory(), usableCores(), !options.hostfile.empty()});
+    if (why) {
       std::fprintf(stderr, "shardlab-run: error: %s\n", why->c_str());
       return kExitInvalid;
     }
@@ -272,6 +303,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "shardlab-run: error: %s\n", e.what());
     return kExitMissingTool;
   }
+  recordSilentFailures(outcome.failures, merged, emit);
   if (traceFile) {
     traceOut.flush();
     std::fclose(traceFile);

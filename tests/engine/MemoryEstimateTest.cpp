@@ -89,3 +89,59 @@ TEST(MemoryEstimate, SizesAreWrittenWithThreeDigits) {
   EXPECT_EQ(formatEstimate(22.0 * (1LL << 30)), "22.0 GiB");
   EXPECT_EQ(formatEstimate(195.0 * (1LL << 40)), "195 TiB");
 }
+
+// The GPU half of the pre-flight check, with device-memory figures as cudaMemGetInfo
+// would give them (the query itself runs only on a GPU machine: scripts/gpu-check.sh).
+TEST(MemoryEstimate, EachGpuIsCheckedAgainstTheRanksItCarries) {
+  auto j = job(StrategyKind::Ddp, 4);
+  const auto perRank = static_cast<std::int64_t>(estimateRankMemory(j).total());
+  const std::int64_t gib = 1LL << 30;
+  // Four GPUs, one rank each: enough when each has one rank's estimate free.
+  const std::vector<GpuMemory> four{{0, "G", perRank + 1, 80 * gib}, {1, "G", perRank + 1, 80 * gib},
+                                    {2, "G", perRank + 1, 80 * gib}, {3, "G", perRank + 1, 80 * gib}};
+  EXPECT_FALSE(gpuPreflightRefusal(j, four, false));
+  // One of them short by a byte: that GPU is named, with what it has free.
+  auto shortOne = four;
+  shortOne[2].freeBytes = perRank - 1;
+  const auto why = gpuPreflightRefusal(j, shortOne, false);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("per rank (parameters"), std::string::npos) << *why;
+  EXPECT_NE(why->find("for the rank on GPU 2 (G), which has " + formatEstimate(static_cast<double>(perRank - 1)) +
+                      " free of 80.0 GiB"),
+            std::string::npos)
+      << *why;
+  EXPECT_NE(why->find("--force skips this check"), std::string::npos) << *why;
+  // Two GPUs for four ranks: ranks 0 and 2 on GPU 0, 1 and 3 on GPU 1, so each needs two ranks' worth.
+  const std::vector<GpuMemory> two{{0, "G", 2 * perRank - 1, 80 * gib}, {1, "G", 2 * perRank + 1, 80 * gib}};
+  const auto shared = gpuPreflightRefusal(j, two, false);
+  ASSERT_TRUE(shared);
+  EXPECT_NE(shared->find("for the 2 ranks on GPU 0"), std::string::npos) << *shared;
+  EXPECT_FALSE(gpuPreflightRefusal(j, {{0, "G", 2 * perRank, gib}, {1, "G", 2 * perRank, gib}}, false));
+  // Three GPUs for four ranks: GPU 0 carries ranks 0 and 3, the others one each.
+  EXPECT_TRUE(gpuPreflightRefusal(j, {{0, "G", perRank, gib}, {1, "G", 2 * perRank, gib}, {2, "G", 2 * perRank, gib}}, false));
+  EXPECT_FALSE(gpuPreflightRefusal(j, {{0, "G", 2 * perRank, gib}, {1, "G", perRank, gib}, {2, "G", perRank, gib}}, false));
+  // With a hostfile the ranks per machine are unknown: each GPU against one rank.
+  EXPECT_FALSE(gpuPreflightRefusal(j, two, true));
+}
+
+TEST(MemoryEstimate, NoGpuVisibleIsNotChecked) {
+  JobConfig big;
+  big.layers = 100000;
+  big.hidden = 4096;
+  big.ranks = 2;
+  EXPECT_FALSE(gpuPreflightRefusal(big, {}, false)) << "the device choice then says there is no GPU, as it always did";
+  const auto why = gpuPreflightRefusal(big, {{0, "NVIDIA H200", 140LL << 30, 141LL << 30}}, false);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("TiB per rank"), std::string::npos) << *why;
+  EXPECT_NE(why->find("on GPU 0 (NVIDIA H200), which has 140 GiB free of 141 GiB"), std::string::npos) << *why;
+  EXPECT_NE(why->find("--memory-budget simulates a smaller device"), std::string::npos) << *why;
+}
+
+TEST(MemoryEstimate, ABudgetOnAGpuIsNamedButNeverTheReasonToRefuse) {
+  auto small = job(StrategyKind::Ddp, 1);
+  small.memoryBudget = 1 << 20;
+  EXPECT_FALSE(gpuPreflightRefusal(small, {{0, "G", 8LL << 30, 8LL << 30}}, false));
+  const auto why = gpuPreflightRefusal(small, {{0, "G", 1 << 20, 8LL << 30}}, false);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("--memory-budget of 1.00 MiB only simulates a smaller device"), std::string::npos) << *why;
+}

@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 using namespace shardlab;
 using namespace shardlab::testing;
 
@@ -37,6 +39,30 @@ TEST(Preflight, ForceLaunchesWhatTheCheckWouldRefuse) {
   forced.push_back("--force");
   auto ran = runShardlab(forced, tiny);
   EXPECT_EQ(ran.status, 0) << ran.err;
+}
+
+TEST(Preflight, GpuRanksAreCheckedAgainstEachGpusFreeMemory) {
+  // Two GPUs said to have 1 MiB free each (the hook stands for cudaMemGetInfo): refused
+  // in the pre-flight, before the device choice, calibration or mpirun.
+  const std::vector<std::string> job{"--strategy", "ddp", "--ranks", "2", "--steps", "2", "--device", "cuda", "--quiet"};
+  auto r = runShardlab(job, {{"SHARDLAB_GPU_FREE_MEMORY", "1MiB,1MiB"}}, 30);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_LT(r.seconds, 1.0);
+  EXPECT_NE(r.err.find("for the rank on GPU 0 (SHARDLAB_GPU_FREE_MEMORY), which has 1.00 MiB free"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("mpirun"), std::string::npos) << "nothing was launched: " << r.err;
+  // Host memory is not what GPU ranks are checked against.
+  auto host = runShardlab(job, {{"SHARDLAB_FREE_MEMORY", "1MiB"}, {"SHARDLAB_GPU_FREE_MEMORY", "8GiB,8GiB"}}, 120);
+  EXPECT_EQ(host.err.find("this machine has 1.00 MiB free"), std::string::npos) << host.err;
+}
+
+TEST(Preflight, WithoutAVisibleGpuDeviceCudaIsRefusedByTheDeviceChoiceAsBefore) {
+  if (std::getenv("SHARDLAB_GPU_FREE_MEMORY")) GTEST_SKIP() << "SHARDLAB_GPU_FREE_MEMORY is set";
+  auto r = runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "2", "--device", "cuda", "--quiet"},
+                       {{"CUDA_VISIBLE_DEVICES", "-1"}}, 120);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--device: cuda was asked for, but"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("GPU 0"), std::string::npos) << "no GPU, no GPU check: " << r.err;
 }
 
 TEST(Preflight, TooManyRanksForThisMachineNeedAHostfile) {
