@@ -815,10 +815,12 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   quiz_->controller().setPlaceholderValues(l->placeholderValues());
   quiz_->setLesson(id);
   guide_->setLesson(id);
-  // On a projector the run takes the width; View → Guide brings the guide back.
+  // On a projector the run takes the width; View → Guide brings the guide back. A lab's
+  // step keeps the Lab dock in front (its notes, steps and Next step), the guide beside it.
+  const bool labStep = lab_->hasLab() && lab_->lessonOf(lab_->currentStep()) == id;
   if (!presenting_) {
     guideDock_->show();
-    guideDock_->raise();
+    (labStep ? labDock_ : guideDock_)->raise();
   }
   // Predict, then run, then compare: the lesson's order.
   const bool predictFirst = askPrediction && quiz_->hasPrediction();

@@ -103,7 +103,12 @@ TEST(Lab, OpensBesideTheRunAndEachStepRunsWithItsSpec) {
   EXPECT_TRUE(notes.contains(QStringLiteral("This step runs 2 ranks for 3 steps."))) << notes.toStdString();
 
   QSignalSpy finished(&w, &MainWindow::lessonFinished);
+  QCoreApplication::processEvents(); // the lab opened in front
   ASSERT_TRUE(w.runLesson(lab->lessonOf(0)));
+  // The step's notes and the step list stay in front while it runs; the guide is a tab beside them.
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(dock->visibleRegion().isEmpty()) << "the Lab dock went behind the guide";
+  EXPECT_TRUE(w.findChild<QDockWidget*>(QStringLiteral("guide"))->visibleRegion().isEmpty());
   // The job the runner got is the step's: 2 ranks and 3 steps, not the lesson's 4 and 10.
   EXPECT_EQ(w.runner().config().ranks, 2);
   EXPECT_EQ(w.runner().config().steps, 3);
