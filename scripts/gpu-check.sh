@@ -21,6 +21,8 @@
 #   6 speed     a 200-step one-rank ddp job against PyTorch eager (foreach and fused
 #               AdamW), the engine's per-step median from its trace, step 0 left out
 #   7 fault     a staged 4-rank job with SHARDLAB_FAULT=1:3:kill must exit non-zero
+#   8 refusal   FSDP bf16 mixed precision is CPU-only: --device cuda --param-dtype bf16
+#               must exit 2 naming why; under --device auto the bf16 job runs on CPU ranks
 # SHARDLAB_REQUIRE_GPU=1 whenever nvidia-smi sees a GPU (a skipped gpu test then
 # fails), SHARDLAB_GPU_TIMEOUT_S=30 and NCCL_DEBUG=WARN. Writes under $OUT: log.txt
 # (everything), results.tsv, table.txt (printed last), nvidia-smi.txt, ldd.txt,
@@ -125,6 +127,12 @@ EXPECT_GPU_REFUSED=(bash -c 'out=$("$@" 2>&1); rc=$?; printf "%s\n" "$out"; echo
   [ "$rc" -eq 2 ] && grep -q "on GPU 0 .*free of" <<<"$out"' expect-gpu-refused)
 # About 2 TiB per rank (134 million parameters per block): larger than any GPU.
 TOO_LARGE_FOR_A_GPU=(--strategy ddp --ranks 1 --layers 1000 --hidden 4096 --steps 1 -q)
+# bf16 mixed precision is host code on Open MPI (docs/gpu.md, "What GPU ranks do not run"):
+# refused on GPU ranks with exit 2, run on CPU ranks under --device auto, on a machine with GPUs.
+EXPECT_BF16_REFUSED=(bash -c 'out=$("$@" 2>&1); rc=$?; printf "%s\n" "$out"; echo "exit status $rc (2 expected)"
+  [ "$rc" -eq 2 ] && grep -q "bf16 mixed precision runs on CPU ranks only" <<<"$out"' expect-bf16-refused)
+EXPECT_BF16_ON_CPU=(bash -c 'out=$("$@" 2>&1); rc=$?; printf "%s\n" "$out"
+  [ "$rc" -eq 0 ] && grep -q "device cpu: --param-dtype bf16" <<<"$out"' expect-bf16-on-cpu)
 if [ -n "$BUNDLE" ]; then
   BUDGET=420
   NGPU=0
@@ -194,6 +202,11 @@ if [ -n "$BUNDLE" ]; then
   # 7. a killed rank: the job must fail, within its bound
   run fault killed-rank 90 env SHARDLAB_FAULT=1:3:kill "${EXPECT_KILLED[@]}" "$RUNNER" --strategy ddp --ranks 4 \
     --device cuda+mpi-staged --steps 10 -q
+  # 8. what GPU ranks refuse, and where such a job runs instead
+  run refusal bf16-on-cuda 30 "${EXPECT_BF16_REFUSED[@]}" "$RUNNER" --strategy fsdp --ranks 1 --device cuda \
+    --param-dtype bf16 --steps 1 -q
+  run refusal bf16-auto-cpu 60 "${EXPECT_BF16_ON_CPU[@]}" "$RUNNER" --strategy fsdp --ranks 2 --param-dtype bf16 \
+    --steps 2 -q
   if [ "$DRY_RUN" = 1 ]; then
     echo "then: table.txt (every check's status and time; the step-time line: engine median vs torch foreach/fused)"
     rm -rf "$WORK"

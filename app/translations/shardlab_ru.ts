@@ -269,7 +269,7 @@
     </message>
     <message>
         <source>Gathered units at most</source>
-        <translation>Собранных блоков, макс.</translation>
+        <translation>Собранных модулей, макс.</translation>
     </message>
     <message>
         <source>gather the next unit early</source>

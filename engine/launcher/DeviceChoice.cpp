@@ -23,6 +23,20 @@ DeviceChoice chooseDevice(const JobConfig& job) {
     c.reason = "asked for (--device cpu)";
     return c;
   }
+  // FSDP's bf16 mixed precision is host code on Open MPI: the fp32 -> bf16 packing and the
+  // bf16 sum (a user-defined MPI_Op); no CUDA kernel converts, and NCCL's ncclBfloat16 is
+  // not wired in. A job that asks for it runs on CPU ranks, or is refused on GPU ranks.
+  const bool bf16 = job.strategy == StrategyKind::Fsdp && (job.paramDtype == Dtype::Bf16 || job.reduceDtype == Dtype::Bf16);
+  if (bf16) {
+    const std::string option = job.paramDtype == Dtype::Bf16 ? "--param-dtype bf16" : "--reduce-dtype bf16";
+    if (gpuAskedFor)
+      c.error = asked + " was asked for with " + option + ", but FSDP's bf16 mixed precision runs on CPU ranks only " +
+                "in this version (its bf16 conversion and bf16 sum are host code on Open MPI; NCCL's ncclBfloat16 " +
+                "is not wired in): use --device cpu (or auto) for bf16, or fp32 (the default) on GPU ranks";
+    c.device = DeviceKind::Cpu;
+    c.reason = option + ": FSDP's bf16 mixed precision runs on CPU ranks only in this version";
+    return c;
+  }
   if (!built) {
     if (gpuAskedFor) c.error = asked + " was asked for, but this build of ShardLab has no CUDA backend (the CUDA toolkit, cuBLAS or NCCL was not found when it was built)";
     c.device = DeviceKind::Cpu;

@@ -32,7 +32,9 @@ std::string lessonFor(const trace::Trace& t) {
   if (!strategy) return "";
   switch (*strategy) {
   case StrategyKind::Ddp: return "ddp-replicas";
-  case StrategyKind::Fsdp: return "fsdp-shard-gather-free";
+  case StrategyKind::Fsdp:
+    // FULL_SHARD is the shard-gather-free lesson's run; the other ZeRO stages are compared in zero-stages.
+    return t.config()->sharding == Sharding::Full ? "fsdp-shard-gather-free" : "zero-stages";
   case StrategyKind::Pipeline: return "pipeline-bubble";
   case StrategyKind::Tp: return "tensor-parallel";
   }

@@ -1,5 +1,7 @@
 // Observation templates about FSDP and DDP communication: collective-count,
-// gather-free-sequence, overlap-fraction; and activation checkpointing's forwards-per-step.
+// gather-free-sequence, overlap-fraction, gathered-peak (prefetch modes and
+// limit_all_gathers); activation checkpointing's forwards-per-step; gradient
+// accumulation's reductions-per-step (with and without no_sync).
 #include "quiz/observations/ObservationSupport.h"
 
 #include <algorithm>
@@ -350,6 +352,202 @@ public:
   }
 };
 
+
+// Gradient accumulation: how many gradient reductions one rank issued per optimizer
+// step, with or without no_sync. DDP and no-shard all-reduce; the sharded stages
+// reduce-scatter (hybrid then also all-reduces across groups, the same count).
+class ReductionsPerStep final : public ObservationTemplate {
+public:
+  std::string id() const override { return "reductions-per-step"; }
+  std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
+    const auto strategy = strategyOf(in.trace);
+    if (strategy != StrategyKind::Fsdp && strategy != StrategyKind::Ddp) return std::nullopt;
+    const auto config = in.trace.config(); // an fsdp or ddp run has a job record
+    const std::int64_t k = config->accumulate;
+    if (k < 2 || in.summary.stepsCompleted <= 0 || in.summary.steps != in.summary.stepsCompleted) return std::nullopt;
+    const bool allReduce = strategy == StrategyKind::Ddp || config->sharding == Sharding::NoShard;
+    const auto it = in.summary.collectives.find(allReduce ? "all_reduce" : "reduce_scatter");
+    if (it == in.summary.collectives.end() || it->second.count <= 0) return std::nullopt;
+    if (it->second.count % in.summary.stepsCompleted != 0) return std::nullopt;
+    const std::int64_t perStep = it->second.count / in.summary.stepsCompleted;
+    const auto units = static_cast<std::int64_t>(in.trace.units.size());
+    if (units <= 0) return std::nullopt;
+    const std::string u = std::to_string(units), kk = std::to_string(k), call = allReduce ? "all-reduce" : "reduce-scatter";
+
+    std::map<std::int64_t, LocalizedText> reasons;
+    reasons[units * k] = localized("{0}: each of the {1} units reduces its gradient at every one of the {2} micro-steps",
+                                   "{0} : chacune des {1} unités réduit son gradient à chacun des {2} micro-pas",
+                                   "{0}: каждый из {1|модуля|модулей|модулей} сводит свой градиент на каждом из "
+                                   "{2|микрошага|микрошагов|микрошагов}",
+                                   {std::to_string(units * k), u, kk});
+    reasons[units] = localized("{0}: each unit once per step, at the last micro-step; the {1} before it accumulate "
+                               "their gradients unreduced (`no_sync`)",
+                               "{0} : chaque unité une fois par pas, au dernier micro-pas ; les {1} précédents "
+                               "accumulent leurs gradients sans les réduire (`no_sync`)",
+                               "{0}: каждый модуль один раз за шаг, на последнем микрошаге; "
+                               "{1|предыдущий микрошаг копит|предыдущих микрошага копят|предыдущих микрошагов копят} "
+                               "градиенты без сведения (`no_sync`)",
+                               {u, std::to_string(k - 1)});
+    reasons[units * (k - 1)] = localized("{0}: every micro-step but the last, whose gradients the optimizer reads at once",
+                                         "{0} : à chaque micro-pas sauf le dernier, dont l'optimiseur lit les gradients "
+                                         "aussitôt",
+                                         "{0}: на каждом микрошаге, кроме последнего, чьи градиенты оптимизатор читает "
+                                         "сразу",
+                                         {std::to_string(units * (k - 1))});
+    reasons.try_emplace(k, localized("{0}: one call per micro-step, for the gradients of all units together",
+                                     "{0} : un appel par micro-pas, pour les gradients de toutes les unités ensemble",
+                                     "{0}: один вызов на микрошаг, для градиентов всех модулей сразу", {kk}));
+    reasons.try_emplace(2 * units * k,
+                        localized("{0}: two per unit and micro-step, one for the weights and one for the biases",
+                                  "{0} : deux par unité et par micro-pas, un pour les poids et un pour les biais",
+                                  "{0}: по два на модуль и микрошаг, для весов и для смещений",
+                                  {std::to_string(2 * units * k)}));
+    Draft d;
+    d.templateId = id();
+    d.lesson = "gradient-accumulation";
+    d.moment = allReduce ? "first_all_reduce" : "first_reduce_scatter";
+    const std::string run = strategy == StrategyKind::Ddp ? "DDP" : "FSDP (" + std::string(name(config->sharding)) + ")";
+    d.text = config->noSync
+                 ? localized("Your {0} run with {1} micro-steps per step and `no_sync` ({2|unit|units}): how many {3} "
+                             "calls did one rank issue per optimizer step, and why?",
+                             "Votre exécution {0} avec {1} micro-pas par pas et `no_sync` ({2|unité|unités}) : combien "
+                             "d'appels {3} un rang a-t-il lancés par pas de l'optimiseur, et pourquoi ?",
+                             "Ваш запуск {0} с {1|микрошагом|микрошагами|микрошагами} на шаг и `no_sync` ({2|модуль|модуля|модулей}): сколько "
+                             "вызовов {3} выполнил один ранг за шаг оптимизатора и почему?",
+                             {run, kk, u, call})
+                 : localized("Your {0} run with {1} micro-steps per step, without `no_sync` ({2|unit|units}): how many "
+                             "{3} calls did one rank issue per optimizer step, and why?",
+                             "Votre exécution {0} avec {1} micro-pas par pas, sans `no_sync` ({2|unité|unités}) : "
+                             "combien d'appels {3} un rang a-t-il lancés par pas de l'optimiseur, et pourquoi ?",
+                             "Ваш запуск {0} с {1|микрошагом|микрошагами|микрошагами} на шаг, без `no_sync` ({2|модуль|модуля|модулей}): "
+                             "сколько вызовов {3} выполнил один ранг за шаг оптимизатора и почему?",
+                             {run, kk, u, call});
+    chooseByCount(d, reasons, perStep);
+    const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
+    d.explanation =
+        config->noSync
+            ? localized("Your trace: {0} {1} calls per rank over {2|step|steps}, {3} per step. Under `no_sync` the "
+                        "gradients of the first micro-steps are summed locally, in full, and reduced once: less "
+                        "communication, but every unit's full gradient is held from the first micro-step's backward to "
+                        "the last one's reduction (DDP and no-shard hold full gradients anyway; the sharded stages "
+                        "pay for it in memory).",
+                        "Votre trace : {0} appels {1} par rang sur {2|pas|pas}, soit {3} par pas. Sous `no_sync`, les "
+                        "gradients des premiers micro-pas sont sommés sur place, en entier, et réduits une seule fois : "
+                        "moins de communication, mais le gradient complet de chaque unité est gardé de la passe arrière "
+                        "du premier micro-pas jusqu'à la réduction du dernier (DDP et `no-shard` gardent de toute façon "
+                        "des gradients complets ; les stades partitionnés le paient en mémoire).",
+                        "Ваша трасса: {0} вызовов {1} на ранг за {2|шаг|шага|шагов}, то есть {3} за шаг. При `no_sync` "
+                        "градиенты первых микрошагов складываются на месте, целиком, и сводятся один раз: обмена "
+                        "меньше, но полный градиент каждого модуля хранится от обратного прохода первого микрошага до "
+                        "сведения на последнем (DDP и `no-shard` и так хранят полные градиенты; шардированные режимы "
+                        "платят за это памятью).",
+                        {total, call, steps, std::to_string(perStep)})
+            : localized("Your trace: {0} {1} calls per rank over {2|step|steps}, {3} per step. Without `no_sync` every "
+                        "micro-step reduces each unit's gradient as soon as its backward has produced it: the sharded "
+                        "stages free the full gradient at once, and pay for it with a reduction per micro-step.",
+                        "Votre trace : {0} appels {1} par rang sur {2|pas|pas}, soit {3} par pas. Sans `no_sync`, "
+                        "chaque micro-pas réduit le gradient de chaque unité dès que sa passe arrière l'a produit : "
+                        "les stades partitionnés libèrent aussitôt le gradient complet, au prix d'une réduction par "
+                        "micro-pas.",
+                        "Ваша трасса: {0} вызовов {1} на ранг за {2|шаг|шага|шагов}, то есть {3} за шаг. Без "
+                        "`no_sync` каждый микрошаг сводит градиент каждого модуля, как только обратный проход его "
+                        "посчитал: шардированные режимы сразу освобождают полный градиент, платя сведением на каждом "
+                        "микрошаге.",
+                        {total, call, steps, std::to_string(perStep)});
+    d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
+    return finish(std::move(d), in);
+  }
+};
+
+// Prefetch modes and limit_all_gathers: rank 0's peak of gathered parameters, against
+// the sizes of one, two and three of its largest units and the whole model.
+class GatheredPeak final : public ObservationTemplate {
+public:
+  std::string id() const override { return "gathered-peak"; }
+  std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
+    if (strategyOf(in.trace) != StrategyKind::Fsdp || in.summary.ranksDetail.empty()) return std::nullopt;
+    const auto config = in.trace.config(); // an fsdp run has a job record
+    // no-shard and optimizer keep full parameters: nothing is gathered for compute.
+    if (config->sharding == Sharding::NoShard || config->sharding == Sharding::Optimizer) return std::nullopt;
+    if (in.summary.stepsCompleted <= 0) return std::nullopt;
+    constexpr auto gathered = static_cast<std::size_t>(trace::Category::GatheredParams);
+    const auto& r = in.summary.ranksDetail.front();
+    const std::int64_t peak = r.peakByCategory[gathered];
+    if (peak <= 0) return std::nullopt;
+    // Each unit's gathered size, from its first all-gather (what the gather allocates).
+    std::map<int, std::int64_t> unitBytes;
+    for (const auto& e : in.trace.events)
+      if (e.rank == r.rank && e.record == trace::Record::Memory && e.category == trace::Category::GatheredParams &&
+          e.bytes > 0)
+        unitBytes.try_emplace(e.unit, e.bytes);
+    if (unitBytes.empty()) return std::nullopt;
+    std::vector<std::int64_t> sizes;
+    for (const auto& [unit, b] : unitBytes) sizes.push_back(b);
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::int64_t all = 0;
+    for (auto b : sizes) all += b;
+    auto largest = [&](std::size_t n) {
+      std::int64_t sum = 0;
+      for (std::size_t i = 0; i < std::min(n, sizes.size()); ++i) sum += sizes[i];
+      return static_cast<double>(sum);
+    };
+    const double p = static_cast<double>(peak);
+    const LocalizedText limit =
+        config->limitAllGathers
+            ? localized("at most {0|gathered unit|gathered units}", "au plus {0|unité rassemblée|unités rassemblées}",
+                        "не больше {0|собранного модуля|собранных модулей|собранных модулей}",
+                        {std::to_string(*config->limitAllGathers)})
+            : localized("no limit on gathered units", "sans limite d'unités rassemblées",
+                        "без ограничения собранных модулей");
+    const LocalizedText mode = localized(
+        "sharding \"{0}\", backward prefetch \"{1}\", forward prefetch {2}, {3}",
+        "partitionnement « {0} », prélecture arrière « {1} », prélecture avant {2}, {3}",
+        "шардирование «{0}», обратная предвыборка «{1}», прямая предвыборка {2}, {3}",
+        std::vector<LocalizedText>{same(std::string(name(config->sharding))),
+                                   same(std::string(name(config->backwardPrefetch))),
+                                   config->forwardPrefetch ? localized("on", "activée", "вкл.")
+                                                           : localized("off", "désactivée", "выкл."),
+                                   limit});
+    Draft d;
+    d.templateId = id();
+    d.lesson = "fsdp-prefetch";
+    d.moment = "prefetch_overlap";
+    d.text = localized("Your FSDP run ({0}; {1|unit|units}, the largest {2}): what was rank {3}'s peak of gathered "
+                       "parameters (full copies held at once)?",
+                       "Votre exécution FSDP ({0} ; {1|unité|unités}, la plus grande de {2}) : quel a été le pic de "
+                       "paramètres rassemblés du rang {3} (copies complètes détenues en même temps) ?",
+                       "Ваш запуск FSDP ({0}; {1|модуль|модуля|модулей}, самый большой — {2}): каким был пик "
+                       "собранных параметров ранга {3} (полных копий одновременно)?",
+                       std::vector<LocalizedText>{mode, same(std::to_string(sizes.size())),
+                                                  same(text::bytes(sizes.front())), same(std::to_string(r.rank))});
+    d.correct = same(text::bytes(peak));
+    for (double v : distinctFrom(p, {largest(1), largest(2), largest(3), static_cast<double>(all), p / 2, 2 * p}, 0.15,
+                                 true))
+      d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
+    d.explanation = localized(
+        "Your summary: rank {0}'s peak of gathered parameters was {1} (peak_by_category), about {2} its largest unit."
+        " A prefetch gathers the next unit while the current one still holds its copy: more overlap, one more "
+        "unit held. `--backward-prefetch post` issues it after the current unit is freed; `--limit-all-gathers N` "
+        "holds a prefetch back while N units are gathered, so N = 1 bounds the peak by the largest unit; under "
+        "grad-op the units gathered in the forward stay until the backward.",
+        "Votre résumé : le pic de paramètres rassemblés du rang {0} a été de {1} (peak_by_category), environ {2} "
+        "sa plus grande unité. Une prélecture rassemble l'unité suivante pendant que l'unité courante garde sa copie : "
+        "plus de recouvrement, une unité de plus détenue. `--backward-prefetch post` la lance après la libération de "
+        "l'unité courante ; `--limit-all-gathers N` retient une prélecture tant que N unités sont rassemblées, donc "
+        "N = 1 borne le pic par la plus grande unité ; sous `grad-op`, les unités rassemblées dans la passe avant "
+        "restent jusqu'à la passe arrière.",
+        "Ваша сводка: пик собранных параметров ранга {0} составил {1} (peak_by_category), примерно {2} от самого "
+        "большого модуля. Предвыборка собирает следующий модуль, пока текущий ещё хранит свою копию: больше "
+        "перекрытия, на один модуль больше в памяти. `--backward-prefetch post` запускает её после освобождения "
+        "текущего модуля; `--limit-all-gathers N` придерживает предвыборку, пока собрано N модулей, поэтому N = 1 "
+        "ограничивает пик самым большим модулем; при `grad-op` модули, собранные в прямом проходе, остаются до "
+        "обратного.",
+        {std::to_string(r.rank), text::bytes(peak), text::times(p / static_cast<double>(sizes.front()))});
+    d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
+    return finish(std::move(d), in);
+  }
+};
+
 } // namespace
 
 std::vector<std::unique_ptr<ObservationTemplate>> fsdpTemplates() {
@@ -358,6 +556,8 @@ std::vector<std::unique_ptr<ObservationTemplate>> fsdpTemplates() {
   v.push_back(std::make_unique<GatherFreeSequence>());
   v.push_back(std::make_unique<OverlapFraction>());
   v.push_back(std::make_unique<ForwardsPerStep>());
+  v.push_back(std::make_unique<ReductionsPerStep>());
+  v.push_back(std::make_unique<GatheredPeak>());
   return v;
 }
 

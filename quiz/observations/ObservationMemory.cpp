@@ -1,5 +1,6 @@
 // Observation templates about memory and traffic per rank: persistent-bytes-per-rank,
-// persistent-ratio (DDP vs FSDP), sent-bytes-ratio (DDP vs FSDP), oom-needed-vs-budget.
+// persistent-ratio (DDP vs FSDP), sent-bytes-ratio (DDP vs FSDP), bf16-all-gather-bytes
+// (bf16 vs fp32 parameters), oom-needed-vs-budget.
 #include "quiz/observations/ObservationSupport.h"
 
 #include <algorithm>
@@ -14,8 +15,9 @@ const trace::RankSummary* firstRank(const trace::Summary& s) {
   return s.ranksDetail.empty() ? nullptr : &s.ranksDetail.front();
 }
 
-LocalizedText whyPersistent(StrategyKind strategy, Sharding sharding, int ranks) {
-  const auto n = std::to_string(ranks);
+LocalizedText whyPersistent(StrategyKind strategy, Sharding sharding, int ranks, int degree) {
+  const auto n = std::to_string(ranks), d = std::to_string(degree);
+  const std::string stage = std::to_string(zeroStage(sharding)), sharded(name(sharding));
   switch (strategy) {
   case StrategyKind::Ddp:
     return localized("DDP replicates everything: each rank holds all parameters, all gradients and both AdamW moments, "
@@ -25,20 +27,57 @@ LocalizedText whyPersistent(StrategyKind strategy, Sharding sharding, int ranks)
                      "DDP копирует всё: каждый ранг хранит все параметры, все градиенты и оба момента AdamW — 4 × "
                      "объём параметров.");
   case StrategyKind::Fsdp:
-    // Both shardings free the gathered parameters before the step ends (SHARD_GRAD_OP
+    // In Ψ (the parameter count) at fp32: parameters 4Ψ, gradients 4Ψ, AdamW's moments 8Ψ,
+    // each divided by the shard degree where the stage shards it (docs/sharding.md).
+    if (sharding == Sharding::NoShard)
+      return localized("Your FSDP run (sharding \"{0}\", ZeRO-{1}) shards nothing: each rank keeps the parameters "
+                       "(4Ψ), the gradients (4Ψ) and both AdamW moments (8Ψ) in full, 16Ψ bytes for Ψ parameters in "
+                       "fp32, as DDP does.",
+                       "Votre exécution FSDP (partitionnement « {0} », ZeRO-{1}) ne partitionne rien : chaque rang "
+                       "garde en entier les paramètres (4Ψ), les gradients (4Ψ) et les deux moments d'AdamW (8Ψ), "
+                       "soit 16Ψ octets pour Ψ paramètres en fp32, comme DDP.",
+                       "Ваш запуск FSDP (шардирование «{0}», ZeRO-{1}) ничего не делит: каждый ранг хранит целиком "
+                       "параметры (4Ψ), градиенты (4Ψ) и оба момента AdamW (8Ψ) — 16Ψ байт для Ψ параметров в fp32, "
+                       "как DDP.",
+                       {sharded, stage});
+    if (sharding == Sharding::Optimizer)
+      return localized("Your FSDP run (sharding \"{0}\", ZeRO-{1}) shards only the optimizer state: each rank keeps "
+                       "the full parameters (4Ψ) and gradients (4Ψ) and 1/{2} of AdamW's moments (8Ψ/{2}), 8Ψ + 8Ψ/{2} "
+                       "bytes for Ψ parameters in fp32 (each unit padded to a multiple of {2}).",
+                       "Votre exécution FSDP (partitionnement « {0} », ZeRO-{1}) ne partitionne que l'état de "
+                       "l'optimiseur : chaque rang garde les paramètres (4Ψ) et les gradients (4Ψ) en entier et 1/{2} "
+                       "des moments d'AdamW (8Ψ/{2}), soit 8Ψ + 8Ψ/{2} octets pour Ψ paramètres en fp32 (chaque "
+                       "unité complétée à un multiple de {2}).",
+                       "Ваш запуск FSDP (шардирование «{0}», ZeRO-{1}) делит только состояние оптимизатора: каждый "
+                       "ранг хранит параметры (4Ψ) и градиенты (4Ψ) целиком и 1/{2} моментов AdamW (8Ψ/{2}) — "
+                       "8Ψ + 8Ψ/{2} байт для Ψ параметров в fp32 (каждый модуль дополнен до кратного {2}).",
+                       {sharded, stage, d});
+    if (sharding == Sharding::Hybrid)
+      return localized("Your FSDP run (sharding \"{0}\") shards everything inside shard groups of {1|rank|ranks} and "
+                       "replicates across the {2} groups: between steps each rank keeps 1/{1} of the parameters, "
+                       "gradients and AdamW moments, 16Ψ/{1} bytes for Ψ parameters in fp32 — 1/{1}, not 1/{3}.",
+                       "Votre exécution FSDP (partitionnement « {0} ») partitionne tout à l'intérieur de groupes de "
+                       "{1|rang|rangs} et réplique entre les {2} groupes : entre les pas, chaque rang garde 1/{1} des "
+                       "paramètres, des gradients et des moments d'AdamW, soit 16Ψ/{1} octets pour Ψ paramètres en "
+                       "fp32 — 1/{1}, pas 1/{3}.",
+                       "Ваш запуск FSDP (шардирование «{0}») делит всё внутри групп из {1|ранга|рангов|рангов} и "
+                       "копирует между {2} группами: между шагами каждый ранг хранит 1/{1} параметров, градиентов и "
+                       "моментов AdamW — 16Ψ/{1} байт для Ψ параметров в fp32, то есть 1/{1}, а не 1/{3}.",
+                       {sharded, d, std::to_string(ranks / std::max(1, degree)), n});
+    // full and grad-op free the gathered parameters before the step ends (SHARD_GRAD_OP
     // keeps them only from the forward to the backward): between steps a rank holds its
-    // shards alone, whatever the run's sharding.
-    return localized("Your FSDP run (sharding \"{1}\") shards everything: between steps each rank keeps 1/{0} of "
-                     "the parameters, gradients and AdamW moments, 4 × the parameter bytes / {0} (each unit padded "
-                     "to a multiple of {0}); the parameters it gathered for the step are already freed.",
-                     "Votre exécution FSDP (partitionnement « {1} ») partitionne tout : entre les pas, chaque rang "
-                     "garde 1/{0} des paramètres, des gradients et des moments d'AdamW, soit 4 × la taille des "
-                     "paramètres / {0} (chaque unité complétée à un multiple de {0}) ; les paramètres rassemblés "
-                     "pour le pas sont déjà libérés.",
-                     "Ваш запуск FSDP (шардирование «{1}») делит всё: между шагами каждый ранг хранит 1/{0} "
-                     "параметров, градиентов и моментов AdamW — 4 × объём параметров / {0} (каждый модуль дополнен "
-                     "до кратного {0}); собранные для шага параметры уже освобождены.",
-                     {n, std::string(name(sharding))});
+    // shards alone.
+    return localized("Your FSDP run (sharding \"{1}\", ZeRO-{2}) shards everything: between steps each rank keeps 1/{0} "
+                     "of the parameters, gradients and AdamW moments, 16Ψ/{0} bytes for Ψ parameters in fp32 (each "
+                     "unit padded to a multiple of {0}); the parameters it gathered for the step are already freed.",
+                     "Votre exécution FSDP (partitionnement « {1} », ZeRO-{2}) partitionne tout : entre les pas, "
+                     "chaque rang garde 1/{0} des paramètres, des gradients et des moments d'AdamW, soit 16Ψ/{0} "
+                     "octets pour Ψ paramètres en fp32 (chaque unité complétée à un multiple de {0}) ; les paramètres "
+                     "rassemblés pour le pas sont déjà libérés.",
+                     "Ваш запуск FSDP (шардирование «{1}», ZeRO-{2}) делит всё: между шагами каждый ранг хранит 1/{0} "
+                     "параметров, градиентов и моментов AdamW — 16Ψ/{0} байт для Ψ параметров в fp32 (каждый модуль "
+                     "дополнен до кратного {0}); собранные для шага параметры уже освобождены.",
+                     {d, sharded, stage});
   case StrategyKind::Pipeline:
     return localized("A pipeline stage holds the full training state of its own units only.",
                      "Un étage de pipeline ne détient l'état d'entraînement complet que de ses propres unités.",
@@ -81,14 +120,16 @@ public:
                        std::vector<LocalizedText>{strategyName(*strategy), same(std::to_string(in.summary.ranks)),
                                                   same(text::bytes(model)), same(std::to_string(r->rank))});
     d.correct = same(text::bytes(r->persistentBytes));
-    for (double v : distinctFrom(p, {4 * m, m, 4 * m / n, 2 * m, p * n, p / n, 2 * p, p / 2}, 0.15, true))
+    // The textbook's totals for the stages (16Ψ, 8Ψ + 8Ψ/N, 16Ψ/N with m = 4Ψ), then multiples of the answer.
+    for (double v : distinctFrom(p, {4 * m, 2 * m + 2 * m / n, 4 * m / n, m, 2 * m, p * n, p / n, 2 * p, p / 2}, 0.15, true))
       d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
     d.explanation = localized("Your summary: rank {0} held {1} at the end of its last step (persistent_bytes). {2}",
                               "Votre résumé : le rang {0} détenait {1} à la fin de son dernier pas (persistent_bytes). "
                               "{2}",
                               "Ваша сводка: ранг {0} хранил {1} в конце последнего шага (persistent_bytes). {2}",
                               std::vector<LocalizedText>{same(std::to_string(r->rank)), same(text::bytes(r->persistentBytes)),
-                                                         whyPersistent(*strategy, in.trace.config()->sharding, in.summary.ranks)});
+                                                         whyPersistent(*strategy, in.trace.config()->sharding, in.summary.ranks,
+                                                                       in.trace.config()->shardDegree())});
     d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
     return finish(std::move(d), in);
   }
@@ -267,6 +308,85 @@ public:
   }
 };
 
+// Mixed precision, two FSDP runs of the same job in bf16 and fp32 parameters: the
+// all-gather bytes per step of the bf16 run over the fp32 run's, measured on the wire
+// by Open MPI's monitoring when both runs have it, else the recorded buffers.
+class Bf16AllGatherBytes final : public ObservationTemplate {
+public:
+  std::string id() const override { return "bf16-all-gather-bytes"; }
+  bool needsTwoRuns() const override { return true; }
+  std::optional<ObservedQuestion> generate(const ObservationInput& in) const override {
+    if (!in.second || !in.secondSummary) return std::nullopt;
+    if (strategyOf(in.trace) != StrategyKind::Fsdp || strategyOf(*in.second) != StrategyKind::Fsdp) return std::nullopt;
+    const auto bf16 = in.trace.config(), fp32 = in.second->config(); // fsdp runs have a job record
+    if (bf16->paramDtype != Dtype::Bf16 || fp32->paramDtype != Dtype::Fp32) return std::nullopt; // tried swapped too
+    if (bf16->ranks != fp32->ranks || bf16->sharding != fp32->sharding || modelBytes(in.trace) != modelBytes(*in.second))
+      return std::nullopt; // the same job but for the precision, else the ratio says nothing about bf16
+    const auto &a = in.summary, &b = *in.secondSummary;
+    if (a.stepsCompleted <= 0 || b.stepsCompleted <= 0) return std::nullopt;
+    const auto ia = a.collectives.find("all_gather"), ib = b.collectives.find("all_gather");
+    if (ia == a.collectives.end() || ib == b.collectives.end() || ia->second.count <= 0 || ib->second.count <= 0)
+      return std::nullopt;
+    const bool measured = ia->second.measuredWireBytes && ib->second.measuredWireBytes;
+    const auto bytesA = measured ? *ia->second.measuredWireBytes : ia->second.bytes;
+    const auto bytesB = measured ? *ib->second.measuredWireBytes : ib->second.bytes;
+    if (bytesA <= 0 || bytesB <= 0) return std::nullopt;
+    const double perA = static_cast<double>(bytesA) / a.stepsCompleted, perB = static_cast<double>(bytesB) / b.stepsCompleted;
+    const double ratio = perA / perB;
+    Draft d;
+    d.templateId = id();
+    d.lesson = "mixed-precision";
+    d.moment = "first_all_gather";
+    d.evidenceRun = 0; // the bf16 run
+    d.text = measured
+                 ? localized("Your two FSDP runs on {0|rank|ranks}, one with bf16 parameters (`--param-dtype bf16`) and "
+                             "one in fp32: per step, what fraction of the fp32 run's all-gather bytes did the bf16 run "
+                             "really send (as Open MPI's monitoring counted them)?",
+                             "Vos deux exécutions FSDP sur {0|rang|rangs}, l'une avec des paramètres bf16 "
+                             "(`--param-dtype bf16`), l'autre en fp32 : par pas, quelle fraction des octets d'all-gather "
+                             "de l'exécution fp32 l'exécution bf16 a-t-elle réellement envoyée (comptés par la "
+                             "surveillance d'Open MPI) ?",
+                             "Ваши два запуска FSDP на {0|ранге|рангах|рангах}, один с параметрами bf16 "
+                             "(`--param-dtype bf16`), другой в fp32: какую долю байтов all-gather запуска fp32 за шаг "
+                             "реально отправил запуск bf16 (по подсчёту мониторинга Open MPI)?",
+                             {std::to_string(a.ranks)})
+                 : localized("Your two FSDP runs on {0|rank|ranks}, one with bf16 parameters (`--param-dtype bf16`) and "
+                             "one in fp32: per step, what fraction of the fp32 run's all-gather bytes (the buffers your "
+                             "traces record) did the bf16 run move?",
+                             "Vos deux exécutions FSDP sur {0|rang|rangs}, l'une avec des paramètres bf16 "
+                             "(`--param-dtype bf16`), l'autre en fp32 : par pas, quelle fraction des octets d'all-gather "
+                             "de l'exécution fp32 (les tampons que vos traces enregistrent) l'exécution bf16 a-t-elle "
+                             "transférée ?",
+                             "Ваши два запуска FSDP на {0|ранге|рангах|рангах}, один с параметрами bf16 "
+                             "(`--param-dtype bf16`), другой в fp32: какую долю байтов all-gather запуска fp32 за шаг "
+                             "(буферов, записанных в ваших трассах) передал запуск bf16?",
+                             {std::to_string(a.ranks)});
+    d.correct = same(text::times(ratio));
+    for (double v : distinctFrom(ratio, {1.0, 0.25, 0.75, 2.0, 0.125}, 0.15, true)) d.wrong.push_back(same(text::times(v)));
+    const std::vector<std::string> args{text::bytes(static_cast<std::int64_t>(std::llround(perA))),
+                                        text::bytes(static_cast<std::int64_t>(std::llround(perB))), text::times(ratio),
+                                        std::to_string(ia->second.count / a.stepsCompleted),
+                                        std::to_string(ib->second.count / b.stepsCompleted)};
+    d.explanation = localized(
+        "Your summaries: per step the bf16 run's all-gathers moved {0}, the fp32 run's {1}, {2}, in {3} and {4} calls. "
+        "Before each all-gather a rank converts its fp32 slice to bf16, 2 bytes a value instead of 4; the same values "
+        "travel, so the bytes halve. The master shards, the gradients and AdamW's moments stay fp32 in both runs, and "
+        "on CPU ranks the gathered values are upcast to fp32 for the compute.",
+        "Vos résumés : par pas, les all-gathers de l'exécution bf16 ont transféré {0}, ceux de l'exécution fp32 {1}, "
+        "soit {2}, en {3} et {4} appels. Avant chaque all-gather, un rang convertit sa tranche fp32 en bf16, 2 octets "
+        "par valeur au lieu de 4 ; les mêmes valeurs voyagent, donc les octets sont divisés par deux. Les shards "
+        "maîtres, les gradients et les moments d'AdamW restent en fp32 dans les deux exécutions, et sur des rangs CPU "
+        "les valeurs rassemblées sont reconverties en fp32 pour le calcul.",
+        "Ваши сводки: за шаг all-gather запуска bf16 передали {0}, запуска fp32 — {1}, то есть {2}, за {3} и {4} "
+        "вызовов. Перед каждым all-gather ранг переводит свою часть из fp32 в bf16, 2 байта на значение вместо 4; "
+        "передаются те же значения, поэтому байтов вдвое меньше. Мастер-шарды, градиенты и моменты AdamW в обоих "
+        "запусках остаются в fp32, а на CPU-рангах собранные значения для вычислений снова переводятся в fp32.",
+        args);
+    d.numeric = NumericAnswer{ratio, 0.02, "ratio"};
+    return finish(std::move(d), in);
+  }
+};
+
 // Why the run stopped. Ranks that hold the same bytes (DDP, FSDP, TP) reach the budget
 // together, and which one reports first is a race: the question asks which rank only
 // for a pipeline, whose stages hold different units.
@@ -347,6 +467,7 @@ std::vector<std::unique_ptr<ObservationTemplate>> memoryTemplates() {
   v.push_back(std::make_unique<PersistentBytesPerRank>());
   v.push_back(std::make_unique<PersistentRatio>());
   v.push_back(std::make_unique<SentBytesRatio>());
+  v.push_back(std::make_unique<Bf16AllGatherBytes>());
   v.push_back(std::make_unique<OomNeededVsBudget>());
   return v;
 }

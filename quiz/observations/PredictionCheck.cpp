@@ -160,6 +160,20 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     if (y <= 0) return std::nullopt;
     return PredictionMeasurement{x / y, bf16 ? 0.02 : 0.0, "ratio"};
   }
+  if (id == "zero-persistent-ratio") {
+    // Two FSDP runs of the same job under two sharding strategies (ZeRO stages): rank 0's
+    // persistent bytes in the run that keeps more over the run that keeps less
+    // (docs/sharding.md, "Memory per rank, in Ψ").
+    if (!second || strategyOf(run) != StrategyKind::Fsdp || strategyOf(*second) != StrategyKind::Fsdp) return std::nullopt;
+    if (run.config()->sharding == second->config()->sharding) return std::nullopt;
+    const auto a = trace::summarizeMeasured(run), b = trace::summarizeMeasured(*second);
+    if (a.stepsCompleted <= 0 || b.stepsCompleted <= 0 || a.ranksDetail.empty() || b.ranksDetail.empty()) return std::nullopt;
+    const double x = static_cast<double>(a.ranksDetail[0].persistentBytes),
+                 y = static_cast<double>(b.ranksDetail[0].persistentBytes);
+    if (x <= 0 || y <= 0) return std::nullopt;
+    const double v = std::max(x, y) / std::min(x, y);
+    return PredictionMeasurement{v, 0.05 * v, "ratio"};
+  }
   if (id == "stage0-activations-in-flight") {
     const auto* t = pick(run, second, [](const trace::Trace& x) {
       const auto config = x.config();

@@ -10,6 +10,8 @@
 //   checkpoint-activation-bytes-saved  rank 0's activation peak without checkpointing minus with (two runs)
 //   bf16-all-gather-bytes-ratio   the bf16 run's all-gather bytes on the wire over the fp32 run's (two runs)
 //   no-sync-all-reduce-ratio      all-reduces per step without no_sync over with it (two runs)
+//   zero-persistent-ratio         rank 0's persistent bytes, the FSDP sharding that keeps more over the one
+//                                 that keeps less (two runs, two ZeRO stages)
 #pragma once
 
 #include "quiz/bank/LocalizedText.h"

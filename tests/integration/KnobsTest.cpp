@@ -289,3 +289,57 @@ TEST(MixedPrecision, Fp8AndUnshardedStagesExitTwoNamingTheOptionAndTheRule) {
             std::string::npos)
       << ddp.err;
 }
+
+// Equivalence to one rank within its tolerance: bf16 parameters round the same fp32
+// master values on any number of ranks, so the 2-rank and 4-rank bf16 runs train the
+// 1-rank bf16 run's parameters (float reordering of the fp32 reductions only), and
+// every step's loss stays within 1% of the 1-rank fp32 run's.
+TEST(MixedPrecision, Bf16OnTwoAndFourRanksTrainsAsBf16OnOneRank) {
+  const std::vector<std::string> bf16{"--strategy", "fsdp", "--param-dtype", "bf16"};
+  const auto oneDir = freshDir("mp-bf16-1"), twoDir = freshDir("mp-bf16-2"), fourDir = freshDir("mp-bf16-4"),
+             fp32Dir = freshDir("mp-fp32-1");
+  const auto one = train(with(bf16, {"--ranks", "1"}), oneDir, 10);
+  const auto two = train(with(bf16, {"--ranks", "2"}), twoDir, 10);
+  const auto four = train(with(bf16, {"--ranks", "4", "--sharding", "grad-op"}), fourDir, 10);
+  const auto fp32 = train({"--strategy", "fsdp", "--ranks", "1"}, fp32Dir, 10);
+  ASSERT_FALSE(one.empty());
+  ASSERT_EQ(two.size(), one.size());
+  ASSERT_EQ(four.size(), one.size());
+  ASSERT_EQ(fp32.size(), one.size());
+  EXPECT_LT(relativeDifference(two, one), 2e-5);
+  EXPECT_LT(relativeDifference(four, one), 2e-5);
+  // The tolerance tells bf16 from fp32: one rank rounds too, and ends further from fp32 than that.
+  EXPECT_GT(relativeDifference(one, fp32), 1e-4);
+  const auto s32 = readJson(fp32Dir + "/s.json"), s16 = readJson(twoDir + "/s.json");
+  const auto& loss = s16["loss"]["per_step"];
+  ASSERT_EQ(loss.size(), s32["loss"]["per_step"].size());
+  for (std::size_t k = 0; k < loss.size(); ++k) {
+    const double ref = s32["loss"]["per_step"][k].get<double>();
+    EXPECT_NEAR(loss[k].get<double>(), ref, 0.01 * ref) << "step " << k;
+  }
+}
+
+// GPU ranks: bf16 is host code on Open MPI. Asked for on GPUs, the job is refused before
+// anything starts, naming --device and --param-dtype and what to use instead; with
+// --device auto it runs on CPU ranks and says why.
+TEST(MixedPrecision, Bf16OnGpuRanksIsRefusedNamingTheOptionsAndAutoChoosesCpuRanks) {
+  const auto gpu = runShardlab(with(kTinyModel, {"--strategy", "fsdp", "--ranks", "2", "--steps", "1", "--param-dtype",
+                                                 "bf16", "--device", "cuda"}));
+  EXPECT_EQ(gpu.status, 2) << gpu.err;
+  EXPECT_NE(gpu.err.find("--device: cuda was asked for with --param-dtype bf16, but FSDP's bf16 mixed precision runs "
+                         "on CPU ranks only"),
+            std::string::npos)
+      << gpu.err;
+  EXPECT_NE(gpu.err.find("use --device cpu (or auto) for bf16, or fp32 (the default) on GPU ranks"), std::string::npos)
+      << gpu.err;
+  const auto staged = runShardlab(with(kTinyModel, {"--strategy", "fsdp", "--ranks", "2", "--steps", "1", "--reduce-dtype",
+                                                    "bf16", "--device", "cuda+mpi-staged"}));
+  EXPECT_EQ(staged.status, 2) << staged.err;
+  EXPECT_NE(staged.err.find("with --reduce-dtype bf16"), std::string::npos) << staged.err;
+  const auto autoDevice =
+      runShardlab(with(kTinyModel, {"--strategy", "fsdp", "--ranks", "2", "--steps", "1", "--param-dtype", "bf16"}));
+  EXPECT_EQ(autoDevice.status, 0) << autoDevice.err;
+  EXPECT_NE(autoDevice.err.find("device cpu: --param-dtype bf16: FSDP's bf16 mixed precision runs on CPU ranks only"),
+            std::string::npos)
+      << autoDevice.err;
+}

@@ -563,3 +563,131 @@ TEST(ObservationTemplates, ForwardsPerStepCountsTheRecomputes) {
   EXPECT_EQ(correctText(*q).rfind(std::to_string(static_cast<int>(2 * units)) + ":", 0), 0u) << correctText(*q);
   EXPECT_FALSE(ask("forwards-per-step", fsdpRun())); // no checkpointing: no question
 }
+
+// Gradient accumulation: the reductions per optimizer step are units × K without
+// no_sync and units with it, from the trace's collective counts (DDP all-reduces, the
+// sharded stages reduce-scatter).
+TEST(ObservationTemplates, ReductionsPerStepCountUnitsTimesMicroStepsOrUnitsUnderNoSync) {
+  const std::string ddp = "--strategy ddp --ranks 2 --steps 2 --seed 1 --accumulate 4";
+  const auto& sync = realRun("knob-sync", ddp);
+  const auto& noSync = realRun("knob-nosync", ddp + " --no-sync");
+  const auto& fsdpNoSync = realRun("knob-fsdp-nosync", "--strategy fsdp --ranks 2 --steps 2 --seed 1 --accumulate 2 --no-sync");
+  for (const auto* r : {&sync, &noSync, &fsdpNoSync}) REQUIRE_RUN(*r);
+  struct Case {
+    const RealRun* run;
+    const char* kind;
+    std::int64_t perUnit;
+    const char* moment;
+  };
+  for (const auto& c : {Case{&sync, "all_reduce", 4, "first_all_reduce"}, Case{&noSync, "all_reduce", 1, "first_all_reduce"},
+                        Case{&fsdpNoSync, "reduce_scatter", 1, "first_reduce_scatter"}}) {
+    SCOPED_TRACE(c.run->trace.config()->noSync ? "no_sync" : "sync");
+    const auto q = ask("reductions-per-step", *c.run);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    const auto units = static_cast<std::int64_t>(c.run->trace.units.size());
+    ASSERT_TRUE(q->numeric);
+    EXPECT_EQ(q->numeric->value, static_cast<double>(c.run->summary.collectives.at(c.kind).count / c.run->summary.stepsCompleted));
+    EXPECT_EQ(q->numeric->value, static_cast<double>(units * c.perUnit));
+    EXPECT_EQ(correctText(*q).rfind(std::to_string(units * c.perUnit) + ":", 0), 0u) << correctText(*q);
+    EXPECT_EQ(q->question.evidence->lesson, "gradient-accumulation");
+    EXPECT_EQ(q->question.evidence->moment, c.moment);
+    ASSERT_TRUE(q->evidenceAt);
+    // Russian counts agree with their number ("с 4 микрошагами").
+    if (c.run != &fsdpNoSync) {
+      EXPECT_NE(q->question.text.get("ru").find("с 4 микрошагами"), std::string::npos) << q->question.text.get("ru");
+    }
+  }
+  EXPECT_FALSE(ask("reductions-per-step", fsdpRun())); // one micro-step per step: no question
+}
+
+// Mixed precision: the bf16 run's all-gather bytes per step over the fp32 run's, 0.5,
+// measured on the wire when Open MPI's monitoring counted both; either order.
+TEST(ObservationTemplates, Bf16AllGatherBytesAreHalfOfFp32s) {
+  const std::string fsdp = "--strategy fsdp --ranks 2 --steps 2 --seed 1";
+  const auto& plain = realRun("knob-fsdp", fsdp);
+  const auto& bf16 = realRun("knob-bf16", fsdp + " --param-dtype bf16");
+  const auto& checkpointed = realRun("knob-checkpoint", fsdp + " --checkpoint-activations");
+  for (const auto* r : {&plain, &bf16, &checkpointed}) REQUIRE_RUN(*r);
+  for (bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "fp32 first" : "bf16 first");
+    const auto q = swapped ? ask("bf16-all-gather-bytes", plain, &bf16) : ask("bf16-all-gather-bytes", bf16, &plain);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    const auto &a = bf16.summary.collectives.at("all_gather"), &b = plain.summary.collectives.at("all_gather");
+    const bool measured = a.measuredWireBytes && b.measuredWireBytes;
+    const double expected = measured ? static_cast<double>(*a.measuredWireBytes) / static_cast<double>(*b.measuredWireBytes)
+                                     : static_cast<double>(a.bytes) / static_cast<double>(b.bytes);
+    EXPECT_NEAR(q->numeric->value, expected, 1e-12); // both runs completed 2 steps
+    EXPECT_NEAR(q->numeric->value, 0.5, 0.01);
+    EXPECT_EQ(correctText(*q), text::times(expected));
+    EXPECT_NE(q->question.text.get("en").find(measured ? "really send" : "traces record"), std::string::npos);
+    EXPECT_EQ(q->question.evidence->lesson, "mixed-precision");
+    EXPECT_EQ(q->evidenceRun, swapped ? 1 : 0); // the bf16 run shows it
+  }
+  EXPECT_FALSE(ask("bf16-all-gather-bytes", plain, &checkpointed)); // both fp32
+  EXPECT_FALSE(ask("bf16-all-gather-bytes", bf16));                 // one run
+}
+
+// Every ZeRO stage: persistent-bytes-per-rank quotes the summary and explains the
+// stage's own Ψ arithmetic; the zero-stages lesson's prediction is their ratio.
+TEST(ObservationTemplates, PersistentBytesPerRankExplainsEachZeroStage) {
+  const std::string job = "--strategy fsdp --ranks 4 --steps 2 --seed 1";
+  const auto& optimizer = realRun("zero1", job + " --sharding optimizer");
+  const auto& hybrid = realRun("hybrid2", job + " --sharding hybrid --shard-group 2");
+  const auto& noShard = realRun("zero0", job + " --sharding no-shard");
+  const auto& full = fsdpRun();
+  for (const auto* r : {&optimizer, &hybrid, &noShard, &full}) REQUIRE_RUN(*r);
+  struct Case {
+    const RealRun* run;
+    const char* says;
+    double psi; // persistent bytes per parameter
+  };
+  for (const auto& c : {Case{&optimizer, "8Ψ + 8Ψ/4", 10}, Case{&hybrid, "1/2, not 1/4", 8}, Case{&noShard, "16Ψ", 16},
+                        Case{&full, "16Ψ/4", 4}}) {
+    SCOPED_TRACE(c.says);
+    const auto q = ask("persistent-bytes-per-rank", *c.run);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    const auto persistent = c.run->summary.ranksDetail.at(0).persistentBytes;
+    EXPECT_EQ(correctText(*q), st::formatBytes(persistent));
+    EXPECT_NE(q->question.explanation.get("en").find(c.says), std::string::npos) << q->question.explanation.get("en");
+    // What the explanation claims (docs/sharding.md: the default model's units divide evenly by 4).
+    EXPECT_NEAR(static_cast<double>(persistent), c.psi * static_cast<double>(c.run->summary.parameters),
+                0.05 * static_cast<double>(persistent));
+  }
+  const auto ratio = measurePrediction("zero-persistent-ratio", optimizer.trace, &full.trace);
+  ASSERT_TRUE(ratio);
+  EXPECT_NEAR(ratio->actual, (4.0 + 1) / 2, 0.05 * 2.5); // (8Ψ + 8Ψ/N) / (16Ψ/N) = (N + 1) / 2
+  EXPECT_EQ(measurePrediction("zero-persistent-ratio", full.trace, &optimizer.trace)->actual, ratio->actual);
+  EXPECT_TRUE(ratio->close(2.5));
+  EXPECT_FALSE(ratio->close(4.0));
+  EXPECT_FALSE(measurePrediction("zero-persistent-ratio", full.trace, &full.trace)); // one stage twice
+  EXPECT_FALSE(measurePrediction("zero-persistent-ratio", ddpRun().trace, &full.trace));
+}
+
+// Prefetch modes: the peak of gathered parameters; --limit-all-gathers 1 bounds it by
+// the largest unit, below the default backward prefetch's.
+TEST(ObservationTemplates, GatheredPeakIsTheLargestUnitUnderALimitOfOne) {
+  const auto& limited = realRun("fsdp-limit1", "--strategy fsdp --ranks 4 --steps 2 --seed 1 --forward-prefetch --limit-all-gathers 1");
+  const auto& prefetch = fsdpRun();
+  REQUIRE_RUN(limited);
+  REQUIRE_RUN(prefetch);
+  constexpr auto gathered = static_cast<std::size_t>(st::Category::GatheredParams);
+  std::int64_t largest = 0;
+  for (const auto& e : limited.trace.events)
+    if (e.rank == 0 && e.record == st::Record::Memory && e.category == st::Category::GatheredParams) largest = std::max(largest, e.bytes);
+  ASSERT_GT(largest, 0);
+  for (const RealRun* run : {&limited, &prefetch}) {
+    const auto q = ask("gathered-peak", *run);
+    ASSERT_TRUE(q);
+    expectWellFormed(*q);
+    EXPECT_EQ(q->numeric->value, static_cast<double>(run->summary.ranksDetail.at(0).peakByCategory[gathered]));
+    EXPECT_EQ(q->question.evidence->lesson, "fsdp-prefetch");
+  }
+  EXPECT_EQ(ask("gathered-peak", limited)->numeric->value, static_cast<double>(largest));
+  EXPECT_GT(ask("gathered-peak", prefetch)->numeric->value, static_cast<double>(largest));
+  EXPECT_NE(ask("gathered-peak", limited)->question.text.get("en").find("at most 1 gathered unit;"), std::string::npos);
+  EXPECT_FALSE(ask("gathered-peak", ddpRun()));
+  EXPECT_FALSE(ask("gathered-peak", realRun("zero1", "--strategy fsdp --ranks 4 --steps 2 --seed 1 --sharding optimizer")));
+}
