@@ -1,11 +1,13 @@
 #include "job/JobConfig.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <sstream>
 
@@ -48,19 +50,24 @@ std::optional<std::int64_t> parseBytes(std::string_view text) {
 std::optional<std::vector<std::string>> hostfileHosts(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
+  // Non-blocking, and at most 1 MiB: a regular file of /proc (kmsg) could block or never end.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string text;
+  char buf[8192];
+  ssize_t n = 0;
+  while (text.size() < (1u << 20) && (n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  if (n < 0) return std::nullopt;
   std::vector<std::string> hosts;
+  std::istringstream lines(text);
   std::string line;
-  std::size_t read = 0;
-  while (read < (1u << 20) && std::getline(in, line)) {
-    read += line.size() + 1;
+  while (std::getline(lines, line)) {
     if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     std::istringstream words(line);
     std::string host;
     if (words >> host) hosts.push_back(host);
   }
-  if (in.bad()) return std::nullopt;
   return hosts;
 }
 
