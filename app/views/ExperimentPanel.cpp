@@ -122,18 +122,19 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   budget_->setPlaceholderText(tr("none, or e.g. 3MiB"));
   connect(budget_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
   // Open MPI's hostfile (docs/multi-host.md): empty runs every rank on this machine.
-  hostfile_ = new QLineEdit(this);
+  auto* hostfileRow = new QWidget(this);
+  hostfile_ = new QLineEdit(hostfileRow);
   hostfile_->setObjectName(QStringLiteral("hostfile"));
   hostfile_->setPlaceholderText(tr("none: every rank on this machine"));
   hostfile_->setToolTip(tr("An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks "
                            "over the machines of a lab room"));
   connect(hostfile_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
-  auto* chooseHostfile = new QPushButton(tr("Choose…"), this);
+  auto* chooseHostfile = new QPushButton(tr("Choose…"), hostfileRow);
+  chooseHostfile->setObjectName(QStringLiteral("chooseHostfile"));
   connect(chooseHostfile, &QPushButton::clicked, this, [this] {
     const QString file = QFileDialog::getOpenFileName(this, tr("Hostfile"), hostfile_->text());
     if (!file.isEmpty()) hostfile_->setText(file);
   });
-  auto* hostfileRow = new QWidget(this);
   auto* hostfileLayout = new QHBoxLayout(hostfileRow);
   hostfileLayout->setContentsMargins(0, 0, 0, 0);
   hostfileLayout->addWidget(hostfile_, 1);
