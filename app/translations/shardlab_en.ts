@@ -304,6 +304,22 @@
         <source>Micro-steps per step</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>none: every rank on this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks over the machines of a lab room</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hostfile</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -476,6 +492,18 @@
     </message>
     <message>
         <source>the slow rank&apos;s factor must be at least 1 (got %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no file &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; cannot be read as a hostfile (not a readable file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; names no host (one host per line, e.g. &apos;lab-pc-01 slots=4&apos;)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

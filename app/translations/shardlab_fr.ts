@@ -304,6 +304,22 @@
         <source>Micro-steps per step</source>
         <translation>Micro-pas par pas</translation>
     </message>
+    <message>
+        <source>none: every rank on this machine</source>
+        <translation>aucun : tous les rangs sur cette machine</translation>
+    </message>
+    <message>
+        <source>An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks over the machines of a lab room</source>
+        <translation>Un fichier d&apos;hôtes d&apos;Open MPI (`hostfile`), une machine par ligne (lab-pc-01 slots=4), pour répartir les rangs sur les machines d&apos;une salle de TP</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choisir…</translation>
+    </message>
+    <message>
+        <source>Hostfile</source>
+        <translation>Fichier d&apos;hôtes</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -477,6 +493,18 @@
     <message>
         <source>the slow rank&apos;s factor must be at least 1 (got %1)</source>
         <translation>le facteur du rang lent doit valoir au moins 1 (reçu %1)</translation>
+    </message>
+    <message>
+        <source>there is no file &apos;%1&apos;</source>
+        <translation>il n&apos;y a pas de fichier &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; cannot be read as a hostfile (not a readable file)</source>
+        <translation>&apos;%1&apos; ne peut pas être lu comme fichier d&apos;hôtes (ce n&apos;est pas un fichier lisible)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; names no host (one host per line, e.g. &apos;lab-pc-01 slots=4&apos;)</source>
+        <translation>&apos;%1&apos; ne nomme aucun hôte (un hôte par ligne, p. ex. &apos;lab-pc-01 slots=4&apos;)</translation>
     </message>
 </context>
 <context>

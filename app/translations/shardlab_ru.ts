@@ -307,6 +307,22 @@
         <source>Micro-steps per step</source>
         <translation>Микрошагов на шаг</translation>
     </message>
+    <message>
+        <source>none: every rank on this machine</source>
+        <translation>нет: все ранги на этой машине</translation>
+    </message>
+    <message>
+        <source>An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks over the machines of a lab room</source>
+        <translation>Файл хостов Open MPI (`hostfile`), одна машина на строку (lab-pc-01 slots=4), чтобы распределить ранги по машинам учебного класса</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Выбрать…</translation>
+    </message>
+    <message>
+        <source>Hostfile</source>
+        <translation>Файл хостов</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -480,6 +496,18 @@
     <message>
         <source>the slow rank&apos;s factor must be at least 1 (got %1)</source>
         <translation>множитель медленного ранга должен быть не меньше 1 (получено %1)</translation>
+    </message>
+    <message>
+        <source>there is no file &apos;%1&apos;</source>
+        <translation>нет файла &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; cannot be read as a hostfile (not a readable file)</source>
+        <translation>&apos;%1&apos; не читается как файл хостов (это не читаемый файл)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; names no host (one host per line, e.g. &apos;lab-pc-01 slots=4&apos;)</source>
+        <translation>в &apos;%1&apos; не указан ни один хост (один хост на строку, например &apos;lab-pc-01 slots=4&apos;)</translation>
     </message>
 </context>
 <context>

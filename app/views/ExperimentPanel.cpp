@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -120,6 +121,24 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setPlaceholderText(tr("none, or e.g. 3MiB"));
   connect(budget_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
+  // Open MPI's hostfile (docs/multi-host.md): empty runs every rank on this machine.
+  auto* hostfileRow = new QWidget(this);
+  hostfile_ = new QLineEdit(hostfileRow);
+  hostfile_->setObjectName(QStringLiteral("hostfile"));
+  hostfile_->setPlaceholderText(tr("none: every rank on this machine"));
+  hostfile_->setToolTip(tr("An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks "
+                           "over the machines of a lab room"));
+  connect(hostfile_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
+  auto* chooseHostfile = new QPushButton(tr("Choose…"), hostfileRow);
+  chooseHostfile->setObjectName(QStringLiteral("chooseHostfile"));
+  connect(chooseHostfile, &QPushButton::clicked, this, [this] {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Hostfile"), hostfile_->text());
+    if (!file.isEmpty()) hostfile_->setText(file);
+  });
+  auto* hostfileLayout = new QHBoxLayout(hostfileRow);
+  hostfileLayout->setContentsMargins(0, 0, 0, 0);
+  hostfileLayout->addWidget(hostfile_, 1);
+  hostfileLayout->addWidget(chooseHostfile);
   form->addRow(tr("Strategy"), strategy_);
   form->addRow(tr("Ranks"), ranks_);
   form->addRow(tr("Device"), device_);
@@ -142,6 +161,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Micro-batches"), micro_);
   form->addRow(tr("Virtual stages"), virtual_);
   form->addRow(tr("Memory budget"), budget_);
+  form->addRow(tr("Hostfile"), hostfileRow);
   // The fields scroll where the dock is short (1280x720 beside the log); what the form
   // says is wrong and the Run and Stop buttons stay below them, always in view.
   auto* fields = new QWidget(this);
@@ -191,6 +211,7 @@ nlohmann::json ExperimentPanel::formJson() const {
   j["seed"] = isNumber ? nlohmann::json(static_cast<std::uint64_t>(seedValue)) : nlohmann::json(seed.toStdString());
   const QString budget = budget_->text().trimmed();
   j["memory_budget"] = budget.isEmpty() ? nlohmann::json(0) : nlohmann::json(budget.toStdString());  // 0: none
+  j["hostfile"] = hostfile_->text().trimmed().toStdString();  // empty: this machine
   return j;
 }
 
@@ -237,6 +258,7 @@ void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
   accumulate_->setValue(c.accumulate);
   noSync_->setChecked(c.noSync);
   budget_->setText(c.memoryBudget > 0 ? sizeText(c.memoryBudget) : QString());
+  hostfile_->setText(QString::fromStdString(c.hostfile));
   revalidate();
 }
 

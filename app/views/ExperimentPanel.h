@@ -47,6 +47,7 @@ private:
   QDoubleSpinBox* lr_;
   QCheckBox *forwardPrefetch_, *checkpoint_, *noSync_;
   QLineEdit* budget_;
+  QLineEdit* hostfile_;
   QLabel* issues_;
   QPushButton *run_, *stop_;
   bool running_ = false;

@@ -1,10 +1,15 @@
 #include "job/JobConfig.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
 #include <cmath>
+#include <filesystem>
 #include <numeric>
+#include <sstream>
 
 namespace shardlab {
 
@@ -42,6 +47,30 @@ std::optional<std::int64_t> parseBytes(std::string_view text) {
   return static_cast<std::int64_t>(std::llround(bytes));
 }
 
+std::optional<std::vector<std::string>> hostfileHosts(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  // Non-blocking, and at most 1 MiB: a regular file of /proc (kmsg) could block or never end.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string text;
+  char buf[8192];
+  ssize_t n = 0;
+  while (text.size() < (1u << 20) && (n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  if (n < 0) return std::nullopt;
+  std::vector<std::string> hosts;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string host;
+    if (words >> host) hosts.push_back(host);
+  }
+  return hosts;
+}
+
 namespace {
 std::string formatNumber(double v) {
   nlohmann::json j = v;
@@ -49,7 +78,7 @@ std::string formatNumber(double v) {
 }
 } // namespace
 
-std::vector<JobIssue> JobConfig::validate() const {
+std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   std::vector<JobIssue> e;
   auto add = [&](const char* field, JobRule rule, std::vector<std::string> args = {}) {
     e.push_back({field, rule, std::move(args)});
@@ -79,6 +108,13 @@ std::vector<JobIssue> JobConfig::validate() const {
     if (!(straggler->factor >= 1.0) || !std::isfinite(straggler->factor))
       add("straggler", JobRule::StragglerFactor, {formatNumber(straggler->factor)});
     if (straggler->fromStep < 0) add("straggler", JobRule::AtLeast, {"0", s(straggler->fromStep)});
+  }
+  if (!hostfile.empty() && hostfileCheck == HostfileCheck::Read) {
+    std::error_code ec;
+    const auto hosts = hostfileHosts(hostfile);
+    if (!std::filesystem::exists(hostfile, ec)) add("hostfile", JobRule::HostfileMissing, {hostfile});
+    else if (!hosts) add("hostfile", JobRule::HostfileUnreadable, {hostfile});
+    else if (hosts->empty()) add("hostfile", JobRule::HostfileEmpty, {hostfile});
   }
   if (!e.empty()) return e;  // the rules below divide by these
 
@@ -141,7 +177,7 @@ const std::vector<std::string>& JobConfig::keys() {
       "strategy", "sharding",      "ranks",        "layers",   "hidden",         "vocab",
       "batch",    "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
       "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "param_dtype", "reduce_dtype", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace",
-      "collective_timeout", "straggler"};
+      "collective_timeout", "straggler", "hostfile"};
   return k;
 }
 
@@ -159,7 +195,8 @@ nlohmann::json JobConfig::toJson() const {
           {"collective_timeout", collectiveTimeout},
           {"straggler", straggler ? nlohmann::json{{"rank", straggler->rank}, {"factor", straggler->factor},
                                                    {"from_step", straggler->fromStep}}
-                                  : nlohmann::json()}};
+                                  : nlohmann::json()},
+          {"hostfile", hostfile}};
 }
 
 JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& issues, const JobConfig& base,
@@ -225,6 +262,10 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     }
     else if (k == "trace") getBool(k, v, c.trace);
     else if (k == "collective_timeout") getDouble(k, v, c.collectiveTimeout);
+    else if (k == "hostfile") {
+      if (!v.is_string()) bad(k, JobRule::NotAString);
+      else c.hostfile = v.get<std::string>();
+    }
     else if (k == "straggler") {
       // null: none; else {"rank": R, "factor": F, "from_step": S} (from_step optional, 0)
       if (v.is_null()) {

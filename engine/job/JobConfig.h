@@ -160,9 +160,15 @@ struct JobConfig {
   // job hung, writes its flight recorder into the trace and stops the job.
   double collectiveTimeout = 60.0;
   std::optional<Straggler> straggler;  // none: every rank computes at its own pace
+  // Open MPI hostfile the job's ranks are spread over (docs/multi-host.md); empty: this
+  // machine only. mpirun reads it on the launching machine.
+  std::string hostfile;
 
+  // Whether validate() reads the hostfile. A rank on another machine (the worker) skips
+  // it: mpirun has read it on the launching machine, which may be the only one holding it.
+  enum class HostfileCheck { Read, Skip };
   // Every rule the job breaks, each naming its field; empty when the job is valid.
-  std::vector<JobIssue> validate() const;
+  std::vector<JobIssue> validate(HostfileCheck hostfileCheck = HostfileCheck::Read) const;
 
   nlohmann::json toJson() const;
   // What to do with keys that are not options: a spec refuses them; a trace's job
@@ -194,6 +200,11 @@ struct JobConfig {
   // Description the trace's job record carries: units, parameters per unit, totals.
   nlohmann::json modelJson() const;
 };
+
+// The host names a hostfile lists, one per line as Open MPI reads them ("lab-pc-01
+// slots=4"; '#' starts a comment); nullopt when it is not a readable file. Reads at most
+// 1 MiB, never a device or a pipe.
+std::optional<std::vector<std::string>> hostfileHosts(const std::string& path);
 
 // "3MiB", "512 KiB", "1.5GiB", "4096" -> bytes (units B, K/KB/KiB, M/MB/MiB, G/GB/GiB,
 // binary, case as written; also the French Kio/Mio/Gio and Russian КиБ/МиБ/ГиБ the app

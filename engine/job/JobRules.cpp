@@ -84,6 +84,11 @@ const RuleText kRules[] = {
      QT_TRANSLATE_NOOP("JobRule", "the slow rank (%1) must be one of the job's ranks, 0 to %2")},
     {JobRule::StragglerFactor, "straggler-factor",
      QT_TRANSLATE_NOOP("JobRule", "the slow rank's factor must be at least 1 (got %1)")},
+    {JobRule::HostfileMissing, "hostfile-missing", QT_TRANSLATE_NOOP("JobRule", "there is no file '%1'")},
+    {JobRule::HostfileUnreadable, "hostfile-unreadable",
+     QT_TRANSLATE_NOOP("JobRule", "'%1' cannot be read as a hostfile (not a readable file)")},
+    {JobRule::HostfileEmpty, "hostfile-empty",
+     QT_TRANSLATE_NOOP("JobRule", "'%1' names no host (one host per line, e.g. 'lab-pc-01 slots=4')")},
 };
 
 const RuleText& row(JobRule rule) {

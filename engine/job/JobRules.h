@@ -48,6 +48,9 @@ enum class JobRule {
   NotAStraggler,                 // not {"rank": R, "factor": F, "from_step": S}
   StragglerRank,                 // %1 the rank, %2 the last rank
   StragglerFactor,               // %1 the factor
+  HostfileMissing,               // %1 the path
+  HostfileUnreadable,            // %1 the path
+  HostfileEmpty,                 // %1 the path
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".

@@ -55,7 +55,7 @@ trace::Trace runProbe(const LaunchOptions& base, const JobConfig& job, const std
   LaunchOptions options = base;
   options.job = job;
   options.dumpParams.clear();
-  options.hostfile.clear();  // this machine is what is calibrated
+  options.job.hostfile.clear();  // this machine is what is calibrated
   std::string dir = (fs::temp_directory_path() / "shardlab-calibrate-XXXXXX").string();
   if (!mkdtemp(dir.data())) {
     error = "cannot create a temporary directory";

@@ -69,6 +69,10 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
        "seconds a collective or receive may take before the job is declared hung (default 60): each waiting rank "
        "writes its flight recorder into the trace, the launcher names the missing rank and exits 3",
        JobOption::Number, {}},
+      {"--hostfile", "hostfile",
+       "Open MPI hostfile (one host per line, e.g. 'lab-pc-01 slots=4'), to spread the ranks over machines "
+       "(docs/multi-host.md)",
+       JobOption::Text, {}},
       {"--device", "device", "auto | cpu | cuda | cuda+mpi-staged (GPU ranks, collectives through Open MPI staged in host memory)", JobOption::Text, {}},
   };
   std::vector<CLI::Option*> given;
@@ -88,7 +92,6 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   cli.add_option("--chrome-trace", o.chromeTraceFile, "write the Chrome Trace Event export to FILE");
   cli.add_option("--summary-json", o.summaryJsonFile, "write the summary as JSON to FILE");
   cli.add_option("--events", o.eventsTo, "'-': stream the trace to standard output as it happens");
-  cli.add_option("--hostfile", o.hostfile, "Open MPI hostfile, to run across machines");
   cli.add_option("--run-dir", o.runDir, "keep the per-rank trace files in DIR (shared across hosts)");
   cli.add_option("--dump-params", o.dumpParams, "write the final parameters (float32, canonical layout) to FILE");
   cli.add_option("--mpirun", o.mpirun, "the mpirun to use");

@@ -15,7 +15,6 @@ struct LaunchOptions {
   std::string chromeTraceFile;  // --chrome-trace
   std::string summaryJsonFile;  // --summary-json
   std::string eventsTo;         // --events (only "-" : standard output)
-  std::string hostfile;         // --hostfile, passed to mpirun
   std::string runDir;           // --run-dir: keep the per-rank files here
   std::string dumpParams;       // --dump-params (tests)
   std::string mpirun = "mpirun";

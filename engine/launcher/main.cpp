@@ -19,8 +19,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -169,9 +171,9 @@ int main(int argc, char** argv) {
     const DeviceKind device = options.job.device == DeviceKind::Auto ? chooseDevice(options.job).device : options.job.device;
     std::optional<std::string> why;
     if (device == DeviceKind::Cuda || device == DeviceKind::CudaMpiStaged)
-      why = gpuPreflightRefusal(options.job, visibleGpuMemory(), !options.hostfile.empty());
+      why = gpuPreflightRefusal(options.job, visibleGpuMemory(), !options.job.hostfile.empty());
     else
-      why = preflightRefusal(options.job, {availableMemory(), usableCores(), !options.hostfile.empty()});
+      why = preflightRefusal(options.job, {availableMemory(), usableCores(), !options.job.hostfile.empty()});
     if (why) {
       std::fprintf(stderr, "shardlab-run: error: %s\n", why->c_str());
       return kExitInvalid;
@@ -223,7 +225,7 @@ int main(int argc, char** argv) {
   options.job.device = device.device;
   std::fprintf(stderr, "shardlab-run: device %s: %s\n", std::string(name(device.device)).c_str(), device.reason.c_str());
   // CPU ranks on this machine share its cores; GPU ranks are timed on the device.
-  if (device.device == DeviceKind::Cpu && options.hostfile.empty()) warnIfCoresAreOutnumbered(options.job.ranks);
+  if (device.device == DeviceKind::Cpu && options.job.hostfile.empty()) warnIfCoresAreOutnumbered(options.job.ranks);
 
   // The ranks write their traces into the run directory; the launcher follows them.
   const bool keepRunDir = !options.runDir.empty();
@@ -236,12 +238,25 @@ int main(int argc, char** argv) {
       return kExitInvalid;
     }
   } else {
-    std::string tmpl = (fs::temp_directory_path() / "shardlab-run-XXXXXX").string();
+    // Ranks on other machines read job.json and write their traces here, so with a
+    // hostfile it goes where a lab room's machines all see the same path: the user's
+    // (shared) home, beside the calibration cache, rather than this machine's /tmp.
+    const fs::path base = options.job.hostfile.empty() ? fs::temp_directory_path()
+                                                       : calibrationCachePath().parent_path() / "runs";
+    std::error_code ec;
+    fs::create_directories(base, ec);
+    std::string tmpl = (base / "shardlab-run-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) {
-      std::perror("shardlab-run: mkdtemp");
+      std::fprintf(stderr, "shardlab-run: error: cannot create a run directory in '%s': %s\n", base.c_str(),
+                   std::strerror(errno));
       return kExitInvalid;
     }
     runDir = tmpl;
+    if (!options.job.hostfile.empty())
+      std::fprintf(stderr,
+                   "shardlab-run: the ranks write into %s: every machine of the hostfile must see it at this path "
+                   "(a shared home); --run-dir DIR chooses another\n",
+                   runDir.c_str());
   }
   // A run directory the launcher made is its own to remove, whatever the outcome: the
   // merged trace has gone to --trace or standard output, and each stopped or failed run

@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,26 @@ struct ClockSync {
   bool sameHost = true;
 };
 
-// Rank 0's monotonic clock is the run's clock. Ranks on rank 0's host read the same
-// clock; a rank on another host estimates its offset by ping-pong with rank 0
-// (Cristian's method: offset = t0 - midpoint, uncertainty = half the round trip).
-ClockSync synchroniseClock(int rank, int size) {
+// SHARDLAB_TEST_CLOCK_SHIFT_NS=RANK:NS (tests): rank RANK reads its clock NS
+// nanoseconds ahead (negative: behind), as a rank on a machine whose clock differs
+// would. Returns this rank's shift, 0 when not asked; throws on a malformed value.
+std::int64_t testClockShift(int rank) {
+  const char* spec = std::getenv("SHARDLAB_TEST_CLOCK_SHIFT_NS");
+  if (!spec || !*spec) return 0;
+  int shiftedRank = -1;
+  long long ns = 0;
+  char tail = 0;
+  if (std::sscanf(spec, "%d:%lld%c", &shiftedRank, &ns, &tail) != 2 || shiftedRank < 0)
+    throw std::runtime_error("SHARDLAB_TEST_CLOCK_SHIFT_NS: '" + std::string(spec) +
+                             "' is not RANK:NS (a rank and a shift in nanoseconds, e.g. 1:2500000000)");
+  return shiftedRank == rank ? ns : 0;
+}
+
+// Rank 0's clock is the run's clock. Ranks on rank 0's host read the same monotonic
+// clock; a rank on another host (or whose clock a test shifted) estimates its offset by
+// ping-pong with rank 0 (Cristian's method: offset = t0 - midpoint, uncertainty = half
+// the round trip). `shift` is added to every reading of this rank's clock.
+ClockSync synchroniseClock(int rank, int size, std::int64_t shift) {
   ClockSync s;
   MPI_Comm local;
   MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
@@ -41,11 +58,14 @@ ClockSync synchroniseClock(int rank, int size) {
   int allOnOneHost = localSize == size ? 1 : 0;
   MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &allOnOneHost, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
   s.sameHost = allOnOneHost == 1;
+  int clocksShared = s.sameHost && shift == 0 ? 1 : 0;
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &clocksShared, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+  auto clockNs = [shift] { return monotonicNs() + shift; };
 
-  std::int64_t epoch = monotonicNs();
+  std::int64_t epoch = clockNs();
   MPI_CHECK(MPI_Bcast(&epoch, 1, MPI_INT64_T, 0, MPI_COMM_WORLD));
   s.epoch = epoch;
-  if (s.sameHost) return s;
+  if (clocksShared == 1) return s;
 
   constexpr int kRounds = 8;
   for (int peer = 1; peer < size; ++peer) {
@@ -53,17 +73,17 @@ ClockSync synchroniseClock(int rank, int size) {
       for (int i = 0; i < kRounds; ++i) {
         std::int64_t dummy = 0;
         MPI_CHECK(MPI_Recv(&dummy, 1, MPI_INT64_T, peer, 90, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        std::int64_t t = monotonicNs();
+        std::int64_t t = clockNs();
         MPI_CHECK(MPI_Send(&t, 1, MPI_INT64_T, peer, 91, MPI_COMM_WORLD));
       }
     } else if (rank == peer) {
       std::int64_t best = INT64_MAX;
       for (int i = 0; i < kRounds; ++i) {
-        const std::int64_t a = monotonicNs();
+        const std::int64_t a = clockNs();
         std::int64_t zero = 0, remote = 0;
         MPI_CHECK(MPI_Send(&zero, 1, MPI_INT64_T, 0, 90, MPI_COMM_WORLD));
         MPI_CHECK(MPI_Recv(&remote, 1, MPI_INT64_T, 0, 91, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        const std::int64_t b = monotonicNs();
+        const std::int64_t b = clockNs();
         if (b - a < best) {
           best = b - a;
           s.offset = remote - (a + b) / 2;
@@ -143,8 +163,10 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
   int rank = 0, size = 1;
   MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  const ClockSync clock = synchroniseClock(rank, size);
-  recorder.clock().set(clock.epoch, clock.offset);
+  const std::int64_t shift = testClockShift(rank);
+  const ClockSync clock = synchroniseClock(rank, size, shift);
+  // The run clock reads monotonic + offset - epoch; a shifted clock reads monotonic + shift.
+  recorder.clock().set(clock.epoch, clock.offset + shift);
 
   WorkerSetup setup;
   nlohmann::json meta;
@@ -173,6 +195,7 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
   meta["clock_offset_ns"] = clock.offset;
   meta["clock_uncertainty_ns"] = clock.uncertainty;
   meta["same_host"] = clock.sameHost;
+  if (shift != 0) meta["test_clock_shift_ns"] = shift; // the trace says this rank's clock was shifted on purpose
   recorder.header(meta);
   recorder.setOpTimer(setup.opTimer.get());
   return setup;

@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     if (!j.is_discarded()) {
       std::vector<JobIssue> issues;
       job = JobConfig::fromJson(j, issues);
-      if (issues.empty()) issues = job.validate();
+      if (issues.empty()) issues = job.validate(JobConfig::HostfileCheck::Skip);
       for (const auto& i : issues) errors.push_back(i.message());
     } else {
       errors.push_back(jobFile + ": malformed JSON");

@@ -12,10 +12,13 @@
 #include "views/TimelineView.h"
 #include "models/TraceModel.h"
 
+#include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QLineEdit>
 #include <QPainter>
 #include <QPushButton>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -243,4 +246,38 @@ TEST(ExperimentPanel, NamesTheRuleAndDisablesRun) {
   EXPECT_EQ(p.config().seed, 18446744073709551615ULL);
   seed->setText(QStringLiteral("-1"));
   EXPECT_TRUE(p.issuesText().contains(QStringLiteral("seed: must be a non-negative integer"))) << p.issuesText().toStdString();
+}
+
+TEST(ExperimentPanel, TheHostfileFieldIsTheJobsHostfileCheckedByItsRules) {
+  ExperimentPanel p;
+  auto* hostfile = p.findChild<QLineEdit*>(QStringLiteral("hostfile"));
+  ASSERT_NE(hostfile, nullptr);
+  EXPECT_TRUE(p.config().hostfile.empty());  // empty: this machine
+  const QString missing = QDir::tempPath() + QStringLiteral("/shardlab-no-such-hostfile");
+  hostfile->setText(missing);
+  EXPECT_TRUE(p.issuesText().contains(QStringLiteral("hostfile: there is no file '%1'").arg(missing)))
+      << p.issuesText().toStdString();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString file = dir.filePath(QStringLiteral("hosts"));
+  {
+    QFile f(file);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("# no host yet\n");
+  }
+  hostfile->setText(file);
+  EXPECT_TRUE(p.issuesText().contains(QStringLiteral("names no host"))) << p.issuesText().toStdString();
+  {
+    QFile f(file);
+    ASSERT_TRUE(f.open(QIODevice::Append));
+    f.write("lab-pc-01 slots=2\n");
+  }
+  hostfile->setText(QString());
+  hostfile->setText(file);
+  EXPECT_TRUE(p.issuesText().isEmpty()) << p.issuesText().toStdString();
+  EXPECT_EQ(p.config().hostfile, file.toStdString());
+  shardlab::JobConfig c;
+  c.hostfile = "/somewhere/hosts";
+  p.setConfig(c);
+  EXPECT_EQ(hostfile->text(), QStringLiteral("/somewhere/hosts"));
 }

@@ -34,6 +34,15 @@ struct JobSpecTable {
   }
 };
 
+// A row's hostfile names a file beside the table as "${data}/NAME" (or the folder
+// itself as "${data}"): the table's folder, absolute, wherever the test runs.
+inline void placeTestData(nlohmann::json& spec, const std::string& dataDir) {
+  if (!spec.is_object() || !spec.contains("hostfile") || !spec["hostfile"].is_string()) return;
+  std::string path = spec["hostfile"].get<std::string>();
+  const std::string marker = "${data}";
+  if (path.rfind(marker, 0) == 0) spec["hostfile"] = dataDir + path.substr(marker.size());
+}
+
 // SHARDLAB_JOB_SPECS and SHARDLAB_ASSETS_DIR are set by CMake.
 inline JobSpecTable loadJobSpecTable() {
   std::ifstream in(SHARDLAB_JOB_SPECS);
@@ -46,6 +55,8 @@ inline JobSpecTable loadJobSpecTable() {
     JobSpecRow row;
     row.name = r.at("name").get<std::string>();
     row.spec = r.at("spec");
+    const std::string table = SHARDLAB_JOB_SPECS;
+    placeTestData(row.spec, table.substr(0, table.find_last_of('/')));
     row.valid = !r.contains("rule");
     row.field = r.value("field", "");
     row.rule = r.value("rule", "");

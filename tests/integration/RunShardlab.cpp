@@ -15,10 +15,22 @@
 
 namespace shardlab::testing {
 
-RunResult runShardlab(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& env,
-                      int timeoutSeconds) {
+std::string shardlabRunPath() {
   const char* exe = std::getenv("SHARDLAB_RUN");
   if (!exe) throw std::runtime_error("SHARDLAB_RUN is not set");
+  return exe;
+}
+
+RunResult runShardlab(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& env,
+                      int timeoutSeconds) {
+  std::vector<std::string> argv{shardlabRunPath()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return runProgram(argv, env, timeoutSeconds);
+}
+
+RunResult runProgram(const std::vector<std::string>& command,
+                     const std::vector<std::pair<std::string, std::string>>& env, int timeoutSeconds) {
+  if (command.empty()) throw std::runtime_error("runProgram: no program");
   int outPipe[2], errPipe[2];
   if (pipe(outPipe) != 0 || pipe(errPipe) != 0) throw std::runtime_error("pipe failed");
   const auto start = std::chrono::steady_clock::now();
@@ -30,10 +42,10 @@ RunResult runShardlab(const std::vector<std::string>& args, const std::vector<st
     close(outPipe[0]);
     close(errPipe[0]);
     for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> argv{const_cast<char*>(exe)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    std::vector<char*> argv;
+    for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    execv(exe, argv.data());
+    execvp(argv[0], argv.data());
     _exit(127);
   }
   close(outPipe[1]);

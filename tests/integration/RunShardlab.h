@@ -16,6 +16,11 @@ struct RunResult {
 
 RunResult runShardlab(const std::vector<std::string>& args,
                       const std::vector<std::pair<std::string, std::string>>& env = {}, int timeoutSeconds = 120);
+// Any program (argv[0] looked up in PATH), in its own process group, as runShardlab runs shardlab-run.
+RunResult runProgram(const std::vector<std::string>& argv,
+                     const std::vector<std::pair<std::string, std::string>>& env = {}, int timeoutSeconds = 120);
+// The binary runShardlab runs (SHARDLAB_RUN).
+std::string shardlabRunPath();
 
 // A fresh directory under the test's temporary folder.
 std::string freshDir(const std::string& name);

@@ -1,0 +1,215 @@
+// Multi-host runs, for real, on one machine (label `multihost`; docs/multi-host.md,
+// "The multihost test"). Two hosts are two network namespaces joined by a veth pair,
+// with addresses 10.77.0.1/24 and 10.77.0.2/24 on that link only and loopback up in
+// each. The real shardlab-run is started on the first host, and its real mpirun starts
+// the second host's daemon through Open MPI's rsh launcher, whose agent
+// (scripts/netns-agent) enters the namespace named after the host, with that host name.
+// Open MPI talks over TCP on the link only (btl tcp,self; btl_tcp_if_include and
+// oob_tcp_if_include 10.77.0.0/24). The namespaces are removed after each test, failed
+// or not; those a killed test left behind are removed by the next one.
+#include "RunShardlab.h"
+#include "trace/TraceReader.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+using namespace shardlab;
+using namespace shardlab::testing;
+
+namespace {
+
+constexpr const char* kPrefix = "shlmh-"; // shlmh-PID-a: the test process that made it
+constexpr const char* kLink = "10.77.0.0/24";
+
+// A shell command's status and what it printed (stdout and stderr together).
+struct Shell {
+  int status = -1;
+  std::string output;
+};
+
+Shell shell(const std::string& command) {
+  Shell r;
+  std::FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// 'text' quoted for sh.
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Namespaces of earlier test processes that are gone (killed before their clean-up).
+void removeStaleNamespaces() {
+  std::istringstream list(shell("ip netns list").output);
+  std::string line;
+  while (std::getline(list, line)) {
+    const std::string name = line.substr(0, line.find(' '));
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    const std::string pid = name.substr(std::string(kPrefix).size(), name.rfind('-') - std::string(kPrefix).size());
+    if (pid.empty() || std::filesystem::exists("/proc/" + pid)) continue;
+    shell("ip netns delete " + name);
+  }
+}
+
+// Two hosts: network namespaces `a` and `b` of this process, joined by a veth pair.
+class TwoHosts {
+public:
+  // Why namespaces cannot be made here; nullopt when they can (then they are made).
+  std::optional<std::string> make() {
+    if (::geteuid() != 0) return "not root: making network namespaces (ip netns add) needs CAP_SYS_ADMIN";
+    for (const char* tool : {"ip", "unshare", "hostname"})
+      if (shell(std::string("command -v ") + tool).status != 0)
+        return std::string("no '") + tool + "' command (iproute2, util-linux)";
+    removeStaleNamespaces();
+    const std::string id = std::to_string(::getpid());
+    a = kPrefix + id + "-a";
+    b = kPrefix + id + "-b";
+    const std::string ifA = "mh" + id + "a", ifB = "mh" + id + "b";
+    interfaceA = ifA;
+    const std::vector<std::string> steps = {
+        "ip netns add " + a,
+        "ip netns add " + b,
+        "ip link add " + ifA + " netns " + a + " type veth peer name " + ifB + " netns " + b,
+        "ip -n " + a + " addr add 10.77.0.1/24 dev " + ifA,
+        "ip -n " + b + " addr add 10.77.0.2/24 dev " + ifB,
+        "ip -n " + a + " link set lo up",
+        "ip -n " + b + " link set lo up",
+        "ip -n " + a + " link set " + ifA + " up",
+        "ip -n " + b + " link set " + ifB + " up",
+    };
+    for (const auto& step : steps) {
+      made_ = true;
+      const Shell r = shell(step);
+      if (r.status != 0) return "cannot make the test's network namespaces: '" + step + "' says: " + r.output;
+    }
+    return std::nullopt;
+  }
+  ~TwoHosts() {
+    if (!made_) return;
+    shell("ip netns delete " + a);  // deleting a namespace deletes its end of the veth, and so the pair
+    shell("ip netns delete " + b);
+  }
+  // Bytes received on host a's end of the link.
+  std::int64_t receivedOnA() const {
+    const Shell r = shell("ip -n " + a + " -j -s link show dev " + interfaceA);
+    const auto j = nlohmann::json::parse(r.output, nullptr, false);
+    if (j.is_discarded() || !j.is_array() || j.empty()) return -1;
+    return j[0]["stats64"]["rx"]["bytes"].get<std::int64_t>();
+  }
+
+  std::string a, b, interfaceA;
+
+private:
+  bool made_ = false;
+};
+
+const std::vector<std::string> kTinyModel{"--layers", "2", "--hidden", "32", "--vocab", "32", "--batch", "24",
+                                          "--steps", "10", "--seed", "7", "--lr", "0.01"};
+
+std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
+  base.insert(base.end(), more.begin(), more.end());
+  return base;
+}
+
+class MultiHost : public ::testing::TestWithParam<std::tuple<std::string, int>> {
+protected:
+  void SetUp() override {
+    if (auto why = hosts_.make()) GTEST_SKIP() << why->c_str();
+  }
+
+  // shardlab-run started on host a, its ranks spread over a and b by the hostfile.
+  RunResult runOnHosts(const std::vector<std::string>& args, const std::string& dir, int ranksPerHost) {
+    const std::string hostfile = dir + "/hosts";
+    std::ofstream(hostfile) << hosts_.a << " slots=" << ranksPerHost << "\n"
+                            << hosts_.b << " slots=" << ranksPerHost << "\n";
+    std::string commandLine = quoted(shardlabRunPath()) + " --hostfile " + quoted(hostfile);
+    for (const auto& arg : args) commandLine += " " + quoted(arg);
+    const std::string agent = std::string(SHARDLAB_SOURCE_DIR) + "/scripts/netns-agent";
+    const std::vector<std::pair<std::string, std::string>> env{
+        {"OMPI_MCA_plm_rsh_agent", agent},
+        {"OMPI_MCA_btl", "tcp,self"},
+        {"OMPI_MCA_btl_tcp_if_include", kLink},
+        {"OMPI_MCA_oob_tcp_if_include", kLink},
+        // The calibration is this host's (its name is in the key): kept with the test.
+        {"XDG_CACHE_HOME", dir + "/cache"},
+    };
+    return runProgram({agent, hosts_.a, commandLine}, env, 60);
+  }
+
+  TwoHosts hosts_;
+};
+
+} // namespace
+
+// The same parameters as one rank after ten steps, with ranks on two hosts; each rank
+// records the host it ran on; the ranks estimated their clock offsets to rank 0 (they
+// are not on one host), and since both hosts read this machine's one clock, the true
+// offset, 0, lies within each estimate's uncertainty; the collectives crossed the link.
+TEST_P(MultiHost, SameParametersAsOneRankWithRanksOnTwoHosts) {
+  const auto& [strategy, ranks] = GetParam();
+  const int perHost = ranks / 2;
+  const auto dir = freshDir("multihost-" + strategy + std::to_string(ranks));
+  auto reference = runShardlab(with(kTinyModel, {"--strategy", "ddp", "--ranks", "1", "--dump-params",
+                                                 dir + "/reference.bin", "-q"}));
+  ASSERT_EQ(reference.status, 0) << reference.err;
+
+  const std::int64_t receivedBefore = hosts_.receivedOnA();
+  auto r = runOnHosts(with(kTinyModel, {"--strategy", strategy, "--ranks", std::to_string(ranks), "--dump-params",
+                                        dir + "/p.bin", "--trace", dir + "/run.trace", "-q"}),
+                      dir, perHost);
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The run directory, which ranks on other machines must see, was made in the (shared)
+  // cache folder, said so, and was removed after the run.
+  const std::string runs = dir + "/cache/shardlab/runs";
+  EXPECT_NE(r.err.find("the ranks write into " + runs + "/shardlab-run-"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::is_empty(runs));
+  const auto expected = readFloats(dir + "/reference.bin"), params = readFloats(dir + "/p.bin");
+  ASSERT_EQ(params.size(), expected.size());
+  EXPECT_LT(relativeDifference(params, expected), 2e-5);
+
+  auto t = trace::readTraceFile(dir + "/run.trace");
+  ASSERT_TRUE(t.ok()) << t.error->message;
+  ASSERT_EQ(t.trace.ranks.size(), static_cast<std::size_t>(ranks));
+  EXPECT_EQ(t.trace.job["hostfile"], dir + "/hosts");
+  for (int rank = 0; rank < ranks; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    const auto& meta = t.trace.ranks[static_cast<std::size_t>(rank)].meta;
+    // By slot: the first host's slots take the first ranks.
+    EXPECT_EQ(meta["host"], rank < perHost ? hosts_.a : hosts_.b);
+    EXPECT_EQ(meta["same_host"], false);
+    if (rank == 0) {
+      EXPECT_EQ(meta["clock_offset_ns"], 0);  // rank 0's clock is the run's clock
+      continue;
+    }
+    const auto offset = meta["clock_offset_ns"].get<std::int64_t>();
+    const auto uncertainty = meta["clock_uncertainty_ns"].get<std::int64_t>();
+    EXPECT_GT(uncertainty, 0) << "no ping-pong with rank 0";
+    EXPECT_LE(std::llabs(offset), uncertainty);
+  }
+  // Every step's gradients (or gradient shards) of host b's ranks reached host a: at
+  // least the model's bytes per step arrived on a's end of the link.
+  const std::int64_t modelBytes = t.trace.job["model"]["bytes"].get<std::int64_t>();
+  EXPECT_GE(hosts_.receivedOnA() - receivedBefore, 10 * modelBytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(DdpAndFsdp, MultiHost,
+                         ::testing::Values(std::make_tuple("ddp", 4), std::make_tuple("fsdp", 2)),
+                         [](const auto& test) {
+                           return std::get<0>(test.param) + "_" + std::to_string(std::get<1>(test.param)) + "ranks";
+                         });
