@@ -326,10 +326,10 @@ TEST(LessonCatalog, ReadsTheSevenLessonsFromTheAssets) {
 
 TEST(LessonCatalog, SizedForTheMachineWithTheLabsSettingsOnTop) {
   auto c = LessonCatalog::load(LessonCatalog::assetsDirectory());
-  shardlab::Calibration machine;  // a 2-core laptop: 20 GFLOP/s per rank, 100 µs hand-offs, 2 GB/s
+  shardlab::Calibration machine;  // a 2-core laptop: 20 GFLOP/s per rank, 20 µs hand-offs, 2 GB/s
   machine.cores = 2;
   machine.gemmFlopsPerSecond = 20e9;
-  machine.handoffLatencySeconds = 100e-6;
+  machine.handoffLatencySeconds = 20e-6;
   machine.collectiveBytesPerSecond = 2e9;
   const Lesson* bubble = c.find(QStringLiteral("pipeline-bubble"));
   EXPECT_EQ(bubble->specs.first().ranks, 4) << "as written until the machine is known";
