@@ -38,8 +38,11 @@ int coresOfThisProcess() {
 } // namespace
 
 HandOffSpin handOffSpinFor(int ranksOnNode, int cores) {
-  (void)ranksOnNode;
-  (void)cores;
+  // Polling pays only when every thread of the node has a core of its own. Where they
+  // share cores, a polling thread the answer reaches waits behind the thread it yielded
+  // to (a scheduler time slice: milliseconds), where a sleeping one is woken at once:
+  // measured slower on 2 cores (docs/performance.md), so both sides sleep at once.
+  if (2 * ranksOnNode > cores) return HandOffSpin{};
   return HandOffSpin{std::chrono::microseconds(50)};
 }
 

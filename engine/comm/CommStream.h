@@ -42,7 +42,7 @@ struct HandOffSpin {
 };
 
 // The bound for a node with `ranksOnNode` ranks (each a compute and a communication
-// thread) on `cores` cores.
+// thread) on `cores` cores: 50 µs when every thread has a core of its own, else zero.
 HandOffSpin handOffSpinFor(int ranksOnNode, int cores);
 // handOffSpinFor this node: collective over `comm` (MPI_Comm_split_type shared: the
 // ranks on this host), cores from this process's CPU affinity.
