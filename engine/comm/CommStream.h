@@ -33,9 +33,9 @@ namespace shardlab {
 // before it sleeps on its condition variable. The compute thread polls in wait() for
 // its ticket; the communication thread polls for the next operation after its queue
 // ran empty. Both sleep past the bound, so an idle stream costs no CPU beyond it. A
-// polling thread yields its core at each try (sched_yield), so it never holds a core
-// another runnable thread of this node needs. Measured: docs/performance.md, "the
-// communication stream's hand-off".
+// polling thread yields its core at each try (sched_yield): a poll that holds the core
+// kept the very thread it waits for off it (measured: docs/performance.md, "The
+// communication stream's hand-off").
 struct HandOffSpin {
   std::chrono::nanoseconds bound{0}; // zero: sleep at once (a wake-up costs each side a few µs)
   bool operator==(const HandOffSpin&) const = default;
@@ -69,7 +69,6 @@ public:
   MPI_Comm comm() const { return comm_; }
   trace::RankMask participants() const { return participants_; }
   const Transport& transport() const { return *transport_; }
-  HandOffSpin handOffSpin() const { return spin_; }
   // The hang watchdog (FlightRecorder.h): every call from now on is entered in its ring
   // while it runs. Not owned; null (the default): no watchdog. Set before the first call.
   void setFlightRecorder(FlightRecorder* flight) { flight_ = flight; }
