@@ -1,14 +1,12 @@
 #include "comm/CommStream.h"
 
 #include "comm/MpiCheck.h"
+#include "job/CommSpinSetting.h"
 
 #include <sched.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 namespace shardlab {
@@ -53,14 +51,7 @@ HandOffSpin handOffSpinOnThisNode(MPI_Comm comm) {
   int ranksOnNode = 1;
   MPI_CHECK(MPI_Comm_size(local, &ranksOnNode));
   MPI_Comm_free(&local);
-  if (const char* text = std::getenv("SHARDLAB_COMM_SPIN_US")) {
-    char* end = nullptr;
-    const long us = std::strtol(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || us < 0 || us > 10000)
-      throw std::invalid_argument(std::string("SHARDLAB_COMM_SPIN_US: '") + text +
-                                  "' is not a whole number of microseconds from 0 to 10000");
-    return HandOffSpin{std::chrono::microseconds(us)};
-  }
+  if (const auto us = commSpinFromEnvironment()) return HandOffSpin{*us};
   return handOffSpinFor(ranksOnNode, coresOfThisProcess());
 }
 
