@@ -34,6 +34,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from engine_steps import engine_steps  # scripts/engine_steps.py, beside this file
+
 
 class Block(nn.Module):
     def __init__(self, hidden):
@@ -57,25 +59,6 @@ class Model(nn.Module):
         for block in self.blocks:
             x = block(x)
         return self.output(x)
-
-
-def engine_steps(path):
-    """The engine's per-step times from rank 0's `step` records (ns), step 0 left out."""
-    t = {}
-    with open(path) as f:
-        for line in f:
-            if line.startswith("step "):
-                fields = line.split()
-                rank, when, step = int(fields[1]), int(fields[2]), int(fields[3])
-                if rank == 0:
-                    t[step] = when
-    steps = sorted(t)
-    times = [(t[s] - t[s - 1]) / 1e6 for s in steps if s >= 1 and s - 1 in t]
-    if not times:
-        return {"error": f"{path}: fewer than two step records on rank 0"}
-    times.sort()
-    return {"median_ms": statistics.median(times), "p10_ms": times[int(0.1 * (len(times) - 1))],
-            "p90_ms": times[int(0.9 * (len(times) - 1))], "steps": len(times), "source": "trace step records, step 0 left out"}
 
 
 def time_steps(model, opt, a, dev):

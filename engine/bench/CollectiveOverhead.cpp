@@ -1,7 +1,11 @@
 // Benchmark: what the communication stream adds over a direct MPI call of the same
 // size. Alternates CommStream::allGather/reduceScatter/allReduce (enqueue, run on the
 // communication thread, record, wait) with MPI_Allgather/MPI_Reduce_scatter_block/
-// MPI_Allreduce called directly, and prints the medians and their ratio.
+// MPI_Allreduce called directly, and prints the medians and what the stream adds.
+// Two streams take turns: one whose hand-off sleeps at once (spin 0: the stream as it
+// was before the polling hand-off) and one that polls first, with the bound the worker
+// chooses on this node (handOffSpinOnThisNode; SHARDLAB_COMM_SPIN_US overrides it), so
+// before and after are measured in the same run.
 //   mpirun -np 2 shardlab-bench-collectives
 #include "comm/CommStream.h"
 #include "comm/MpiCheck.h"
@@ -10,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <vector>
@@ -53,37 +58,47 @@ int main(int argc, char** argv) {
     // Scoped: the stream and the recorder (which flushes into `sink`) end before the
     // file is closed and MPI finalized (they used to outlive both: a crash at exit).
     Recorder recorder(sink, rank, {"unit"});
-    CommStream comm(MPI_COMM_WORLD, recorder);
-    if (rank == 0) std::printf("%-15s %10s %14s %14s %10s\n", "collective", "size", "direct (us)", "stream (us)", "overhead");
+    const HandOffSpin spin = handOffSpinOnThisNode(MPI_COMM_WORLD);
+    CommStream sleeping(MPI_COMM_WORLD, recorder, nullptr, HandOffSpin{});
+    CommStream polling(MPI_COMM_WORLD, recorder, nullptr, spin);
+    if (rank == 0) {
+      std::printf("%d ranks; polling stream: spin bound %lld us\n", size,
+                  static_cast<long long>(std::chrono::duration_cast<std::chrono::microseconds>(spin.bound).count()));
+      std::printf("%-15s %10s %12s %14s %14s %12s %12s\n", "collective", "size", "direct (us)", "sleeping (us)",
+                  "polling (us)", "added, sleep", "added, poll");
+    }
     for (int kib : sizesKiB) {
       const std::size_t full = static_cast<std::size_t>(kib) * 1024 / sizeof(float);
       const std::size_t shard = full / static_cast<std::size_t>(size);
       std::vector<float> a(full, 1.0f), b(full, 0.0f);
       struct Case {
         const char* name;
-        std::function<void()> direct, stream;
+        std::function<void()> direct;
+        std::function<void(CommStream&)> stream;
       };
       std::vector<Case> cases{
           {"all_gather",
            [&] { MPI_CHECK(MPI_Allgather(a.data(), static_cast<int>(shard), MPI_FLOAT, b.data(), static_cast<int>(shard), MPI_FLOAT, MPI_COMM_WORLD)); },
-           [&] { comm.wait(comm.allGather(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
+           [&](CommStream& comm) { comm.wait(comm.allGather(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
           {"reduce_scatter",
            [&] { MPI_CHECK(MPI_Reduce_scatter_block(a.data(), b.data(), static_cast<int>(shard), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)); },
-           [&] { comm.wait(comm.reduceScatter(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
+           [&](CommStream& comm) { comm.wait(comm.reduceScatter(a.data(), b.data(), shard, {0, 0, -1}), 0); }},
           {"all_reduce",
            [&] { MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(full), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)); },
-           [&] { comm.wait(comm.allReduce(a.data(), full, {0, 0, -1}), 0); }},
+           [&](CommStream& comm) { comm.wait(comm.allReduce(a.data(), full, {0, 0, -1}), 0); }},
       };
       for (auto& c : cases) {
-        // Alternate the two in rounds so drift on a shared machine hits both alike.
-        std::vector<double> direct, stream;
+        // Alternate the three in rounds so drift on a shared machine hits them alike.
+        std::vector<double> direct, slept, polled;
         for (int round = 0; round < 5; ++round) {
           direct.push_back(timeIt(c.direct, repeats / 5));
-          stream.push_back(timeIt(c.stream, repeats / 5));
+          slept.push_back(timeIt([&] { c.stream(sleeping); }, repeats / 5));
+          polled.push_back(timeIt([&] { c.stream(polling); }, repeats / 5));
         }
-        const double d = medianOf(direct), s = medianOf(stream);
+        const double d = medianOf(direct), s = medianOf(slept), p = medianOf(polled);
         if (rank == 0)
-          std::printf("%-15s %7d KiB %14.1f %14.1f %+9.1f%%\n", c.name, kib, d * 1e6, s * 1e6, (s / d - 1.0) * 100.0);
+          std::printf("%-15s %7d KiB %12.1f %14.1f %14.1f %+12.1f %+12.1f\n", c.name, kib, d * 1e6, s * 1e6, p * 1e6,
+                      (s - d) * 1e6, (p - d) * 1e6);
       }
     }
   }

@@ -1,11 +1,59 @@
 #include "comm/CommStream.h"
 
 #include "comm/MpiCheck.h"
+#include "job/CommSpinSetting.h"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
 namespace shardlab {
+
+namespace {
+
+// Polls `ready` until it holds or `bound` has passed, yielding the core between tries;
+// true when it held.
+template <class Ready>
+bool pollFor(std::chrono::nanoseconds bound, Ready ready) {
+  if (bound.count() <= 0) return false;
+  const auto end = std::chrono::steady_clock::now() + bound;
+  for (;;) {
+    if (ready()) return true;
+    if (std::chrono::steady_clock::now() >= end) return false;
+    sched_yield();
+  }
+}
+
+int coresOfThisProcess() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
+}
+
+} // namespace
+
+HandOffSpin handOffSpinFor(int ranksOnNode, int cores) {
+  // Polling is kept to nodes where every thread has a core of its own. Where they
+  // share cores, a polling thread the answer reaches can wait behind the thread it
+  // yielded to for a scheduler time slice (milliseconds), where a sleeping one is woken
+  // at once: on 2 shared cores polling won at moderate load and made steps 15-20 times
+  // longer under heavy load (docs/performance.md); sleeping at once never lost.
+  if (2 * ranksOnNode > cores) return HandOffSpin{};
+  return HandOffSpin{std::chrono::microseconds(50)};
+}
+
+HandOffSpin handOffSpinOnThisNode(MPI_Comm comm) {
+  MPI_Comm local;
+  MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
+  int ranksOnNode = 1;
+  MPI_CHECK(MPI_Comm_size(local, &ranksOnNode));
+  MPI_Comm_free(&local);
+  if (const auto us = commSpinFromEnvironment()) return HandOffSpin{*us};
+  return handOffSpinFor(ranksOnNode, coresOfThisProcess());
+}
 
 trace::RankMask worldMaskOf(MPI_Comm comm) {
   int size = 0;
@@ -23,8 +71,8 @@ trace::RankMask worldMaskOf(MPI_Comm comm) {
   return mask;
 }
 
-CommStream::CommStream(MPI_Comm comm, Recorder& recorder, std::unique_ptr<Transport> transport)
-    : comm_(comm), recorder_(recorder), transport_(std::move(transport)) {
+CommStream::CommStream(MPI_Comm comm, Recorder& recorder, std::unique_ptr<Transport> transport, HandOffSpin spin)
+    : comm_(comm), recorder_(recorder), transport_(std::move(transport)), spin_(spin) {
   if (!transport_) transport_ = makeMpiTransport(comm_, recorder_);
   rank_ = transport_->rank();
   size_ = transport_->size();
@@ -71,6 +119,7 @@ CommStream::Ticket CommStream::enqueue(std::function<void()> work) {
   {
     std::lock_guard lock(mutex_);
     queue_.emplace_back(ticket, std::move(work));
+    enqueued_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_one();
   return ticket;
@@ -136,14 +185,20 @@ void CommStream::run() {
   } catch (...) {
     startError = std::current_exception();
   }
+  std::uint64_t taken = 0; // operations taken off the queue
   for (;;) {
     std::pair<Ticket, std::function<void()>> item;
+    // The queue is empty when `taken` caught up with enqueued_: poll before sleeping.
+    pollFor(spin_.bound, [&] {
+      return enqueued_.load(std::memory_order_acquire) != taken || stopping_.load(std::memory_order_acquire);
+    });
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;
       item = std::move(queue_.front());
       queue_.pop_front();
+      ++taken;
       running_ = true;
     }
     std::exception_ptr error = startError;
@@ -163,8 +218,8 @@ void CommStream::run() {
     }
     {
       std::lock_guard lock(item.first->mutex);
-      item.first->finished = true;
       item.first->error = error;
+      item.first->finished.store(true, std::memory_order_release);
     }
     item.first->cv.notify_all();
     bool idle = false;
@@ -259,8 +314,7 @@ void CommStream::recv(float* data, int rows, int cols, int peer, int messageTag,
 }
 
 bool CommStream::done(const Ticket& ticket) const {
-  std::lock_guard lock(ticket->mutex);
-  return ticket->finished;
+  return ticket->finished.load(std::memory_order_acquire);
 }
 
 void CommStream::wait(const Ticket& ticket, int step, int micro) {
@@ -269,7 +323,7 @@ void CommStream::wait(const Ticket& ticket, int step, int micro) {
     // already failed throws here, and so does any earlier failure.
     {
       std::lock_guard lock(ticket->mutex);
-      if (ticket->finished && ticket->error) std::rethrow_exception(ticket->error);
+      if (ticket->finished.load() && ticket->error) std::rethrow_exception(ticket->error);
     }
     throwIfFailed();
     auto followUp = ticket->deviceWait(step, micro);
@@ -277,10 +331,12 @@ void CommStream::wait(const Ticket& ticket, int step, int micro) {
     if (followUp) enqueue(std::move(followUp));
     return;
   }
-  std::unique_lock lock(ticket->mutex);
-  if (!ticket->finished) {
+  if (!ticket->finished.load(std::memory_order_acquire)) {
     const auto t0 = recorder_.now();
-    ticket->cv.wait(lock, [&] { return ticket->finished; });
+    if (!pollFor(spin_.bound, [&] { return ticket->finished.load(std::memory_order_acquire); })) {
+      std::unique_lock lock(ticket->mutex);
+      ticket->cv.wait(lock, [&] { return ticket->finished.load(std::memory_order_acquire); });
+    }
     recorder_.idle(Kind::WaitCollective, step, micro, t0, recorder_.now());
   }
   if (ticket->error) std::rethrow_exception(ticket->error);

@@ -17,6 +17,8 @@
 
 #include <mpi.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -27,13 +29,37 @@
 
 namespace shardlab {
 
+// The hand-off: how long a thread that waits for the other side of the stream polls
+// before it sleeps on its condition variable. The compute thread polls in wait() for
+// its ticket; the communication thread polls for the next operation after its queue
+// ran empty. Both sleep past the bound, so an idle stream costs no CPU beyond it. A
+// polling thread yields its core at each try (sched_yield): a poll that holds the core
+// kept the very thread it waits for off it (measured: docs/performance.md, "The
+// communication stream's hand-off").
+struct HandOffSpin {
+  std::chrono::nanoseconds bound{0}; // zero: sleep at once (a wake-up costs each side a few µs)
+  bool operator==(const HandOffSpin&) const = default;
+};
+
+// The bound for a node with `ranksOnNode` ranks (each a compute and a communication
+// thread) on `cores` cores: 50 µs when every thread has a core of its own, else zero.
+HandOffSpin handOffSpinFor(int ranksOnNode, int cores);
+// handOffSpinFor this node: collective over `comm` (MPI_Comm_split_type shared: the
+// ranks on this host), cores from this process's CPU affinity.
+// SHARDLAB_COMM_SPIN_US=N, where set, gives the bound in µs instead (for measuring);
+// a value that is not a whole number from 0 to 10000 throws std::invalid_argument
+// naming the variable.
+HandOffSpin handOffSpinOnThisNode(MPI_Comm comm);
+
 class CommStream {
 public:
   struct Pending;
   using Ticket = std::shared_ptr<Pending>;
 
-  // `transport` null: Open MPI on host buffers (makeMpiTransport).
-  CommStream(MPI_Comm comm, Recorder& recorder, std::unique_ptr<Transport> transport = nullptr);
+  // `transport` null: Open MPI on host buffers (makeMpiTransport). `spin`: how long each
+  // side of a hand-off polls before it sleeps (default: sleep at once).
+  CommStream(MPI_Comm comm, Recorder& recorder, std::unique_ptr<Transport> transport = nullptr,
+             HandOffSpin spin = {});
   ~CommStream();
   CommStream(const CommStream&) = delete;
   CommStream& operator=(const CommStream&) = delete;
@@ -99,12 +125,16 @@ private:
   std::unique_ptr<Transport> transport_;
   int rank_ = 0, size_ = 1;
   trace::RankMask participants_ = 0;
+  HandOffSpin spin_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::pair<Ticket, std::function<void()>>> queue_;
+  // Operations enqueued so far: what the communication thread polls, without the
+  // mutex, before it sleeps (with stopping_; both are written under the mutex).
+  std::atomic<std::uint64_t> enqueued_{0};
   bool running_ = false;             // the communication thread is running an item
   std::condition_variable idle_;     // notified when the queue is empty and nothing runs
-  bool stopping_ = false;
+  std::atomic<bool> stopping_{false};
   std::exception_ptr failed_; // the first operation that failed: every later call rethrows it
   std::thread thread_;
   std::deque<Communicator> subCommunicators_; // split(): stable addresses, freed in the destructor
@@ -114,7 +144,9 @@ private:
 struct CommStream::Pending {
   mutable std::mutex mutex;
   std::condition_variable cv;
-  bool finished = false;
+  // Set under the mutex (for the condition variable) and read without it by a
+  // polling wait(); `error` is written before it.
+  std::atomic<bool> finished{false};
   std::exception_ptr error;
   std::function<std::function<void()>(int, int)> deviceWait; // Transport::Issued::deviceWait
 };

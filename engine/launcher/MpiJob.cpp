@@ -128,7 +128,8 @@ std::vector<std::string> MpiJob::command() const {
   if (options_.wireMonitoring && options_.job.device != DeviceKind::Cuda &&
       !std::getenv("OMPI_MCA_pml_monitoring_enable"))
     c.insert(c.end(), {"--mca", "pml_monitoring_enable", "2"});
-  for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
+  for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "SHARDLAB_COMM_SPIN_US",
+                          "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var)) c.insert(c.end(), {"-x", var});
   c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});
   if (!options_.dumpParams.empty()) c.insert(c.end(), {"--dump-params", options_.dumpParams});

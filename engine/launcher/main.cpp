@@ -1,6 +1,7 @@
 // shardlab-run: starts a ShardLab job under mpirun, streams and merges every rank's
 // events, and prints the run's summary. This is what the app runs, and what a
 // learner can copy to a cluster.
+#include "job/CommSpinSetting.h"
 #include "job/ExitCodes.h"
 #include "job/MemoryEstimate.h"
 #include "job/Version.h"
@@ -27,6 +28,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 using namespace shardlab;
 namespace fs = std::filesystem;
@@ -162,6 +164,12 @@ int main(int argc, char** argv) {
   if (options.checkOnly) {
     std::printf("shardlab-run: the job is valid: %s\n", options.job.toJson().dump().c_str());
     return code(LauncherExit::Done);
+  }
+  try {
+    commSpinFromEnvironment(); // the ranks read it; a bad value is refused here, before any launch
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "shardlab-run: error: %s\n", e.what());
+    return kExitInvalid;
   }
   // Pre-flight (before calibration or mpirun, so a job that cannot fit is refused in
   // well under a second): CPU ranks' estimated memory against this machine's free

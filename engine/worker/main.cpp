@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -88,6 +89,14 @@ int main(int argc, char** argv) {
     }
   }
 
+  HandOffSpin spin;
+  try {
+    spin = handOffSpinOnThisNode(MPI_COMM_WORLD);
+  } catch (const std::invalid_argument& e) {
+    if (rank == 0) std::fprintf(stderr, "invalid job: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, code(WorkerExit::InvalidJob));
+  }
+
   std::FILE* traceFile = nullptr;
   if (job.trace) {
     const std::string path = runDir + "/rank-" + std::to_string(rank) + ".trace";
@@ -127,7 +136,7 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::seconds(1));
       abortJob(recorder, code(WorkerExit::Hang));
     });
-    CommStream comm(MPI_COMM_WORLD, recorder, std::move(setup.transport));
+    CommStream comm(MPI_COMM_WORLD, recorder, std::move(setup.transport), spin);
     comm.setFlightRecorder(&flight);
     StrategyContext ctx{job, ModelShape{job.vocab, job.hidden, job.layers}, *setup.device, memory, recorder, comm,
                         rank, size};

@@ -10,6 +10,9 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <sys/resource.h>
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,6 +20,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -86,7 +90,7 @@ private:
   std::thread::id threadId_;
 };
 
-class CommStreamTest : public ::testing::Test {
+class CommStreamBase : public ::testing::Test {
 protected:
   void SetUp() override {
     file_ = std::tmpfile();
@@ -100,10 +104,10 @@ protected:
     stream_.reset();
     if (file_) std::fclose(file_);
   }
-  FakeTransport& make(Gate* gate = nullptr, int gatedUnit = -1, int failingUnit = -1) {
+  FakeTransport& make(Gate* gate, int gatedUnit, int failingUnit, HandOffSpin spin) {
     auto t = std::make_unique<FakeTransport>(*recorder_, gate, gatedUnit, failingUnit);
     fake_ = t.get();
-    stream_ = std::make_unique<CommStream>(MPI_COMM_WORLD, *recorder_, std::move(t));
+    stream_ = std::make_unique<CommStream>(MPI_COMM_WORLD, *recorder_, std::move(t), spin);
     return *fake_;
   }
   trace::Trace readBack() {
@@ -129,7 +133,17 @@ protected:
   FakeTransport* fake_ = nullptr;
 };
 
-TEST_F(CommStreamTest, OperationsRunOnceEachInIssueOrder) {
+// Every behaviour holds whichever way the hand-off waits: the parameter is the spin
+// bound in µs (0: both threads sleep at once; 50: they poll first, then sleep).
+class CommStreamTest : public CommStreamBase, public ::testing::WithParamInterface<int> {
+protected:
+  static HandOffSpin spin() { return HandOffSpin{std::chrono::microseconds(GetParam())}; }
+  FakeTransport& make(Gate* gate = nullptr, int gatedUnit = -1, int failingUnit = -1) {
+    return CommStreamBase::make(gate, gatedUnit, failingUnit, spin());
+  }
+};
+
+TEST_P(CommStreamTest, OperationsRunOnceEachInIssueOrder) {
   auto& fake = make();
   std::vector<std::vector<float>> buffers(50, std::vector<float>(257, 0.0f));
   std::vector<CommStream::Ticket> tickets;
@@ -145,7 +159,7 @@ TEST_F(CommStreamTest, OperationsRunOnceEachInIssueOrder) {
   EXPECT_EQ(count(readBack(), trace::Kind::AllReduce), 50);
 }
 
-TEST_F(CommStreamTest, WaitBlocksUntilTheOperationEndsAndRecordsTheWait) {
+TEST_P(CommStreamTest, WaitBlocksUntilTheOperationEndsAndRecordsTheWait) {
   Gate gate;
   make(&gate, 7);
   std::vector<float> shard(16, 2.0f), full(16, 0.0f);
@@ -168,7 +182,7 @@ TEST_F(CommStreamTest, WaitBlocksUntilTheOperationEndsAndRecordsTheWait) {
   EXPECT_EQ(waits, 1);
 }
 
-TEST_F(CommStreamTest, AFailedOperationIsRethrownByItsWaitAndByEveryLaterCall) {
+TEST_P(CommStreamTest, AFailedOperationIsRethrownByItsWaitAndByEveryLaterCall) {
   make(nullptr, -1, 2);
   std::vector<float> a(8, 0.0f), b(8, 0.0f), c(8, 0.0f);
   auto first = stream_->allReduce(a.data(), 8, {1, 0, -1});
@@ -187,7 +201,7 @@ TEST_F(CommStreamTest, AFailedOperationIsRethrownByItsWaitAndByEveryLaterCall) {
   EXPECT_EQ(c[0], 0.0f);
 }
 
-TEST_F(CommStreamTest, DestroyingTheStreamRunsWhatIsQueued) {
+TEST_P(CommStreamTest, DestroyingTheStreamRunsWhatIsQueued) {
   Gate gate;
   make(&gate, 0);
   std::vector<std::vector<float>> buffers(10, std::vector<float>(4, 0.0f));
@@ -199,7 +213,7 @@ TEST_F(CommStreamTest, DestroyingTheStreamRunsWhatIsQueued) {
   for (const auto& b : buffers) EXPECT_EQ(b[0], 1.0f);
 }
 
-TEST_F(CommStreamTest, TicketsAreWaitedFromAnotherThreadWhileTheComputeThreadIssues) {
+TEST_P(CommStreamTest, TicketsAreWaitedFromAnotherThreadWhileTheComputeThreadIssues) {
   make();
   constexpr int kOps = 400;
   std::vector<std::vector<float>> buffers(kOps, std::vector<float>(32, 0.0f));
@@ -221,8 +235,8 @@ TEST_F(CommStreamTest, TicketsAreWaitedFromAnotherThreadWhileTheComputeThreadIss
   EXPECT_EQ(seenDone.load(), kOps); // done() makes the operation's writes visible
 }
 
-TEST_F(CommStreamTest, TheOpenMpiTransportOnOneRank) {
-  stream_ = std::make_unique<CommStream>(MPI_COMM_WORLD, *recorder_);
+TEST_P(CommStreamTest, TheOpenMpiTransportOnOneRank) {
+  stream_ = std::make_unique<CommStream>(MPI_COMM_WORLD, *recorder_, nullptr, spin());
   ASSERT_EQ(stream_->size(), 1);
   std::vector<float> buffer{1.0f, 2.0f, 3.0f};
   std::vector<float> full(3, 0.0f);
@@ -235,6 +249,80 @@ TEST_F(CommStreamTest, TheOpenMpiTransportOnOneRank) {
   const auto t = readBack();
   EXPECT_EQ(count(t, trace::Kind::AllReduce), 1);
   EXPECT_EQ(count(t, trace::Kind::AllGather), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(HandOff, CommStreamTest, ::testing::Values(0, 50), [](const ::testing::TestParamInfo<int>& p) {
+  return p.param == 0 ? std::string("sleeps") : "polls" + std::to_string(p.param) + "us";
+});
+
+// The hand-off itself (docs/performance.md, "the communication stream's hand-off").
+using CommStreamHandOff = CommStreamBase;
+
+// Times the calling thread blocked (voluntary context switches: a futex sleep) while
+// it issued and waited for `calls` operations one after the other.
+long blockedWhileCalling(CommStream& stream, int calls) {
+  std::vector<float> buffer(16, 0.0f);
+  stream.wait(stream.allReduce(buffer.data(), 16, {0, 0, -1}), 0); // the thread has started
+  rusage before{}, after{};
+  getrusage(RUSAGE_THREAD, &before);
+  for (int i = 0; i < calls; ++i) stream.wait(stream.allReduce(buffer.data(), 16, {0, i, -1}), i);
+  getrusage(RUSAGE_THREAD, &after);
+  return after.ru_nvcsw - before.ru_nvcsw;
+}
+
+TEST_F(CommStreamHandOff, AWaitAnsweredWithinTheBoundDoesNotSleep) {
+  // Sleeping at once, nearly every wait blocks: the communication thread needs a
+  // wake-up before it can answer. Polling with a bound far above the fake operation's
+  // time, the caller sees its answer without blocking (a few blocks on a mutex or a
+  // descheduled thread remain).
+  make(nullptr, -1, -1, HandOffSpin{});
+  const long sleeping = blockedWhileCalling(*stream_, 200);
+  make(nullptr, -1, -1, HandOffSpin{std::chrono::milliseconds(20)});
+  const long polling = blockedWhileCalling(*stream_, 200);
+  EXPECT_GT(sleeping, 50);
+  EXPECT_LT(polling, 20) << "sleeping at once: " << sleeping;
+}
+
+TEST_F(CommStreamHandOff, AnIdleStreamStopsPollingAfterItsBound) {
+  // The communication thread polls for 2 ms after its last operation, then sleeps: over
+  // 300 ms idle the process's CPU time (the main thread sleeps) stays near the bound.
+  make(nullptr, -1, -1, HandOffSpin{std::chrono::milliseconds(2)});
+  std::vector<float> buffer(16, 0.0f);
+  stream_->wait(stream_->allReduce(buffer.data(), 16, {0, 0, -1}), 0);
+  auto cpu = [](clockid_t clock) {
+    timespec t{};
+    clock_gettime(clock, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+  };
+  const double before = cpu(CLOCK_PROCESS_CPUTIME_ID) - cpu(CLOCK_THREAD_CPUTIME_ID);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const double burnt = cpu(CLOCK_PROCESS_CPUTIME_ID) - cpu(CLOCK_THREAD_CPUTIME_ID) - before;
+  EXPECT_LT(burnt, 0.020) << "CPU seconds used by the other threads over 300 ms idle";
+}
+
+TEST(HandOffSpin, PollsOnlyWhenEveryThreadHasACore) {
+  // Two threads a rank: a compute and a communication thread.
+  EXPECT_GT(handOffSpinFor(1, 2).bound.count(), 0);
+  EXPECT_GT(handOffSpinFor(2, 4).bound.count(), 0);
+  EXPECT_GT(handOffSpinFor(4, 16).bound.count(), 0);
+  EXPECT_EQ(handOffSpinFor(2, 2).bound.count(), 0); // this 2-core machine's lessons
+  EXPECT_EQ(handOffSpinFor(4, 2).bound.count(), 0);
+  EXPECT_EQ(handOffSpinFor(3, 4).bound.count(), 0);
+}
+
+TEST_F(CommStreamHandOff, TheBoundFromTheEnvironmentIsCheckedAndNamed) {
+  setenv("SHARDLAB_COMM_SPIN_US", "30", 1);
+  EXPECT_EQ(handOffSpinOnThisNode(MPI_COMM_WORLD).bound, std::chrono::microseconds(30));
+  for (const char* bad : {"fast", "", "-1", "20000", "5us"}) {
+    setenv("SHARDLAB_COMM_SPIN_US", bad, 1);
+    try {
+      handOffSpinOnThisNode(MPI_COMM_WORLD);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("SHARDLAB_COMM_SPIN_US"), std::string::npos) << e.what();
+    }
+  }
+  unsetenv("SHARDLAB_COMM_SPIN_US");
 }
 
 } // namespace

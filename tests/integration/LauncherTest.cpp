@@ -39,6 +39,15 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair(std::vector<std::string>{"--sharding", "half"}, "--sharding: must be one of no-shard, optimizer, grad-op, full, hybrid (got 'half')"),
         std::make_pair(std::vector<std::string>{"--frobnicate"}, "frobnicate")));
 
+TEST(Launcher, ABadHandOffSpinFromTheEnvironmentIsRefusedBeforeLaunching) {
+  const auto dir = freshDir("spin");
+  auto r = runShardlab({"--ranks", "2", "--steps", "1", "--trace", dir + "/t.trace"}, {{"SHARDLAB_COMM_SPIN_US", "fast"}});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("SHARDLAB_COMM_SPIN_US: 'fast' is not a whole number"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos) << "nothing may be launched";
+  EXPECT_FALSE(std::filesystem::exists(dir + "/t.trace"));
+}
+
 TEST(Spec, MalformedJsonIsRefused) {
   const auto dir = freshDir("spec");
   std::ofstream(dir + "/bad.json") << "{\"strategy\": \"fsdp\",";
