@@ -30,9 +30,12 @@ void PrintTo(const PipelineCase& c, std::ostream* os) {
 // AdamW step small beside the micro-batches; five steps give each op enough samples
 // for its shortest wall time (Replay.cpp) to be its time with a core to itself.
 // How much of the measured lost stage time the chain of replays may leave unexplained
-// on a real run here: docs/replay.md states 0.05 for a quiet machine; the suite runs
-// two tests at once on two cores, so ranks also wait for cores the test did not start.
-constexpr double kUnexplainedBound = 0.10;
+// in a test: a sanity bound, which a part missing from the chain breaks (the hand-offs
+// alone are 0.2-0.4 of these small stages' time on 2 cores). How small the remainder is
+// on a quiet machine (0.05, docs/replay.md) is a measurement, which scripts/check-lessons
+// prints for the pipeline lessons: at 0.10 this test failed 3 to 5 cases in 21 on a quiet
+// 2-core VM, old code and new alike (the hand-offs' own jitter).
+constexpr double kUnexplainedBound = 0.25;
 
 std::vector<std::string> balancedJob(const PipelineCase& c) {
   const int chunks = c.stages * c.virtualStages;
