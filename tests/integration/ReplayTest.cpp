@@ -30,12 +30,14 @@ void PrintTo(const PipelineCase& c, std::ostream* os) {
 // AdamW step small beside the micro-batches; five steps give each op enough samples
 // for its shortest wall time (Replay.cpp) to be its time with a core to itself.
 // How much of the measured lost stage time the chain of replays may leave unexplained
-// in a test: a sanity bound, which a part missing from the chain breaks (the hand-offs
-// alone are 0.2-0.4 of these small stages' time on 2 cores). How small the remainder is
-// on a quiet machine (0.05, docs/replay.md) is a measurement, which scripts/check-lessons
-// prints for the pipeline lessons: at 0.10 this test failed 3 to 5 cases in 21 on a quiet
-// 2-core VM, old code and new alike (the hand-offs' own jitter).
-constexpr double kUnexplainedBound = 0.25;
+// on a real run here: docs/replay.md states 0.05 for a quiet machine; the suite runs
+// two tests at once on two cores, so ranks also wait for cores the test did not start.
+// The hand-offs of these small stages (0.2-0.4 of their time) jitter from run to run: a
+// run past the bound is run again, up to kAttempts runs, and the best must be within it.
+// 0.15, not 0.10: interleaved p=2 m=2 v=2 leaves 0.10-0.13 run after run on a quiet
+// 2-core VM (old code and new alike), a remainder not yet taken apart (docs/replay.md).
+constexpr double kUnexplainedBound = 0.15;
+constexpr int kAttempts = 3;
 
 std::vector<std::string> balancedJob(const PipelineCase& c) {
   const int chunks = c.stages * c.virtualStages;
@@ -67,7 +69,15 @@ struct replay_pipeline : ::testing::TestWithParam<PipelineCase> {};
 
 TEST_P(replay_pipeline, ScheduleAloneBubbleIsTheTheoreticalOne) {
   const PipelineCase& c = GetParam();
-  const auto s = runWithSummary(balancedJob(c), "replay-" + c.schedule);
+  nlohmann::json s;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    s = runWithSummary(balancedJob(c), "replay-" + c.schedule);
+    const nlohmann::json* b = s.is_object() && s.contains("replay") ? &s["replay"] : nullptr;
+    b = b && b->contains("bubble_breakdown") && (*b)["bubble_breakdown"].is_object() ? &(*b)["bubble_breakdown"] : nullptr;
+    if (!b || std::abs((*b)["unexplained"].get<double>()) <= kUnexplainedBound) break; // judged below
+    std::printf("attempt %d: unexplained %.3f past %.2f, run again\n", attempt + 1, (*b)["unexplained"].get<double>(),
+                kUnexplainedBound);
+  }
   ASSERT_TRUE(s.contains("replay")) << s.dump();
   const double theory = static_cast<double>(c.stages - 1) / (c.virtualStages * c.microbatches + c.stages - 1);
   EXPECT_DOUBLE_EQ(s["bubble"]["theory"].get<double>(), theory);
