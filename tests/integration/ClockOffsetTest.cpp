@@ -17,7 +17,10 @@ using namespace shardlab::testing;
 struct ClockShift : ::testing::TestWithParam<std::tuple<int, std::int64_t>> {};
 
 TEST_P(ClockShift, TheEstimatedOffsetRecoversTheShiftWithinItsUncertainty) {
-  const auto& [shiftedRank, shift] = GetParam();
+  // Named copies, not a structured binding: clang 14 (the asan preset) does not let a
+  // lambda capture a binding.
+  const int shiftedRank = std::get<0>(GetParam());
+  const std::int64_t shift = std::get<1>(GetParam());
   const int ranks = 3;
   const auto dir = freshDir("clock-shift-" + std::to_string(shiftedRank));
   auto r = runShardlab({"--strategy", "ddp", "--ranks", std::to_string(ranks), "--layers", "2", "--hidden", "32",
