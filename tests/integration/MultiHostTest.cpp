@@ -12,10 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -36,15 +34,10 @@ struct Shell {
   std::string output;
 };
 
+// A shell command line through runProgram (its own process group, a time limit).
 Shell shell(const std::string& command) {
-  Shell r;
-  std::FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  const RunResult r = runProgram({"sh", "-c", command});
+  return {r.status, r.out + r.err};
 }
 
 // 'text' quoted for sh.
