@@ -501,7 +501,9 @@ ReplayRun runCosts(const Trace& measured, const Graph& g, OpTime opTime, Transfe
       switch (opTime) {
       case OpTime::Fastest: return t.work;
       case OpTime::OwnCpu: return t.cpu;
-      case OpTime::OwnWall: return t.t1 - t.t0;
+      // A thread's CPU time can read a little above its wall time (two clocks, each with its
+      // own tick): an op's wall time is at least its CPU time, so no core wait comes out negative.
+      case OpTime::OwnWall: return std::max<std::int64_t>(t.t1 - t.t0, t.cpu);
       }
     }
     double seconds = 0.0;
