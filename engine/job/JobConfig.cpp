@@ -87,11 +87,18 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   auto atLeast = [&](const char* field, int value, int min) {
     if (value < min) add(field, JobRule::AtLeast, {s(min), s(value)});
   };
+  // Above these the unit list, the model's shape (12·hidden² per block, in 64 bits) and
+  // the memory estimate stop being small or exact: no real model comes near them, and a
+  // job past them is refused here by name rather than by an allocation that never ends.
+  auto within = [&](const char* field, int value, int min, int max) {
+    if (value < min) add(field, JobRule::AtLeast, {s(min), s(value)});
+    else if (value > max) add(field, JobRule::Range, {s(min), s(max), s(value)});
+  };
   if (ranks < 1 || ranks > 64) add("ranks", JobRule::Range, {"1", "64", s(ranks)});
-  atLeast("layers", layers, 1);
-  atLeast("hidden", hidden, 1);
-  atLeast("vocab", vocab, 2);
-  atLeast("batch", batch, 1);
+  within("layers", layers, 1, kMaxLayers);
+  within("hidden", hidden, 1, kMaxHidden);
+  within("vocab", vocab, 2, kMaxVocab);
+  within("batch", batch, 1, kMaxBatch);
   atLeast("steps", steps, 1);
   if (!(lr > 0) || !std::isfinite(lr)) add("lr", JobRule::Positive);
   if (weightDecay < 0) add("weight_decay", JobRule::NotNegative);

@@ -129,6 +129,12 @@ struct Straggler {
 };
 
 struct JobConfig {
+  // The largest sizes validate() accepts (the reason is beside it).
+  static constexpr int kMaxLayers = 100000;
+  static constexpr int kMaxHidden = 65536;
+  static constexpr int kMaxVocab = 1 << 20;
+  static constexpr int kMaxBatch = 1 << 20;
+
   StrategyKind strategy = StrategyKind::Fsdp;
   Sharding sharding = Sharding::Full;  // fsdp
   int ranks = 4;
