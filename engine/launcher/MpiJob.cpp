@@ -116,7 +116,8 @@ std::vector<std::string> MpiJob::command() const {
   } else if (options_.job.ranks > localCores()) {
     c.push_back("--oversubscribe");
   }
-  // Ranks are placed by the OS: binding 4 ranks to 2 cores would serialise them.
+  // Unbound: binding 4 ranks to 2 cores would serialise them. Where the ranks fit the
+  // cores, each worker binds itself to cores of its own (engine/comm/CorePlacement.h).
   c.insert(c.end(), {"--bind-to", "none"});
   // Containers often forbid the cross-memory attach the shared-memory transport tries first.
   if (!std::getenv("OMPI_MCA_btl_vader_single_copy_mechanism"))
@@ -128,7 +129,7 @@ std::vector<std::string> MpiJob::command() const {
   if (options_.wireMonitoring && options_.job.device != DeviceKind::Cuda &&
       !std::getenv("OMPI_MCA_pml_monitoring_enable"))
     c.insert(c.end(), {"--mca", "pml_monitoring_enable", "2"});
-  for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "SHARDLAB_COMM_SPIN_US",
+  for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "SHARDLAB_COMM_SPIN_US", "SHARDLAB_BIND_RANKS",
                           "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var)) c.insert(c.end(), {"-x", var});
   c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});

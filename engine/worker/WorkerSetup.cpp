@@ -1,6 +1,7 @@
 #include "worker/WorkerSetup.h"
 
 #include "core/Clock.h"
+#include "comm/CorePlacement.h"
 #include "comm/MpiCheck.h"
 
 #ifdef SHARDLAB_HAVE_CUDA
@@ -167,6 +168,8 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
   const ClockSync clock = synchroniseClock(rank, size, shift);
   // The run clock reads monotonic + offset - epoch; a shifted clock reads monotonic + shift.
   recorder.clock().set(clock.epoch, clock.offset + shift);
+  // After handOffSpinOnThisNode (main.cpp), which counts the host's cores, not the slice.
+  const CorePlacement placement = bindRankToItsCores(MPI_COMM_WORLD);
 
   WorkerSetup setup;
   nlohmann::json meta;
@@ -195,6 +198,8 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
   meta["clock_offset_ns"] = clock.offset;
   meta["clock_uncertainty_ns"] = clock.uncertainty;
   meta["same_host"] = clock.sameHost;
+  meta["cpus"] = placement.cpus;
+  meta["bound_to_cpus"] = placement.bound;
   if (shift != 0) meta["test_clock_shift_ns"] = shift; // the trace says this rank's clock was shifted on purpose
   recorder.header(meta);
   recorder.setOpTimer(setup.opTimer.get());

@@ -1,0 +1,91 @@
+#include "comm/CorePlacement.h"
+
+#include "comm/MpiCheck.h"
+
+#include <dirent.h>
+#include <sched.h>
+#include <sys/types.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace shardlab {
+
+std::vector<int> coresForLocalRank(const std::vector<int>& usable, int localRank, int localRanks) {
+  const int n = static_cast<int>(usable.size());
+  if (localRanks < 1 || localRank < 0 || localRank >= localRanks || n < localRanks) return {};
+  // n / localRanks each, the first n % localRanks ranks one more.
+  const int each = n / localRanks, extra = n % localRanks;
+  const int first = localRank * each + std::min(localRank, extra);
+  const int count = each + (localRank < extra ? 1 : 0);
+  return {usable.begin() + first, usable.begin() + first + count};
+}
+
+namespace {
+
+std::vector<int> cpusOf(const cpu_set_t& set) {
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+// Every thread of this process, not only the caller: Open MPI's and OpenBLAS's own
+// threads already run when the rank binds.
+void bindEveryThread(const cpu_set_t& set) {
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) {
+    sched_setaffinity(0, sizeof set, &set);
+    return;
+  }
+  while (const dirent* d = readdir(tasks)) {
+    if (d->d_name[0] == '.') continue;
+    sched_setaffinity(static_cast<pid_t>(std::atoi(d->d_name)), sizeof set, &set);
+  }
+  closedir(tasks);
+}
+
+} // namespace
+
+CorePlacement bindRankToItsCores(MPI_Comm comm) {
+  cpu_set_t start;
+  CPU_ZERO(&start);
+  CorePlacement placement;
+  const bool known = sched_getaffinity(0, sizeof start, &start) == 0;
+  if (known) placement.cpus = cpusOf(start);
+
+  MPI_Comm local;
+  MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
+  int localRank = 0, localRanks = 1;
+  MPI_CHECK(MPI_Comm_rank(local, &localRank));
+  MPI_CHECK(MPI_Comm_size(local, &localRanks));
+  // The same starting affinity on every local rank (or none known anywhere): compare
+  // the masks word by word, min against max.
+  constexpr int kWords = static_cast<int>(sizeof(cpu_set_t) / sizeof(unsigned long));
+  unsigned long mine[kWords + 1], lo[kWords + 1], hi[kWords + 1];
+  std::memcpy(mine, &start, sizeof start);
+  mine[kWords] = known ? 1 : 0;
+  MPI_CHECK(MPI_Allreduce(mine, lo, kWords + 1, MPI_UNSIGNED_LONG, MPI_MIN, local));
+  MPI_CHECK(MPI_Allreduce(mine, hi, kWords + 1, MPI_UNSIGNED_LONG, MPI_MAX, local));
+  MPI_Comm_free(&local);
+  const bool same = std::memcmp(lo, hi, sizeof lo) == 0 && lo[kWords] == 1;
+
+  const char* asked = std::getenv("SHARDLAB_BIND_RANKS");
+  const bool wanted = !(asked && std::string(asked) == "0");
+  const auto slice = coresForLocalRank(placement.cpus, localRank, localRanks);
+  if (!wanted || !same || slice.empty()) return placement;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : slice) CPU_SET(c, &set);
+  bindEveryThread(set);
+  // What the kernel now says, not what was asked: the trace records the binding as it is.
+  cpu_set_t now;
+  CPU_ZERO(&now);
+  if (sched_getaffinity(0, sizeof now, &now) == 0) placement.cpus = cpusOf(now);
+  placement.bound = placement.cpus == slice;
+  return placement;
+}
+
+} // namespace shardlab
