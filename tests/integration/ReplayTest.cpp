@@ -34,9 +34,11 @@ void PrintTo(const PipelineCase& c, std::ostream* os) {
 // two tests at once on two cores, so ranks also wait for cores the test did not start.
 // The hand-offs of these small stages (0.2-0.4 of their time) jitter from run to run: a
 // run past the bound is run again, up to kAttempts runs, and the best must be within it.
-// 0.15, not 0.10: interleaved p=2 m=2 v=2 leaves 0.10-0.13 run after run on a quiet
-// 2-core VM (old code and new alike), a remainder not yet taken apart (docs/replay.md).
-constexpr double kUnexplainedBound = 0.15;
+// 0.12, not 0.10: with each rank bound to its own core (engine/comm/CorePlacement.h)
+// the largest remainders on a quiet 2-core VM are 1F1B p=2 m=4 (0.097-0.102) and
+// interleaved p=2 m=2 v=2 (0.084-0.090; 0.10-0.13 unbound, when the bound was 0.15), a
+// remainder not yet taken apart (docs/replay.md).
+constexpr double kUnexplainedBound = 0.12;
 constexpr int kAttempts = 3;
 
 std::vector<std::string> balancedJob(const PipelineCase& c) {
