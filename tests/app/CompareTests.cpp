@@ -24,6 +24,8 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
+
+#include <algorithm>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -49,6 +51,14 @@ std::pair<qint64, qint64> stepExtent(const TraceModel& m, int step) {
     t1 = std::max<qint64>(t1, e.t1);
   }
   return {t0, t1};
+}
+
+// When the first compute op of `step` starts, on any rank.
+qint64 firstOp(const TraceModel& m, int step) {
+  qint64 t0 = INT64_MAX;
+  for (int i = 0; i < m.eventCount(); ++i)
+    if (m.event(i).step == step && m.event(i).record == st::Record::Op) t0 = std::min<qint64>(t0, m.event(i).t0);
+  return t0;
 }
 
 void load(TraceModel& m, const sample::Options& o) { m.setTrace(st::readTrace(sample::fsdpText(o)).trace); }
@@ -211,10 +221,14 @@ TEST(ComparisonLesson, TwoRealRunsSideBySideMovedTogetherWithTheirFigures) {
   EXPECT_LT(both->pipelineView(0)->mapTo(&w, QPoint()).x(), both->pipelineView(1)->mapTo(&w, QPoint()).x());
   EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("Both runs"))) << w.lastMessage().toStdString();
 
-  // The window's playhead moves both: step 1 of run A, a tenth into it.
+  // The window's playhead moves both: step 1 of run A, a tenth into it, and at least
+  // past each run's first compute op of step 1 (the diagram shows the step of the latest
+  // op started: the step can open with a stage's wait, long on a loaded machine).
   const auto [a1, a1end] = stepExtent(a, 1);
   const auto [b1, b1end] = stepExtent(b, 1);
-  const qint64 into = (a1end - a1) / 10;
+  const qint64 into = std::max({(a1end - a1) / 10, firstOp(a, 1) - a1 + 1, firstOp(b, 1) - b1 + 1});
+  ASSERT_LT(a1 + into, a1end);
+  ASSERT_LT(b1 + into, b1end);
   w.playback().setTime(a1 + into);
   EXPECT_EQ(both->rankView(0)->time(), a1 + into);
   EXPECT_EQ(both->rankView(1)->time(), std::min(b1 + into, b1end));

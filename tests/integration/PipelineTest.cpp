@@ -189,14 +189,20 @@ TEST(pipeline_bubble, SummaryIsRecordedIdleOverSteadyStepTime) {
 
   // Recompute from the events: idle (step >= 1) over the time between step ends.
   std::map<std::pair<int, int>, std::int64_t> stepEnd;
-  std::vector<std::int64_t> idle(2, 0), waits(2, 0);
-  for (const auto& e : t.events)
+  std::vector<std::int64_t> idle(2, 0), waits(2, 0), sendWaits(2, 0);
+  for (const auto& e : t.events) {
     if (e.record == trace::Record::Step) stepEnd[{e.rank, e.step}] = e.t0;
+    // The naive pipeline calls no collective: its only messages are the hand-offs.
+    if (e.record == trace::Record::Collective) {
+      EXPECT_TRUE(e.kind == trace::Kind::Send || e.kind == trace::Kind::Recv) << trace::toString(e.kind);
+    }
+  }
   for (const auto& e : t.events)
     if (e.record == trace::Record::Idle && e.step >= 1) {
       idle[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
       if (e.kind == trace::Kind::WaitActivation || e.kind == trace::Kind::WaitGradient)
         waits[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
+      if (e.kind == trace::Kind::WaitCollective) sendWaits[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
     }
   double idleSum = 0, spanSum = 0;
   for (int rank = 0; rank < 2; ++rank) {
@@ -204,8 +210,13 @@ TEST(pipeline_bubble, SummaryIsRecordedIdleOverSteadyStepTime) {
     EXPECT_NEAR(s.bubble.perStage[static_cast<std::size_t>(rank)], static_cast<double>(idle[static_cast<std::size_t>(rank)]) / static_cast<double>(span), 1e-9);
     idleSum += static_cast<double>(idle[static_cast<std::size_t>(rank)]);
     spanSum += static_cast<double>(span);
-    // The naive pipeline: each stage waits while the other computes; most of the idle is those waits.
-    EXPECT_GT(waits[static_cast<std::size_t>(rank)], idle[static_cast<std::size_t>(rank)] / 2) << "rank " << rank;
+    // The naive pipeline: each stage waits while the other computes, and that is all its
+    // idle: for the other stage's message (wait_activation, wait_gradient), or for the
+    // other stage to take its own (a send's ticket, wait_collective). How the two split
+    // depends on the load: beside other jobs on 2 cores the sends took 0.63 of it.
+    const auto i = static_cast<std::size_t>(rank);
+    EXPECT_EQ(waits[i] + sendWaits[i], idle[i]) << "rank " << rank;
+    EXPECT_GT(waits[i], 0) << "rank " << rank;
   }
   EXPECT_NEAR(s.bubble.measured, idleSum / spanSum, 1e-9);
   EXPECT_GT(s.bubble.measured, 0.2) << "two naive stages idle about half the time";
