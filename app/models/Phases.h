@@ -1,7 +1,9 @@
 // Phases: the training phases of a run, from its op kinds. For each step, where its
 // forward, backward and optimizer phases begin: the earliest op of that kind and step
 // on any rank. "Next phase" steps through them in that order (forward → backward →
-// optimizer → the next step's forward); the caption names the phase at the playhead.
+// optimizer → the next step's forward). Ranks are not all in the same phase at once (a
+// pipeline's stages, ZeRO-1's ranks after their slice's step), so the caption names
+// the phase of the rank it describes: the same starts, over that rank's ops alone.
 #pragma once
 
 #include "trace/Event.h"
@@ -26,6 +28,10 @@ public:
   const std::vector<Phase>& phases(const TraceModel& model);
   // The phase `t` is in: the last one starting at or before it (none before the first).
   std::optional<Phase> at(const TraceModel& model, qint64 t);
+  // The phase rank `rank` is in at `t`, from its own ops.
+  std::optional<Phase> at(const TraceModel& model, qint64 t, int rank);
+  // The op that begins `phase` (the earliest of its kind and step), or -1.
+  int opStarting(const TraceModel& model, const Phase& phase);
   // "Step 2 · backward pass", translated.
   static QString name(const Phase& phase);
 
@@ -33,4 +39,5 @@ private:
   const TraceModel* model_ = nullptr;
   quint64 generation_ = 0;
   std::vector<Phase> phases_;
+  std::vector<std::vector<Phase>> byRank_;
 };

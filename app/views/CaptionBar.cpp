@@ -22,8 +22,15 @@ void CaptionBar::setTime(qint64 t) {
     setText(ending.text());
     return;
   }
-  const int i = Captions::eventAt(model_, t);
-  const auto phase = phases_.at(model_, t);
+  // At the start of a phase (where "Next phase" puts the playhead), the op that begins
+  // it; elsewhere the event the playhead is in, under its own rank's phase.
+  auto phase = phases_.at(model_, t);
+  int i = phase && phase->start == t ? phases_.opStarting(model_, *phase) : -1;
+  if (i < 0) {
+    i = Captions::eventAt(model_, t);
+    if (i >= 0)
+      if (auto own = phases_.at(model_, t, model_.event(i).rank)) phase = own; // before its first op: the run's
+  }
   const QString phaseName = phase ? PhaseIndex::name(*phase) : QString();
   if (i == shown_ && i >= 0 && phaseName == phase_) return;
   shown_ = i;

@@ -218,6 +218,57 @@ TEST(PlaybackPhases, NextPhaseGoesForwardBackwardOptimizerThenTheNextStep) {
   EXPECT_EQ(phases.at(m, p.time())->kind, st::Kind::Backward);
 }
 
+// Two pipeline stages in different phases at once: stage 0 already in its backward while
+// stage 1 still computes its forward. The caption names the phase of the rank it
+// describes, not the run's latest phase.
+TEST(PlaybackPhases, TheCaptionNamesThePhaseOfTheRankItDescribes) {
+  char* buf = nullptr;
+  std::size_t size = 0;
+  std::FILE* f = open_memstream(&buf, &size);
+  {
+    st::TraceWriter w(f, {"embedding", "block0", "output"});
+    w.writeHeader();
+    w.writeJob({{"strategy", "pipeline"}, {"ranks", 2}, {"device", "cpu"}, {"steps", 1}, {"schedule", "gpipe"},
+                {"microbatches", 1}, {"model", {{"parameters", 64}, {"units", {"embedding", "block0", "output"}}}}});
+    for (int r = 0; r < 2; ++r) w.writeRank(r, {{"host", "localhost"}, {"device", "cpu"}});
+    auto op = [&](int rank, st::Kind kind, std::int64_t t0, std::int64_t t1) {
+      st::Event e;
+      e.record = st::Record::Op;
+      e.kind = kind;
+      e.rank = rank;
+      e.unit = rank == 0 ? 0 : 2;
+      e.step = 0;
+      e.micro = 0;
+      e.t0 = t0;
+      e.t1 = t1;
+      w.write(e);
+    };
+    op(0, st::Kind::Forward, 1000, 2000);
+    op(1, st::Kind::Forward, 2000, 5000);  // stage 1's forward, still running at 4500
+    op(0, st::Kind::Backward, 3000, 4000); // stage 0 already in its backward (the run's phase from 3000)
+    w.flush();
+  }
+  std::fclose(f);
+  const std::string text(buf, size);
+  std::free(buf);
+  TraceModel m;
+  const auto read = st::readTrace(text);
+  ASSERT_TRUE(read.ok()) << read.error->message;
+  m.setTrace(read.trace);
+  CaptionBar caption(m);
+  PhaseIndex phases;
+  ASSERT_EQ(phases.at(m, 4500)->kind, st::Kind::Backward);
+  ASSERT_EQ(phases.at(m, 4500, 1)->kind, st::Kind::Forward);
+  caption.setTime(4500); // only stage 1 is computing
+  EXPECT_TRUE(caption.text().startsWith(QStringLiteral("Step 0 · forward pass"))) << caption.text().toStdString();
+  EXPECT_TRUE(caption.text().contains(QStringLiteral("Rank 1 computes"))) << caption.text().toStdString();
+  caption.setTime(3000); // where "Next phase" stops: the op that begins the backward
+  EXPECT_TRUE(caption.text().startsWith(QStringLiteral("Step 0 · backward pass"))) << caption.text().toStdString();
+  EXPECT_TRUE(caption.text().contains(QStringLiteral("Rank 0 computes"))) << caption.text().toStdString();
+  caption.setTime(3500); // both compute: the latest to start (stage 0's backward), under its phase
+  EXPECT_TRUE(caption.text().startsWith(QStringLiteral("Step 0 · backward pass"))) << caption.text().toStdString();
+}
+
 TEST(RankCards, TheNewestInstantSaysWhatEachRankDidLast) {
   // A run streamed in (as from a live job); the playhead at the newest recorded instant,
   // where a following playhead sits. Records are written when they end, so no rank has
