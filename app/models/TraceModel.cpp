@@ -318,7 +318,20 @@ QString TraceModel::runLabel() const {
         }
       // The worker writes it in English (WorkerSetup); the words are the app's to translate.
       if (how == QLatin1String("(Open MPI, shared memory)")) how = tr("(Open MPI, shared memory)");
-      parts << (tr("%n CPU rank(s)", nullptr, count) + (how.isEmpty() ? QString() : QLatin1Char(' ') + how));
+      // Where each rank bound itself to CPUs of its own (engine/comm/CorePlacement.h), say so:
+      // it is why hand-offs cost microseconds here, and not when ranks share the cores.
+      int bound = 0, single = 0;
+      for (int r = 0; r < n; ++r)
+        if (const auto* info = trace_->rankInfo(r); info && rankIsCpu(r) && info->meta.is_object() &&
+                                                    info->meta.value("bound_to_cpus", false)) {
+          ++bound;
+          const auto cpus = info->meta.find("cpus");
+          single += cpus != info->meta.end() && cpus->is_array() && cpus->size() == 1 ? 1 : 0;
+        }
+      QString placement;
+      if (bound == count && count > 0)
+        placement = single == count ? tr(", each on a core of its own") : tr(", each on CPUs of its own");
+      parts << (tr("%n CPU rank(s)", nullptr, count) + (how.isEmpty() ? QString() : QLatin1Char(' ') + how) + placement);
     } else {
       parts << QStringLiteral("%1 × %2").arg(count).arg(name) +
                    (nccl.isEmpty() ? QString() : QStringLiteral(" (NCCL %1)").arg(nccl));

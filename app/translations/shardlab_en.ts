@@ -2146,6 +2146,14 @@
         <source>(Open MPI, shared memory)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>, each on a core of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, each on CPUs of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>

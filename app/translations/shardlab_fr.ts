@@ -2154,6 +2154,14 @@
         <source>(Open MPI, shared memory)</source>
         <translation>(Open MPI, mémoire partagée)</translation>
     </message>
+    <message>
+        <source>, each on a core of its own</source>
+        <translation>, chacun sur son propre cœur</translation>
+    </message>
+    <message>
+        <source>, each on CPUs of its own</source>
+        <translation>, chacun sur ses propres processeurs</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -2182,6 +2182,14 @@
         <source>(Open MPI, shared memory)</source>
         <translation>(Open MPI, общая память)</translation>
     </message>
+    <message>
+        <source>, each on a core of its own</source>
+        <translation>, каждый на своём ядре</translation>
+    </message>
+    <message>
+        <source>, each on CPUs of its own</source>
+        <translation>, каждый на своих процессорах</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

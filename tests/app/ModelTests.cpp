@@ -93,6 +93,19 @@ TEST(TraceModel, RunLabelIsTruthful) {
   m.setTrace(std::move(t));
   EXPECT_EQ(m.runLabel(), QStringLiteral("2 × NVIDIA H200 (NCCL 2.28)"));
   EXPECT_FALSE(m.rankIsCpu(1));
+  // CPU ranks that bound themselves to cores of their own (the rank records say so).
+  auto cpuRanks = [&](const std::vector<nlohmann::json>& cpus, bool bound) {
+    st::Trace c;
+    c.job = {{"ranks", static_cast<int>(cpus.size())}};
+    for (std::size_t r = 0; r < cpus.size(); ++r)
+      c.ranks.push_back({static_cast<int>(r), {{"device", "cpu"}, {"device_name", "CPU rank (Open MPI, shared memory)"},
+                                               {"cpus", cpus[r]}, {"bound_to_cpus", bound}}});
+    m.setTrace(std::move(c));
+    return m.runLabel();
+  };
+  EXPECT_EQ(cpuRanks({{0}, {1}}, true), QStringLiteral("2 CPU ranks (Open MPI, shared memory), each on a core of its own"));
+  EXPECT_EQ(cpuRanks({{0, 1}, {2, 3}}, true), QStringLiteral("2 CPU ranks (Open MPI, shared memory), each on CPUs of its own"));
+  EXPECT_EQ(cpuRanks({{0, 1}, {0, 1}, {0, 1}}, false), QStringLiteral("3 CPU ranks (Open MPI, shared memory)"));
 }
 
 TEST(TraceModel, DamagedFilesOpenToAMessage) {
