@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QSet>
 
 #include <algorithm>
 #include <array>
@@ -339,6 +340,12 @@ QString TraceModel::runLabel() const {
   }
   if (parts.isEmpty()) return tr("%n rank(s), device not yet known", nullptr, n);
   if (unknown > 0) parts << tr("%n rank(s) not yet reported", nullptr, unknown);
+  // A multi-host run (docs/multi-host.md) says across how many machines.
+  QSet<QString> hosts;
+  for (int r = 0; r < n; ++r)
+    if (const auto* info = trace_->rankInfo(r); info && !metaString(info->meta, "host").isEmpty())
+      hosts.insert(metaString(info->meta, "host"));
+  if (hosts.size() > 1) parts << tr("on %n host(s)", nullptr, static_cast<int>(hosts.size()));
   const QString ran = parts.join(QStringLiteral(", "));
   return replayMode_ ? tr("REPLAY of this run (%1) — %2").arg(replayName(*replayMode_), ran) : ran;
 }

@@ -2154,6 +2154,13 @@
         <source>, each on CPUs of its own</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>on %n host(s)</source>
+        <translation>
+            <numerusform>on %n host</numerusform>
+            <numerusform>on %n hosts</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -2162,6 +2162,13 @@
         <source>, each on CPUs of its own</source>
         <translation>, chacun sur ses propres processeurs</translation>
     </message>
+    <message numerus="yes">
+        <source>on %n host(s)</source>
+        <translation>
+            <numerusform>sur %n hôte</numerusform>
+            <numerusform>sur %n hôtes</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -2190,6 +2190,14 @@
         <source>, each on CPUs of its own</source>
         <translation>, каждый на своих процессорах</translation>
     </message>
+    <message numerus="yes">
+        <source>on %n host(s)</source>
+        <translation>
+            <numerusform>на %n хосте</numerusform>
+            <numerusform>на %n хостах</numerusform>
+            <numerusform>на %n хостах</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>

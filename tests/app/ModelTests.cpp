@@ -106,6 +106,13 @@ TEST(TraceModel, RunLabelIsTruthful) {
   EXPECT_EQ(cpuRanks({{0}, {1}}, true), QStringLiteral("2 CPU ranks (Open MPI, shared memory), each on a core of its own"));
   EXPECT_EQ(cpuRanks({{0, 1}, {2, 3}}, true), QStringLiteral("2 CPU ranks (Open MPI, shared memory), each on CPUs of its own"));
   EXPECT_EQ(cpuRanks({{0, 1}, {0, 1}, {0, 1}}, false), QStringLiteral("3 CPU ranks (Open MPI, shared memory)"));
+  // Ranks on two machines (a hostfile run): how many hosts.
+  st::Trace hosts;
+  hosts.job = {{"ranks", 4}};
+  for (int r = 0; r < 4; ++r)
+    hosts.ranks.push_back({r, {{"device", "cpu"}, {"device_name", "CPU rank (Open MPI)"}, {"host", r < 2 ? "lab-a" : "lab-b"}}});
+  m.setTrace(std::move(hosts));
+  EXPECT_EQ(m.runLabel(), QStringLiteral("4 CPU ranks (Open MPI), on 2 hosts"));
 }
 
 TEST(TraceModel, DamagedFilesOpenToAMessage) {
