@@ -63,6 +63,8 @@ public:
               if (gate_ && op.tag.unit == gatedUnit_) gate_->pass();
               if (op.tag.unit == failingUnit_) throw std::runtime_error("fake transport: unit " + std::to_string(op.tag.unit) + " failed");
               const auto t0 = recorder_.now();
+              while (recorder_.now() - t0 < busyNs) {
+              }
               switch (op.kind) {
               case trace::Kind::AllReduce:
                 for (std::size_t i = 0; i < op.count; ++i) op.recv[i] += 1.0f;
@@ -83,6 +85,7 @@ public:
   }
 
   std::vector<int> order; // units, in the order their work ran
+  std::int64_t busyNs = 0; // each operation computes this long first (set before the first)
 
 private:
   Gate* gate_;
@@ -271,15 +274,18 @@ long blockedWhileCalling(CommStream& stream, int calls) {
 }
 
 TEST_F(CommStreamHandOff, AWaitAnsweredWithinTheBoundDoesNotSleep) {
-  // Sleeping at once, nearly every wait blocks: the communication thread needs a
-  // wake-up before it can answer. Polling with a bound far above the fake operation's
-  // time, the caller sees its answer without blocking (a few blocks on a mutex or a
-  // descheduled thread remain).
-  make(nullptr, -1, -1, HandOffSpin{});
+  // Each fake operation takes 100 µs, so the caller always reaches its wait first.
+  // Sleeping at once, nearly every wait blocks. Polling with a bound far above the
+  // operation's time, the caller sees its answer without blocking (a few blocks on a
+  // mutex or a descheduled thread remain). With the operation taking nanoseconds, the
+  // answer was sometimes there before the wait under ASan: 47 of 200 waits blocked.
+  constexpr std::int64_t kOperationNs = 100'000;
+  make(nullptr, -1, -1, HandOffSpin{}).busyNs = kOperationNs;
   const long sleeping = blockedWhileCalling(*stream_, 200);
-  make(nullptr, -1, -1, HandOffSpin{std::chrono::milliseconds(20)});
+  make(nullptr, -1, -1, HandOffSpin{std::chrono::milliseconds(20)}).busyNs = kOperationNs;
   const long polling = blockedWhileCalling(*stream_, 200);
-  EXPECT_GT(sleeping, 50);
+  std::printf("waits that blocked, of 200: %ld sleeping at once, %ld polling\n", sleeping, polling);
+  EXPECT_GT(sleeping, 150);
   EXPECT_LT(polling, 20) << "sleeping at once: " << sleeping;
 }
 
