@@ -1,6 +1,7 @@
 #include "comm/CommStream.h"
 
 #include "comm/MpiCheck.h"
+#include "core/Cpus.h"
 #include "job/CommSpinSetting.h"
 
 #include <sched.h>
@@ -26,13 +27,6 @@ bool pollFor(std::chrono::nanoseconds bound, Ready ready) {
   }
 }
 
-int coresOfThisProcess() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return std::max(1, CPU_COUNT(&set));
-}
-
 } // namespace
 
 HandOffSpin handOffSpinFor(int ranksOnNode, int cores) {
@@ -52,7 +46,7 @@ HandOffSpin handOffSpinOnThisNode(MPI_Comm comm) {
   MPI_CHECK(MPI_Comm_size(local, &ranksOnNode));
   MPI_Comm_free(&local);
   if (const auto us = commSpinFromEnvironment()) return HandOffSpin{*us};
-  return handOffSpinFor(ranksOnNode, coresOfThisProcess());
+  return handOffSpinFor(ranksOnNode, usableCpuCount());
 }
 
 trace::RankMask worldMaskOf(MPI_Comm comm) {

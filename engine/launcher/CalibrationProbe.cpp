@@ -1,5 +1,6 @@
 #include "launcher/CalibrationProbe.h"
 
+#include "core/Cpus.h"
 #include "job/Version.h"
 #include "launcher/MpiJob.h"
 #include "trace/TraceReader.h"
@@ -25,14 +26,6 @@ namespace shardlab {
 namespace fs = std::filesystem;
 
 namespace {
-
-int usableCores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? static_cast<int>(n) : 1;
-}
 
 int usableGpus() {
 #ifdef SHARDLAB_HAVE_CUDA
@@ -113,7 +106,7 @@ std::optional<Calibration> measureCalibration(const LaunchOptions& options, cons
                                               std::string& error) {
   const auto started = std::chrono::steady_clock::now();
   Calibration c;
-  c.cores = usableCores();
+  c.cores = usableCpuCount();
   c.gpus = usableGpus();
   c.key = calibrationKey(workerPath);
 

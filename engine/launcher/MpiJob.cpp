@@ -1,5 +1,7 @@
 #include "launcher/MpiJob.h"
 
+#include "core/Cpus.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -63,11 +65,6 @@ private:
 
 bool runningAsRoot() { return ::geteuid() == 0; }
 
-int localCores() {
-  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? static_cast<int>(n) : 1;
-}
-
 } // namespace
 
 void installStopHandlers() {
@@ -113,8 +110,12 @@ std::vector<std::string> MpiJob::command() const {
   if (runningAsRoot()) c.push_back("--allow-run-as-root");
   if (!options_.job.hostfile.empty()) {
     c.insert(c.end(), {"--hostfile", options_.job.hostfile});
-  } else if (options_.job.ranks > localCores()) {
-    c.push_back("--oversubscribe");
+  } else {
+    // This machine's slots are its hardware threads, as usableCpuCount counts them: by
+    // default Open MPI counts physical cores, and would refuse 4 ranks on a laptop with
+    // 2 cores of 2 threads each although they fit.
+    c.push_back("--use-hwthread-cpus");
+    if (options_.job.ranks > usableCpuCount()) c.push_back("--oversubscribe");
   }
   // Unbound: binding 4 ranks to 2 cores would serialise them. Where the ranks fit the
   // cores, each worker binds itself to cores of its own (engine/comm/CorePlacement.h).

@@ -1,6 +1,7 @@
 // shardlab-run: starts a ShardLab job under mpirun, streams and merges every rank's
 // events, and prints the run's summary. This is what the app runs, and what a
 // learner can copy to a cluster.
+#include "core/Cpus.h"
 #include "job/CommSpinSetting.h"
 #include "job/ExitCodes.h"
 #include "job/MemoryEstimate.h"
@@ -40,22 +41,13 @@ constexpr int kExitRankFailed = code(LauncherExit::RankFailed);
 constexpr int kExitMissingTool = code(LauncherExit::MissingTool);
 constexpr int kExitInterrupted = code(LauncherExit::Interrupted);
 
-// The cores this process may run on (its affinity mask, which mpirun's ranks inherit
-// under --bind-to none).
-int usableCores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  return CPU_COUNT(&set);
-}
-
 // Each rank runs a compute thread and, when there is someone to talk to, its
 // communication thread, which Open MPI's shared-memory transport keeps busy polling
 // while a collective runs: so 1 thread for a single rank, 2 per rank otherwise.
 // Beyond the cores, ranks that are ready wait for one, and an op's wall time includes
 // that wait (the summary's core_wait_s measures it).
 void warnIfCoresAreOutnumbered(int ranks) {
-  const int cores = usableCores();
+  const int cores = usableCpuCount();
   const int threads = ranks == 1 ? 1 : 2 * ranks;
   if (threads <= cores) return;
   std::fprintf(stderr,
@@ -181,7 +173,7 @@ int main(int argc, char** argv) {
     if (device == DeviceKind::Cuda || device == DeviceKind::CudaMpiStaged)
       why = gpuPreflightRefusal(options.job, visibleGpuMemory(), !options.job.hostfile.empty());
     else
-      why = preflightRefusal(options.job, {availableMemory(), usableCores(), !options.job.hostfile.empty()});
+      why = preflightRefusal(options.job, {availableMemory(), usableCpuCount(), !options.job.hostfile.empty()});
     if (why) {
       std::fprintf(stderr, "shardlab-run: error: %s\n", why->c_str());
       return kExitInvalid;

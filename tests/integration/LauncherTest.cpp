@@ -106,6 +106,8 @@ TEST(Launcher, PrintsTheExactMpirunCommandItRuns) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("mpirun -np 4"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--oversubscribe"), std::string::npos) << "4 ranks on this machine's cores";
+  // Slots are hardware threads, the CPUs the launcher counts (a hyper-threaded laptop's too).
+  EXPECT_NE(r.err.find("--use-hwthread-cpus"), std::string::npos) << r.err;
 }
 
 TEST(Spec, TheShippedSpecsRun) {
