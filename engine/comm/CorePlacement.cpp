@@ -1,6 +1,7 @@
 #include "comm/CorePlacement.h"
 
 #include "comm/MpiCheck.h"
+#include "core/Cpus.h"
 
 #include <dirent.h>
 #include <sched.h>
@@ -25,13 +26,6 @@ std::vector<int> coresForLocalRank(const std::vector<int>& usable, int localRank
 
 namespace {
 
-std::vector<int> cpusOf(const cpu_set_t& set) {
-  std::vector<int> cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  return cpus;
-}
-
 // Every thread of this process, not only the caller: Open MPI's and OpenBLAS's own
 // threads already run when the rank binds.
 void bindEveryThread(const cpu_set_t& set) {
@@ -54,7 +48,7 @@ CorePlacement bindRankToItsCores(MPI_Comm comm) {
   CPU_ZERO(&start);
   CorePlacement placement;
   const bool known = sched_getaffinity(0, sizeof start, &start) == 0;
-  if (known) placement.cpus = cpusOf(start);
+  placement.cpus = usableCpus();
 
   MPI_Comm local;
   MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
@@ -81,9 +75,7 @@ CorePlacement bindRankToItsCores(MPI_Comm comm) {
   for (int c : slice) CPU_SET(c, &set);
   bindEveryThread(set);
   // What the kernel now says, not what was asked: the trace records the binding as it is.
-  cpu_set_t now;
-  CPU_ZERO(&now);
-  if (sched_getaffinity(0, sizeof now, &now) == 0) placement.cpus = cpusOf(now);
+  placement.cpus = usableCpus();
   placement.bound = placement.cpus == slice;
   return placement;
 }
