@@ -44,27 +44,26 @@ void bindEveryThread(const cpu_set_t& set) {
 } // namespace
 
 CorePlacement bindRankToItsCores(MPI_Comm comm) {
+  CorePlacement placement;
+  placement.cpus = usableCpus();
   cpu_set_t start;
   CPU_ZERO(&start);
-  CorePlacement placement;
-  const bool known = sched_getaffinity(0, sizeof start, &start) == 0;
-  placement.cpus = usableCpus();
+  for (int c : placement.cpus) CPU_SET(c, &start);
 
   MPI_Comm local;
   MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
   int localRank = 0, localRanks = 1;
   MPI_CHECK(MPI_Comm_rank(local, &localRank));
   MPI_CHECK(MPI_Comm_size(local, &localRanks));
-  // The same starting affinity on every local rank (or none known anywhere): compare
-  // the masks word by word, min against max.
+  // The same starting affinity on every local rank: compare the masks word by word,
+  // min against max.
   constexpr int kWords = static_cast<int>(sizeof(cpu_set_t) / sizeof(unsigned long));
-  unsigned long mine[kWords + 1], lo[kWords + 1], hi[kWords + 1];
+  unsigned long mine[kWords], lo[kWords], hi[kWords];
   std::memcpy(mine, &start, sizeof start);
-  mine[kWords] = known ? 1 : 0;
-  MPI_CHECK(MPI_Allreduce(mine, lo, kWords + 1, MPI_UNSIGNED_LONG, MPI_MIN, local));
-  MPI_CHECK(MPI_Allreduce(mine, hi, kWords + 1, MPI_UNSIGNED_LONG, MPI_MAX, local));
+  MPI_CHECK(MPI_Allreduce(mine, lo, kWords, MPI_UNSIGNED_LONG, MPI_MIN, local));
+  MPI_CHECK(MPI_Allreduce(mine, hi, kWords, MPI_UNSIGNED_LONG, MPI_MAX, local));
   MPI_Comm_free(&local);
-  const bool same = std::memcmp(lo, hi, sizeof lo) == 0 && lo[kWords] == 1;
+  const bool same = std::memcmp(lo, hi, sizeof lo) == 0;
 
   const char* asked = std::getenv("SHARDLAB_BIND_RANKS");
   const bool wanted = !(asked && std::string(asked) == "0");
