@@ -621,16 +621,22 @@ std::optional<BubbleBreakdown> breakdownOf(const Trace& measured, const Graph& g
   const BubbleSummary own = summaryOf(OpTime::OwnCpu, TransferTime::Measured);
   const BubbleSummary wall = g.cpuTimes ? summaryOf(OpTime::OwnWall, TransferTime::Measured) : own;
   const double U = schedule.opS;
+  const double S = m.bubble.stageS;
   if (U <= 0.0 || schedule.stageS <= 0.0 || handoffs.stageS <= 0.0 || own.stageS <= 0.0 || wall.stageS <= 0.0)
     return std::nullopt;
   BubbleBreakdown b;
   b.cpuTimes = g.cpuTimes;
-  b.notComputing = 1.0 - U / m.bubble.stageS;
-  b.schedule = 1.0 - U / schedule.stageS;
-  b.handoffs = U / schedule.stageS - U / handoffs.stageS;
-  b.slowerOps = U / handoffs.stageS - U / own.stageS;
-  b.coreWaits = U / own.stageS - U / wall.stageS;
-  b.unexplained = U / wall.stageS - U / m.bubble.stageS;
+  b.measured = m.bubble.measured;
+  b.theory = m.bubble.theory;
+  b.scheduleAlone = schedule.measured;
+  b.scheduleAsRun = schedule.measured - m.bubble.theory;
+  b.handoffs = handoffs.measured - schedule.measured;
+  b.slowerOps = own.measured - handoffs.measured;
+  b.coreWaits = wall.measured - own.measured;
+  b.unexplained = m.bubble.measured - wall.measured;
+  b.notComputing = 1.0 - U / S;
+  b.opsAboveFastest = (m.bubble.opS - U) / S;
+  b.untracked = b.notComputing - b.measured - b.opsAboveFastest;
   return b;
 }
 

@@ -50,22 +50,33 @@ struct ReplayResult {
   std::optional<double> bubble; // pipeline jobs: the summary's bubble.measured of the replayed trace
 };
 
-// A pipeline run's lost stage time taken apart (docs/replay.md, "The bubble taken
-// apart"). `notComputing` is the measured share of stage time not spent on the
-// arithmetic, taken at its fastest recorded time: 1 - U / S, with U that time summed
-// over the steady steps' ops and S the steady steps' stage time. Replays of the same
-// graph add one measured effect at a time, each lengthening the step:
-//   schedule      ops at their fastest time, communication free (= schedule_alone)
-//   handoffs      + every transfer at its own measured duration
-//   slowerOps     + every op at its own CPU time rather than its fastest
-//   coreWaits     + every op at its own wall time: the time its rank waited for a core
-//   unexplained   what the last replay still misses of the measurement (its sign kept)
-// Each term is U/S_before - U/S_after, so the terms add up to notComputing exactly and
-// `unexplained` is the test of the graph: small when the replay reproduces the run.
+// A pipeline run's bubble taken apart (docs/replay.md, "The bubble taken apart").
+// The bubble is one figure: the summary's bubble.measured, the recorded pipeline idle
+// over the steady steps' stage time. Its difference from the textbook's (p-1)/(V*m+p-1)
+// is taken apart by replays of the same graph, each adding one measured effect:
+//   scheduleAsRun  ops at their fastest time, communication free (the schedule-alone
+//                  replay's bubble) minus the theory: what the formula leaves out
+//                  (the optimizer step counted as stage time, unequal stages)
+//   handoffs       + every transfer at its own measured duration
+//   slowerOps      + every op at its own CPU time rather than its fastest
+//   coreWaits      + every op at its own wall time: the time its rank waited for a core
+//   unexplained    the measured bubble minus the last replay's (its sign kept)
+// Each term is bubble_after - bubble_before, so theory + the terms = measured exactly
+// and `unexplained` is the test of the graph: small when the replay reproduces the run.
+// Ops that are all slower by the same factor leave the bubble unchanged: the parts are
+// in the bubble's own unit, a share of stage time idle.
+//
+// A different quantity sits beside it: `notComputing`, the share of stage time not
+// spent on the arithmetic at its fastest recorded time, 1 - U/S (U: the steady steps'
+// ops at their fastest, S: their stage time). It counts slow ops as lost time too:
+//   notComputing = measured + opsAboveFastest + untracked
+// (opsAboveFastest: op time past its fastest, over S; untracked: step time under no
+// record, over S), each part measured on this trace.
 struct BubbleBreakdown {
-  double notComputing = 0.0;
-  double schedule = 0.0, handoffs = 0.0, slowerOps = 0.0, coreWaits = 0.0, unexplained = 0.0;
+  double measured = 0.0, theory = 0.0, scheduleAlone = 0.0;
+  double scheduleAsRun = 0.0, handoffs = 0.0, slowerOps = 0.0, coreWaits = 0.0, unexplained = 0.0;
   bool cpuTimes = false; // without CPU times, slowerOps holds the core waits too and coreWaits is 0
+  double notComputing = 0.0, opsAboveFastest = 0.0, untracked = 0.0;
 };
 // The tolerance docs/replay.md states for `unexplained` on a run that finished.
 inline constexpr double kBreakdownTolerance = 0.05;

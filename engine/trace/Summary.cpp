@@ -443,10 +443,18 @@ nlohmann::json Summary::toJson() const {
     }
     if (replay.breakdown) {
       const auto& b = *replay.breakdown;
-      r["bubble_breakdown"] = {{"not_computing", b.notComputing}, {"schedule", b.schedule},
-                               {"handoffs", b.handoffs},          {"slower_ops", b.slowerOps},
+      r["bubble_breakdown"] = {{"measured", b.measured},
+                               {"theory", b.theory},
+                               {"schedule_alone", b.scheduleAlone},
+                               {"schedule_as_run", b.scheduleAsRun},
+                               {"handoffs", b.handoffs},
+                               {"slower_ops", b.slowerOps},
                                {"core_waits", b.cpuTimes ? json(b.coreWaits) : json()},
-                               {"unexplained", b.unexplained},   {"tolerance", kBreakdownTolerance}};
+                               {"unexplained", b.unexplained},
+                               {"tolerance", kBreakdownTolerance},
+                               {"not_computing", b.notComputing},
+                               {"ops_above_fastest", b.opsAboveFastest},
+                               {"untracked", b.untracked}};
     }
     j["replay"] = r;
   }
@@ -525,9 +533,15 @@ std::string Summary::toTable() const {
       char coreWaits[16] = "-";
       if (b.cpuTimes) std::snprintf(coreWaits, sizeof coreWaits, "%.3f", b.coreWaits);
       std::snprintf(line, sizeof line,
-                    "  stage time not computing %.3f = schedule %.3f + hand-offs %.3f + slower ops %.3f + "
-                    "waiting for cores %s + unexplained %+.3f\n",
-                    b.notComputing, b.schedule, b.handoffs, b.slowerOps, coreWaits, b.unexplained);
+                    "  bubble %.3f = theory %.3f %+.3f schedule as run (optimizer step, stage split) %+.3f hand-offs "
+                    "%+.3f slower ops %+.3f waiting for cores (%s) %+.3f unexplained\n",
+                    b.measured, b.theory, b.scheduleAsRun, b.handoffs, b.slowerOps, b.cpuTimes ? b.coreWaits : 0.0,
+                    b.cpuTimes ? "measured" : "no CPU times: in slower ops", b.unexplained);
+      o << line;
+      std::snprintf(line, sizeof line,
+                    "  stage time not computing at the ops' fastest pace %.3f = bubble %.3f + ops slower than their "
+                    "fastest %.3f + untracked %.3f\n",
+                    b.notComputing, b.measured, b.opsAboveFastest, b.untracked);
       o << line;
     }
     if (replay.stoppedAt) o << "replay stopped: " << *replay.stoppedAt << "\n";

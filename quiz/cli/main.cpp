@@ -11,6 +11,7 @@
 #include "quiz/bank/Languages.h"
 #include "quiz/bank/LessonLibrary.h"
 #include "quiz/bank/LessonSizing.h"
+#include "quiz/observations/LessonCheck.h"
 #include "quiz/bank/Placeholders.h"
 #include "quiz/export/MoodleXmlExporter.h"
 #include "quiz/observations/Observation.h"
@@ -20,6 +21,7 @@
 #include "quiz/export/ResultsExporter.h"
 #include "quiz/observations/TraceHash.h"
 
+#include "trace/Summary.h"
 #include "trace/TraceReader.h"
 
 #include <CLI/CLI.hpp>
@@ -264,6 +266,48 @@ void addGuideCommand(CLI::App& app, Context& ctx) {
   });
 }
 
+void addCheckLessonCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("check-lesson", "Check that a lesson's runs (their traces, in the lesson's order) "
+                                                 "showed its point, as the app does after a lesson; print the "
+                                                 "check as JSON; exit 1 when the point did not show");
+  auto id = std::make_shared<std::string>();
+  auto traces = std::make_shared<std::vector<std::string>>();
+  auto unmet = std::make_shared<std::vector<std::string>>();
+  auto lang = std::make_shared<std::string>("en");
+  cmd->add_option("LESSON", *id, "Lesson id")->required();
+  cmd->add_option("TRACE", *traces, "The lesson's runs' traces, in the lesson's order")->required();
+  cmd->add_option("--unmet", *unmet, "A sizing condition this machine could not meet (shardlab-quiz size: "
+                                     "sized.conditions[].ratio with met false; repeatable)");
+  cmd->add_option("--lang", *lang, "en, fr or ru: the verdict's language")->check(CLI::IsMember({"en", "fr", "ru"}));
+  cmd->callback([&ctx, id, traces, unmet, lang] {
+    const auto assets = ctx.assets();
+    const auto lessons = LessonLibrary::loadDirectory(assets / "lessons", nullptr);
+    const Lesson& lesson = findLesson(lessons, *id);
+    std::vector<shardlab::trace::Trace> read;
+    for (const auto& file : *traces) {
+      auto r = shardlab::trace::readTraceFile(file);
+      if (!r.ok()) std::cerr << "shardlab-quiz: " << r.error->describe(file) << "\n";
+      read.push_back(std::move(r.trace));
+    }
+    std::vector<shardlab::trace::Summary> summaries;
+    for (const auto& t : read) summaries.push_back(shardlab::trace::summarize(t));
+    std::vector<CheckedRun> runs;
+    for (std::size_t i = 0; i < read.size(); ++i)
+      runs.push_back({&read[i], &summaries[i], i < lesson.runs.size() ? lesson.runs[i].label.get("en") : ""});
+    const auto check = checkLesson(lesson.id, runs, *unmet);
+    if (!check) throw std::runtime_error("these traces are not the runs of lesson \"" + lesson.id + "\"");
+    const char* replay = check->replay == ReplayToShow::ScheduleAlone ? "schedule_alone"
+                         : check->replay == ReplayToShow::Reference   ? "reference"
+                                                                      : nullptr;
+    const nlohmann::json out = {{"lesson", lesson.id},         {"figure", check->figure},
+                                {"expected", check->expected}, {"measured", check->measured},
+                                {"passed", check->passed},     {"verdict", check->verdict.get(*lang)},
+                                {"replay", replay ? nlohmann::json(replay) : nlohmann::json()}};
+    std::cout << out.dump(2) << "\n";
+    if (!check->passed) ctx.exitCode = 1;
+  });
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -274,7 +318,8 @@ int main(int argc, char** argv) {
                  "Assets folder (default: $SHARDLAB_ASSETS, <exe>/../share/shardlab/assets, then the source tree's)");
   app.require_subcommand(1);
   const std::vector<std::function<void(CLI::App&, Context&)>> commands{
-      addExportCommand, addValidateCommand, addShowCommand, addObserveCommand, addResultsCommand, addSizeCommand, addGuideCommand};
+      addExportCommand, addValidateCommand, addShowCommand, addObserveCommand, addResultsCommand, addSizeCommand, addGuideCommand,
+      addCheckLessonCommand};
   for (const auto& add : commands) add(app, ctx);
   try {
     app.parse(argc, argv);

@@ -253,12 +253,13 @@ std::optional<MomentLocation> bubble(const trace::Trace& t, const trace::Summary
       e.rank >= 0 && static_cast<std::size_t>(e.rank) < s.bubble.perStage.size() ? s.bubble.perStage[static_cast<std::size_t>(e.rank)] : 0.0;
   const bool activation = e.kind == Kind::WaitActivation;
   m.sentence = text::localized(
-      "In your run stage {0} waited {1} for {2} at t = {3} (step {4}); over the steady steps it was idle {5} of the "
-      "time, against {6} in theory for p = {7}, m = {8}.",
-      "Dans votre exécution, l'étage {0} a attendu {1} {2} à t = {3} (pas {4}) ; sur les pas stables il a été "
-      "inactif {5} du temps, contre {6} en théorie pour p = {7}, m = {8}.",
-      "В вашем запуске стадия {0} ждала {2} {1} при t = {3} (шаг {4}); на установившихся шагах она простаивала {5} "
-      "времени, против {6} по теории при p = {7}, m = {8}.",
+      "In your run stage {0} waited {1} for {2} at t = {3} (step {4}); over the steady steps this stage was idle {5} "
+      "of its time; the run's bubble, all stages together, is {9}, against {6} in theory for p = {7}, m = {8}.",
+      "Dans votre exécution, l'étage {0} a attendu {1} {2} à t = {3} (pas {4}) ; sur les pas stables cet étage a été "
+      "inactif {5} de son temps ; la bulle de l'exécution, tous les étages ensemble, est de {9}, contre {6} en théorie "
+      "pour p = {7}, m = {8}.",
+      "В вашем запуске стадия {0} ждала {2} {1} при t = {3} (шаг {4}); на установившихся шагах эта стадия простаивала "
+      "{5} своего времени; пузырь всего запуска, по всем стадиям вместе, — {9}, против {6} по теории при p = {7}, m = {8}.",
       std::vector<LocalizedText>{
           same(text::integer(e.rank)),
           same(text::ms(e.t1 - e.t0)),
@@ -269,7 +270,8 @@ std::optional<MomentLocation> bubble(const trace::Trace& t, const trace::Summary
           same(text::percent(perStage)),
           same(text::percent(s.bubble.theory)),
           same(text::integer(s.bubble.stages)),
-          same(text::integer(s.bubble.microbatches))});
+          same(text::integer(s.bubble.microbatches)),
+          same(text::percent(s.bubble.measured))});
   return m;
 }
 

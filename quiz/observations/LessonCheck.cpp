@@ -1,0 +1,394 @@
+#include "quiz/observations/LessonCheck.h"
+
+#include "quiz/observations/ObservationText.h"
+
+#include "job/JobConfig.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace shardlab::quiz {
+namespace {
+
+using text::localized;
+using trace::Category;
+using trace::Summary;
+
+// Runs handed to a check: every one has its trace and summary.
+using Runs = std::vector<CheckedRun>;
+
+// "+4.2" / "−1.0" points: a difference of two shares, in percentage points.
+std::string points(double f) {
+  return (f < 0 ? std::string("\u2212") : std::string("+")) + text::fixed(std::abs(f) * 100.0, 1);
+}
+
+// A number as each language writes it (decimal comma in French and Russian).
+LocalizedText number(const std::string& en) {
+  return localized(en, text::localNumber("fr", en), text::localNumber("ru", en));
+}
+
+// The largest share of its step time any rank of these runs spent waiting for a CPU
+// core inside its ops (CPU_NS below wall time): another program, or more ranks than
+// cores. nullopt without CPU times.
+std::optional<double> coreWaitShare(const Runs& runs) {
+  std::optional<double> worst;
+  for (const auto& run : runs)
+    for (const auto& r : run.summary->ranksDetail)
+      if (r.coreWaitS && r.stepS > 0) worst = std::max(worst.value_or(0.0), *r.coreWaitS / r.stepS);
+  return worst;
+}
+
+// The cause every check can name: the ranks waited for cores (the machine was busy).
+LocalizedText busyMachine(const Runs& runs) {
+  const auto share = coreWaitShare(runs);
+  if (!share || *share < 0.05) return {};
+  return localized(" The ranks waited for a CPU core up to {0} of their step time (another program was using the "
+                   "cores): run the lesson again on a quiet machine.",
+                   " Les rangs ont attendu un cœur de CPU jusqu'à {0} de leur temps de pas (un autre programme "
+                   "utilisait les cœurs) : relancez la leçon sur une machine au repos.",
+                   " Ранги ждали ядро CPU до {0} времени шага (ядра занимала другая программа): запустите урок ещё "
+                   "раз на свободной машине.",
+                   std::vector<LocalizedText>{number(text::percent(*share))});
+}
+
+LocalizedText concat(const LocalizedText& a, const LocalizedText& b) {
+  LocalizedText out;
+  for (const char* lang : {"en", "fr", "ru"}) out.set(lang, a.get(lang) + b.get(lang));
+  return out;
+}
+
+LessonCheck result(std::string figure, std::string expected, std::string measured, bool passed) {
+  LessonCheck c;
+  c.figure = std::move(figure);
+  c.expected = std::move(expected);
+  c.measured = std::move(measured);
+  c.passed = passed;
+  return c;
+}
+
+// The general verdict: what was checked (`name`, in each language), and whether it showed.
+LocalizedText plainVerdict(const LessonCheck& c, const Runs& runs, const LocalizedText& name) {
+  const std::vector<LocalizedText> args{name, number(c.measured), number(c.expected)};
+  if (c.passed)
+    return localized("This run showed the lesson's point: {0} measured {1}, expected {2}.",
+                     "Cette exécution a montré ce que la leçon veut montrer : {0} mesuré {1}, attendu {2}.",
+                     "Этот запуск показал то, что показывает урок: {0} — измерено {1}, ожидалось {2}.", args);
+  return concat(localized("The lesson's point did not show in this run: {0} measured {1}, expected {2}.",
+                          "Ce que la leçon veut montrer n'est pas apparu dans cette exécution : {0} mesuré {1}, "
+                          "attendu {2}.",
+                          "То, что показывает урок, в этом запуске не проявилось: {0} — измерено {1}, ожидалось {2}.",
+                          args),
+                busyMachine(runs));
+}
+
+// pipeline-bubble, gpipe-vs-1f1b: the GPipe run's bubble within 0.05 of (p−1)/(m+p−1).
+std::optional<LessonCheck> bubbleCheck(const Runs& runs, const std::vector<std::string>&) {
+  const auto gpipe = std::find_if(runs.begin(), runs.end(), [](const CheckedRun& r) {
+    return r.summary->bubble.present && r.summary->bubble.schedule == "gpipe";
+  });
+  if (gpipe == runs.end() || gpipe->summary->stepsCompleted < 2) return std::nullopt;
+  const auto& b = gpipe->summary->bubble;
+  constexpr double kTolerance = 0.05;
+  auto c = result("GPipe bubble (" + gpipe->label + ")", text::fixed(b.theory, 3) + " ± 0.05", text::fixed(b.measured, 3),
+                  std::abs(b.measured - b.theory) <= kTolerance);
+  const auto& d = gpipe->summary->replay.breakdown;
+  if (d) c.measured += " (= theory " + text::fixed(d->theory, 3) + " " + points(d->scheduleAsRun) + " schedule as run " +
+                       points(d->handoffs) + " hand-offs " + points(d->slowerOps) + " slower ops " +
+                       (d->cpuTimes ? points(d->coreWaits) : std::string("-")) + " cores " + points(d->unexplained) +
+                       " unexplained)";
+  if (c.passed) {
+    c.verdict = localized("This run showed the lesson's point: the GPipe run's bubble measured {0}, and the theory "
+                          "(p−1)/(m+p−1) gives {1}; they are within 5 points.",
+                          "Cette exécution a montré ce que la leçon veut montrer : la bulle de l'exécution GPipe "
+                          "mesure {0}, et la théorie (p−1)/(m+p−1) donne {1} ; l'écart reste sous 5 points.",
+                          "Этот запуск показал то, что показывает урок: пузырь запуска GPipe — {0}, теория "
+                          "(p−1)/(m+p−1) даёт {1}; разница меньше 5 пунктов.",
+                          std::vector<LocalizedText>{number(text::percent(b.measured)), number(text::percent(b.theory))});
+    return c;
+  }
+  // The parts of the difference, largest first, each measured by a replay of this run.
+  std::vector<std::pair<LocalizedText, double>> parts;
+  if (d) {
+    parts = {{localized("hand-offs between stages", "passages entre étages", "передачи между стадиями"), d->handoffs},
+             {localized("the schedule as run (optimizer step, stage split)",
+                        "l'ordonnancement tel qu'exécuté (pas de l'optimiseur, découpage en étages)",
+                        "расписание, как оно выполнено (шаг оптимизатора, разбиение на стадии)"),
+              d->scheduleAsRun},
+             {localized("slower ops", "opérations plus lentes", "более медленные операции"), d->slowerOps},
+             {localized("unexplained", "inexpliqué", "необъяснённое"), d->unexplained}};
+    if (d->cpuTimes)
+      parts.push_back({localized("waiting for CPU cores", "attente de cœurs de CPU", "ожидание ядер CPU"), d->coreWaits});
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const auto& x, const auto& y) { return std::abs(x.second) > std::abs(y.second); });
+  }
+  LocalizedText causes;
+  for (const char* lang : {"en", "fr", "ru"}) {
+    std::string list;
+    for (std::size_t i = 0; i < parts.size() && i < 3; ++i) {
+      if (std::abs(parts[i].second) < 0.01) break;
+      if (!list.empty()) list += ", ";
+      list += parts[i].first.get(lang) + " " + text::localNumber(lang, points(parts[i].second));
+    }
+    causes.set(lang, list.empty() ? "-" : list);
+  }
+  c.verdict = concat(localized("The lesson's point did not show on this machine: the GPipe run's bubble measured {0} "
+                               "against {1} in theory, {2} points apart. What made the difference, each part a replay "
+                               "of this run: {3}. The schedule-alone replay of the same trace gives {4}.",
+                               "Ce que la leçon veut montrer n'est pas apparu sur cette machine : la bulle de "
+                               "l'exécution GPipe mesure {0} contre {1} en théorie, {2} points d'écart. Ce qui fait "
+                               "la différence, chaque part étant une rejouée de cette exécution : {3}. La rejouée "
+                               "« ordonnancement seul » de la même trace donne {4}.",
+                               "То, что показывает урок, на этой машине не проявилось: пузырь запуска GPipe — {0} "
+                               "против {1} по теории, разница {2} пункта. Из чего она складывается (каждая часть — "
+                               "повтор этого запуска): {3}. Повтор «только расписание» той же трассы даёт {4}.",
+                               std::vector<LocalizedText>{number(text::percent(b.measured)),
+                                                          number(text::percent(b.theory)),
+                                                          number(points(b.measured - b.theory)), causes,
+                                                          number(d ? text::percent(d->scheduleAlone) : "-")}),
+                     busyMachine(runs));
+  if (d) c.replay = ReplayToShow::ScheduleAlone;
+  return c;
+}
+
+// Rank 0's communication: exposed and total seconds.
+std::pair<double, double> comm(const Summary& s) {
+  if (s.ranksDetail.empty()) return {0.0, 0.0};
+  return {s.ranksDetail[0].exposedCommS, s.ranksDetail[0].commS};
+}
+
+bool prefetchOn(const Summary& s) {
+  return s.sharding && (s.sharding->backwardPrefetch != "none" || s.sharding->forwardPrefetch);
+}
+
+// fsdp-prefetch: rank 0's exposed communication with prefetch at most half of it without.
+std::optional<LessonCheck> prefetchCheck(const Runs& runs, const std::vector<std::string>& unmet) {
+  const auto on = std::find_if(runs.begin(), runs.end(), [](const CheckedRun& r) { return prefetchOn(*r.summary); });
+  const auto off = std::find_if(runs.begin(), runs.end(), [](const CheckedRun& r) {
+    return r.summary->sharding && !prefetchOn(*r.summary);
+  });
+  if (on == runs.end() || off == runs.end()) return std::nullopt;
+  const double exposedOn = comm(*on->summary).first, exposedOff = comm(*off->summary).first;
+  const double ratio = exposedOff > 0 ? exposedOn / exposedOff : INFINITY;
+  const std::string figure = "exposed comm, prefetch on / off";
+  if (std::find(unmet.begin(), unmet.end(), "cores_per_rank") == unmet.end()) {
+    auto c = result(figure, "≤ 0.50", text::fixed(ratio, 2), ratio <= 0.5);
+    c.verdict = plainVerdict(c, runs,
+                             localized("rank 0's exposed communication, prefetch on / off",
+                                       "la communication non recouverte du rang 0, prélecture activée / désactivée",
+                                       "неперекрытый обмен ранга 0, с предвыборкой / без неё"));
+    return c;
+  }
+  // Fewer than 2 cores per rank: a rank's communication thread has no core of its own,
+  // so a collective's CPU time comes out of the compute it would hide behind, whatever
+  // the schedule (docs/performance.md, "Prefetch on two cores"). Both real traces are
+  // replayed with communication at the reference interconnect, each op at its fastest.
+  const auto reference = [](const Summary& s) -> std::optional<double> {
+    for (const auto& r : s.replay.results)
+      if (r.mode == trace::ReplayMode::Reference) return r.exposedCommS;
+    return std::nullopt;
+  };
+  const auto a = reference(*on->summary), b = reference(*off->summary);
+  if (!a || !b) return std::nullopt;
+  const double replayRatio = *b > 0 ? *a / *b : INFINITY;
+  auto c = result(figure, "≤ 0.50",
+                  text::fixed(replayRatio, 2) + " replayed at the reference interconnect (measured " +
+                      text::fixed(ratio, 2) + ": not shown for real, 1 core per rank, needs 2)",
+                  replayRatio <= 0.5);
+  c.verdict = localized(
+      "Not shown for real on this machine: each rank needs a second core for its communication thread, and here it "
+      "has one, so a collective's CPU time comes out of the compute it would hide behind. Measured, the exposed "
+      "communication with prefetch is {0} that without; replayed at the reference interconnect, the same two traces "
+      "give {1}.",
+      "Pas montré pour de vrai sur cette machine : chaque rang a besoin d'un second cœur pour son fil de "
+      "communication, et il n'en a qu'un ici ; le temps CPU d'une collective est donc pris sur le calcul qu'elle "
+      "devrait recouvrir. Mesurée, la communication non recouverte avec prélecture vaut {0} celle sans ; rejouées avec "
+      "l'interconnexion de référence, les deux mêmes traces donnent {1}.",
+      "На этой машине по-настоящему не показано: каждому рангу нужно второе ядро для потока обмена, а здесь у него "
+      "одно, и время CPU коллективной операции отнимается у вычислений, за которыми она должна скрываться. Измерено: "
+      "неперекрытый обмен с предвыборкой — {0} от обмена без неё; при повторе с эталонной сетью те же две трассы дают {1}.",
+      std::vector<LocalizedText>{number(text::times(ratio)), number(text::times(replayRatio))});
+  c.replay = ReplayToShow::Reference;
+  return c;
+}
+
+std::optional<LessonCheck> ddpCheck(const Runs& runs, const std::vector<std::string>&) {
+  const auto [exposed, total] = comm(*runs[0].summary);
+  auto c = result("exposed / total comm", "< 1", total > 0 ? text::fixed(exposed / total, 2) : "no comm",
+                  total > 0 && exposed < total);
+  c.verdict = plainVerdict(c, runs,
+                           localized("rank 0's exposed communication over all its communication",
+                                     "la communication non recouverte du rang 0 sur toute sa communication",
+                                     "неперекрытый обмен ранга 0 относительно всего его обмена"));
+  return c;
+}
+
+// straggler: the fast ranks wait at the collectives for the slow one, so rank 0's
+// exposed communication share of its step is above the straggler's own.
+std::optional<LessonCheck> stragglerCheck(const Runs& runs, const std::vector<std::string>&) {
+  const auto config = runs[0].trace->config();
+  if (!config || !config->straggler) return std::nullopt;
+  const auto& ranks = runs[0].summary->ranksDetail;
+  const auto slow = static_cast<std::size_t>(config->straggler->rank);
+  if (slow >= ranks.size() || ranks.empty()) return std::nullopt;
+  const auto share = [](const trace::RankSummary& r) { return r.stepS > 0 ? r.exposedCommS / r.stepS : 0.0; };
+  const double fast = share(ranks[0]), straggler = share(ranks[slow]);
+  auto c = result("rank 0 / straggler waiting share", "rank 0 > straggler",
+                  text::fixed(fast, 2) + " / " + text::fixed(straggler, 2), fast > straggler);
+  c.verdict = plainVerdict(c, runs,
+                           localized("the share of its step rank 0 waited in collectives, beside the straggler's own",
+                                     "la part de son pas que le rang 0 a attendue dans les collectives, à côté de "
+                                     "celle du retardataire",
+                                     "доля шага, которую ранг 0 ждал в коллективных операциях, рядом с долей "
+                                     "отстающего"));
+  return c;
+}
+
+// zero-stages: rank 0's persistent bytes, ZeRO-1 over ZeRO-3: (8Ψ + 8Ψ/N) / (16Ψ/N) = (N + 1) / 2.
+std::optional<LessonCheck> zeroStagesCheck(const Runs& runs, const std::vector<std::string>&) {
+  const Summary *one = nullptr, *three = nullptr;
+  for (const auto& r : runs) {
+    if (!r.summary->sharding || r.summary->ranksDetail.empty()) continue;
+    if (r.summary->sharding->zeroStage == 1) one = r.summary;
+    if (r.summary->sharding->zeroStage == 3) three = r.summary;
+  }
+  if (!one || !three || three->ranksDetail[0].persistentBytes <= 0) return std::nullopt;
+  const int n = three->sharding->shardDegree;
+  const double ratio = static_cast<double>(one->ranksDetail[0].persistentBytes) /
+                       static_cast<double>(three->ranksDetail[0].persistentBytes);
+  const double expected = (n + 1) / 2.0;
+  auto c = result("persistent bytes, ZeRO-1 / ZeRO-3", text::fixed(expected, 2) + " ± 5%", text::fixed(ratio, 3),
+                  std::abs(ratio - expected) <= 0.05 * expected);
+  c.verdict = plainVerdict(c, runs,
+                           localized("rank 0's persistent bytes, ZeRO-1 over ZeRO-3",
+                                     "les octets persistants du rang 0, ZeRO-1 sur ZeRO-3",
+                                     "постоянные байты ранга 0, ZeRO-1 к ZeRO-3"));
+  return c;
+}
+
+// Rank 0's all-gather bytes: on the wire as Open MPI's monitoring counted them, else the buffers.
+std::optional<double> allGatherBytes(const Summary& s) {
+  const auto it = s.collectives.find("all_gather");
+  if (it == s.collectives.end()) return std::nullopt;
+  return static_cast<double>(it->second.measuredWireBytes.value_or(it->second.bytes));
+}
+
+std::optional<LessonCheck> mixedPrecisionCheck(const Runs& runs, const std::vector<std::string>&) {
+  const Summary *bf16 = nullptr, *fp32 = nullptr;
+  for (const auto& r : runs)
+    if (r.summary->sharding) (r.summary->sharding->paramDtype == "bf16" ? bf16 : fp32) = r.summary;
+  if (!bf16 || !fp32) return std::nullopt;
+  const auto a = allGatherBytes(*bf16), b = allGatherBytes(*fp32);
+  if (!a || !b || *b <= 0) return std::nullopt;
+  const double ratio = *a / *b;
+  auto c = result("all-gather bytes, bf16 / fp32", "0.50 ± 0.02", text::fixed(ratio, 3), std::abs(ratio - 0.5) <= 0.02);
+  c.verdict = plainVerdict(c, runs,
+                           localized("the all-gathers' bytes, bf16 over fp32", "les octets des all-gathers, bf16 sur fp32",
+                                     "байты all-gather, bf16 к fp32"));
+  return c;
+}
+
+// gradient-accumulation: all-reduces per step without no_sync over with it = the micro-steps.
+std::optional<LessonCheck> accumulationCheck(const Runs& runs, const std::vector<std::string>&) {
+  std::optional<double> sync, noSync;
+  int k = 0;
+  for (const auto& r : runs) {
+    const auto config = r.trace->config();
+    const auto it = r.summary->collectives.find("all_reduce");
+    if (!config || it == r.summary->collectives.end() || r.summary->stepsCompleted <= 0) continue;
+    const double perStep = static_cast<double>(it->second.count) / r.summary->stepsCompleted;
+    (config->noSync ? noSync : sync) = perStep;
+    k = std::max(k, config->accumulate);
+  }
+  if (!sync || !noSync || *noSync <= 0) return std::nullopt;
+  const double ratio = *sync / *noSync;
+  auto c = result("all-reduces per step, sync / no_sync", std::to_string(k), text::fixed(ratio, 2),
+                  std::abs(ratio - k) < 1e-9);
+  c.verdict = plainVerdict(c, runs,
+                           localized("all-reduces per step, without no_sync over with it",
+                                     "all-reduces par pas, sans no_sync sur avec",
+                                     "all-reduce за шаг, без no_sync к с no_sync"));
+  return c;
+}
+
+// activation-checkpointing: a lower activation peak on rank 0, at least 1.9x the forward ops.
+std::optional<LessonCheck> checkpointingCheck(const Runs& runs, const std::vector<std::string>&) {
+  const Summary *on = nullptr, *off = nullptr;
+  for (const auto& r : runs)
+    if (!r.summary->ranksDetail.empty()) (r.summary->ranksDetail[0].recomputeOps > 0 ? on : off) = r.summary;
+  if (!on || !off || off->ranksDetail[0].forwardOps <= 0) return std::nullopt;
+  const auto activations = [](const Summary& s) {
+    return static_cast<double>(s.ranksDetail[0].peakByCategory[static_cast<std::size_t>(Category::Activations)]);
+  };
+  if (activations(*off) <= 0) return std::nullopt;
+  const double peak = activations(*on) / activations(*off);
+  const double forwards =
+      static_cast<double>(on->ranksDetail[0].forwardOps) / static_cast<double>(off->ranksDetail[0].forwardOps);
+  auto c = result("activation peak on / off; forward ops on / off", "< 1; ≥ 1.9",
+                  text::fixed(peak, 2) + "; " + text::fixed(forwards, 2), peak < 1.0 && forwards >= 1.9);
+  c.verdict = plainVerdict(c, runs,
+                           localized("rank 0's activation peak, checkpointing on over off; its forward ops, on over off",
+                                     "le pic d'activations du rang 0, recalcul activé sur désactivé ; ses passes avant, "
+                                     "activé sur désactivé",
+                                     "пик активаций ранга 0, с пересчётом к без него; его прямые проходы, с к без"));
+  return c;
+}
+
+// The other lessons: every run completed its steps, or stopped out of memory.
+std::optional<LessonCheck> finishedCheck(const Runs& runs, const std::vector<std::string>&) {
+  const bool done = std::all_of(runs.begin(), runs.end(), [](const CheckedRun& r) {
+    return r.summary->stepsCompleted == r.summary->steps || r.summary->outOfMemory;
+  });
+  auto c = result("runs end as the lesson expects", "yes", done ? "yes" : "no", done);
+  c.verdict = done ? localized("The runs ended as the lesson expects.", "Les exécutions se sont terminées comme la "
+                                                                        "leçon le prévoit.",
+                               "Запуски завершились так, как ожидает урок.")
+                   : concat(localized("A run did not end as the lesson expects: it stopped before its last step.",
+                                      "Une exécution ne s'est pas terminée comme la leçon le prévoit : elle s'est "
+                                      "arrêtée avant son dernier pas.",
+                                      "Запуск завершился не так, как ожидает урок: он остановился до последнего шага."),
+                            busyMachine(runs));
+  return c;
+}
+
+using Check = std::function<std::optional<LessonCheck>(const Runs&, const std::vector<std::string>&)>;
+
+const std::map<std::string, Check>& checks() {
+  static const std::map<std::string, Check> table = {
+      {"pipeline-bubble", bubbleCheck},         {"gpipe-vs-1f1b", bubbleCheck},
+      {"fsdp-prefetch", prefetchCheck},         {"ddp-replicas", ddpCheck},
+      {"straggler", stragglerCheck},            {"zero-stages", zeroStagesCheck},
+      {"mixed-precision", mixedPrecisionCheck}, {"gradient-accumulation", accumulationCheck},
+      {"activation-checkpointing", checkpointingCheck}};
+  return table;
+}
+
+} // namespace
+
+const std::vector<std::string>& checkedLessons() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [name, check] : checks()) out.push_back(name);
+    return out;
+  }();
+  return names;
+}
+
+std::optional<LessonCheck> checkLesson(const std::string& lesson, const std::vector<CheckedRun>& runs,
+                                       const std::vector<std::string>& unmetConditions) {
+  if (runs.empty()) return std::nullopt;
+  for (const auto& r : runs)
+    if (!r.trace || !r.summary) return std::nullopt;
+  const auto it = checks().find(lesson);
+  const Check& check = it == checks().end() ? Check(finishedCheck) : it->second;
+  auto c = check(runs, unmetConditions);
+  if (c && !unmetConditions.empty()) {
+    c->figure += " [unmet:";
+    for (std::size_t i = 0; i < unmetConditions.size(); ++i) c->figure += (i ? ", " : " ") + unmetConditions[i];
+    c->figure += "]";
+  }
+  return c;
+}
+
+} // namespace shardlab::quiz
