@@ -12,7 +12,9 @@ namespace {
 using text::localized;
 
 // The parts of the gap between a measured bubble and (p−1)/(V·m+p−1): the theory is
-// never a wrong answer; the question is what the run adds to it (or takes from it).
+// never a wrong answer; the question is what the run adds to it (hand-offs, waits on
+// sends, neighbours waiting for a core) or takes from it (stage time the formula omits:
+// the optimizer step, a heavier stage, a stage's own core waits recorded as compute).
 const LocalizedText& fillAndDrainOnly() {
   static const LocalizedText t = localized(
       "Only the fill and drain the formula counts: the gap is within 5 points, the noise of a short run",
@@ -24,23 +26,33 @@ const LocalizedText& fillAndDrainOnly() {
 const LocalizedText& timeTheFormulaLeavesOut() {
   static const LocalizedText t = localized(
       "Time the formula leaves out: each hand-off between stages takes long next to a CPU rank's small compute, waits "
-      "on the stage's own sends count as idle, and ranks that outnumber the cores wait for a core",
+      "on the stage's own sends count as idle, and, when ranks outnumber the cores, the stage waits for neighbours "
+      "that wait for a core",
       "Du temps que la formule ignore : chaque passage entre étages est long face au petit calcul d'un rang CPU, les "
-      "attentes sur les propres envois de l'étage comptent comme inactivité, et des rangs plus nombreux que les cœurs "
-      "attendent un cœur",
+      "attentes sur les propres envois de l'étage comptent comme inactivité et, quand les rangs sont plus nombreux que "
+      "les cœurs, l'étage attend des voisins qui attendent un cœur",
       "Время, которого нет в формуле: каждая передача между стадиями долгая по сравнению с небольшими вычислениями "
-      "CPU-ранга, ожидание собственных отправок стадии тоже считается простоем, а рангам, которых больше, чем ядер, "
-      "приходится ждать ядро");
+      "CPU-ранга, ожидание собственных отправок стадии тоже считается простоем, а когда рангов больше, чем ядер, стадия "
+      "ждёт соседей, которые сами ждут ядро");
   return t;
 }
+// Below the theory: every stage's optimizer step counts as its stage time and no stage
+// idles during it (docs/replay.md, "Limits"); the last stage also computes the output
+// layer and the loss; and with more ranks than cores a stage's own wait for a core is
+// recorded as compute, not idle (docs/performance.md, "p = 4 is distorted").
 const LocalizedText& unequalStages() {
   static const LocalizedText t = localized(
-      "Unequal stages: this stage computes more than the others (the output layer and the loss), so it waits less "
-      "than the formula's equal stages",
-      "Des étages inégaux : cet étage calcule plus que les autres (couche de sortie et perte), il attend donc moins "
-      "que les étages égaux de la formule",
-      "Неравные стадии: эта стадия считает больше других (выходной слой и функция потерь), поэтому ждёт меньше, чем "
-      "равные стадии формулы");
+      "Unequal stages and stage time the formula omits: the optimizer step counts as stage time and no stage idles "
+      "during it, this stage computes more than the others (the output layer and the loss), and, when ranks outnumber "
+      "the cores, its own waits for a core are recorded as compute; so it is idle less than the formula says",
+      "Des étages inégaux et du temps d'étage que la formule omet : le pas de l'optimiseur compte comme temps d'étage "
+      "et aucun étage n'est inactif pendant ce temps, cet étage calcule plus que les autres (couche de sortie et "
+      "perte) et, quand les rangs sont plus nombreux que les cœurs, ses propres attentes d'un cœur sont enregistrées "
+      "comme du calcul ; il est donc moins inactif que ne le dit la formule",
+      "Неравные стадии и время стадии, которого нет в формуле: шаг оптимизатора считается временем стадии, и ни одна "
+      "стадия в это время не простаивает, эта стадия считает больше других (выходной слой и функция потерь), а когда "
+      "рангов больше, чем ядер, её собственное ожидание ядра записывается как вычисление; поэтому она простаивает "
+      "меньше, чем говорит формула");
   return t;
 }
 
@@ -90,24 +102,37 @@ public:
                                 "медленные сообщения"));
     d.explanation = localized("Your summary: stage {3} was idle {4} of its steady-step time (bubble.per_stage); "
                               "(p−1)/(V·m+p−1) gives {5} for p = {1}, m = {2}, V = {6}. The formula counts only the "
-                              "fill and drain of equal stages with free hand-offs; it is the right value to expect. "
-                              "A measured bubble above it holds the hand-offs' own time (large next to a CPU rank's "
-                              "compute), waits on the stage's own sends, and waits for a core when ranks outnumber "
-                              "the cores; one below it comes from a stage that computes more than the others.",
+                              "fill and drain of equal stages with free hand-offs, in a step of forwards and "
+                              "backwards alone; it is the right value to expect, and a measurement sits near it, on "
+                              "either side. Above it: the hand-offs' own time (large next to a CPU rank's compute), "
+                              "waits on the stage's own sends, and, when ranks outnumber the cores, waits for "
+                              "neighbours that wait for a core. Below it: stage time the formula omits, the "
+                              "optimizer step (stage time, during which no stage idles), a stage that computes more "
+                              "than the others (the last one: the output layer and the loss), and, when ranks "
+                              "outnumber the cores, the stage's own waits for a core, recorded as compute.",
                               "Votre résumé : l'étage {3} a été inactif {4} du temps des pas stables "
                               "(bubble.per_stage) ; (p−1)/(V·m+p−1) donne {5} pour p = {1}, m = {2}, V = {6}. La "
-                              "formule ne compte que le remplissage et la vidange d'étages égaux aux passages gratuits "
-                              "; c'est la bonne valeur à attendre. Une bulle mesurée au-dessus contient le temps des "
-                              "passages eux-mêmes (grand face au calcul d'un rang CPU), les attentes sur les propres "
-                              "envois de l'étage et l'attente d'un cœur quand les rangs sont plus nombreux que les "
-                              "cœurs ; en dessous, elle vient d'un étage qui calcule plus que les autres.",
+                              "formule ne compte que le remplissage et la vidange d'étages égaux aux passages "
+                              "gratuits, dans un pas fait des seules passes avant et arrière ; c'est la bonne valeur "
+                              "à attendre, et une mesure reste proche, d'un côté ou de l'autre. Au-dessus : le temps "
+                              "des passages eux-mêmes (grand face au calcul d'un rang CPU), les attentes sur les "
+                              "propres envois de l'étage et, quand les rangs sont plus nombreux que les cœurs, "
+                              "l'attente de voisins qui attendent un cœur. En dessous : du temps d'étage que la "
+                              "formule omet, le pas de l'optimiseur (temps d'étage pendant lequel aucun étage n'est "
+                              "inactif), un étage qui calcule plus que les autres (le dernier : couche de sortie et "
+                              "perte) et, quand les rangs sont plus nombreux que les cœurs, les propres attentes d'un "
+                              "cœur de l'étage, enregistrées comme du calcul.",
                               "Ваша сводка: стадия {3} простаивала {4} времени установившихся шагов "
                               "(bubble.per_stage); (p−1)/(V·m+p−1) даёт {5} при p = {1}, m = {2}, V = {6}. Формула "
-                              "учитывает только заполнение и опустошение равных стадий с бесплатными передачами; это "
-                              "верное ожидаемое значение. Измеренный пузырь больше неё включает время самих передач "
-                              "(большое по сравнению с вычислениями CPU-ранга), ожидание собственных отправок стадии и "
-                              "ожидание ядра, когда рангов больше, чем ядер; меньше неё — когда стадия считает больше "
-                              "других.",
+                              "учитывает только заполнение и опустошение равных стадий с бесплатными передачами в "
+                              "шаге из одних прямых и обратных проходов; это верное ожидаемое значение, и измерение "
+                              "оказывается рядом с ним, выше или ниже. Выше: время самих передач (большое по сравнению "
+                              "с вычислениями CPU-ранга), ожидание собственных отправок стадии и, когда рангов больше, "
+                              "чем ядер, ожидание соседей, которые сами ждут ядро. Ниже: время стадии, которого нет в "
+                              "формуле, — шаг оптимизатора (время стадии, когда ни одна стадия не простаивает), "
+                              "стадия, которая считает больше других (последняя: выходной слой и функция потерь), и, "
+                              "когда рангов больше, чем ядер, собственное ожидание ядра стадией, записанное как "
+                              "вычисление.",
                               args);
     d.numeric = NumericAnswer{gap, kNoise, "fraction"};
     return finish(std::move(d), in);
@@ -155,20 +180,29 @@ public:
     for (double v : distinctFrom(b.measured, candidates, 0.05, false)) d.wrong.push_back(change(a.measured, v));
     d.explanation = localized("Your summaries: bubble.measured was {2} with m = {0} and {3} with m = {1}; the theory "
                               "predicts {4} and {5}. More micro-batches fill the pipeline for a larger share of the "
-                              "step. What stays above the theory is time it leaves out: the hand-offs between "
-                              "stages (m times more of them, each smaller), waits on a stage's own sends, and ranks "
-                              "waiting for a core when they outnumber the cores.",
+                              "step. The measured values sit near the theory, on either side: above it by time it "
+                              "leaves out (the hand-offs between stages, m times more of them, each smaller; waits on "
+                              "a stage's own sends; when ranks outnumber the cores, waits for neighbours that wait "
+                              "for a core), below it by stage time it omits (the optimizer step, during which no "
+                              "stage idles; when ranks outnumber the cores, a stage's own waits for a core, recorded "
+                              "as compute).",
                               "Vos résumés : bubble.measured valait {2} avec m = {0} et {3} avec m = {1} ; la théorie "
                               "prédit {4} et {5}. Plus de micro-lots remplissent le pipeline sur une plus grande "
-                              "part du pas. Ce qui reste au-dessus de la théorie est du temps qu'elle ignore : les "
-                              "passages entre étages (m fois plus nombreux, chacun plus petit), les attentes sur les "
-                              "propres envois d'un étage, et des rangs qui attendent un cœur quand ils sont plus "
-                              "nombreux que les cœurs.",
+                              "part du pas. Les valeurs mesurées restent proches de la théorie, d'un côté ou de "
+                              "l'autre : au-dessus par du temps qu'elle ignore (les passages entre étages, m fois "
+                              "plus nombreux, chacun plus petit ; les attentes sur les propres envois d'un étage ; "
+                              "quand les rangs sont plus nombreux que les cœurs, l'attente de voisins qui attendent "
+                              "un cœur), en dessous par du temps d'étage qu'elle omet (le pas de l'optimiseur, "
+                              "pendant lequel aucun étage n'est inactif ; quand les rangs sont plus nombreux que les "
+                              "cœurs, les propres attentes d'un cœur d'un étage, enregistrées comme du calcul).",
                               "Ваши сводки: bubble.measured был {2} при m = {0} и {3} при m = {1}; теория "
                               "предсказывает {4} и {5}. Больше микробатчей заполняют конвейер на большей части шага. "
-                              "То, что остаётся сверх теории, — время, которого в ней нет: передачи между стадиями (их "
-                              "в m раз больше, каждая меньше), ожидание собственных отправок стадии и ожидание ядра, "
-                              "когда рангов больше, чем ядер.",
+                              "Измеренные значения близки к теории, выше или ниже неё: выше — из-за времени, которого "
+                              "в ней нет (передачи между стадиями, их в m раз больше, каждая меньше; ожидание "
+                              "собственных отправок стадии; когда рангов больше, чем ядер, ожидание соседей, которые "
+                              "сами ждут ядро), ниже — из-за времени стадии, которое она опускает (шаг оптимизатора, "
+                              "когда ни одна стадия не простаивает; когда рангов больше, чем ядер, собственное "
+                              "ожидание ядра стадией, записанное как вычисление).",
                               args);
     d.numeric = NumericAnswer{b.measured - a.measured, 0.05, "fraction"};
     return finish(std::move(d), in);
