@@ -48,6 +48,7 @@ std::string ReadError::describe(std::string_view source) const {
 
 std::optional<std::string> TraceParser::parseLine(std::string_view line) {
   ++line_;
+  unknown_ = false;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (!sawHeader_) {
     if (line.substr(0, kMagic.size()) != kMagic)
@@ -98,7 +99,10 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
   }
 
   auto record = recordFromString(tag);
-  if (!record) return "unknown record '" + std::string(tag.substr(0, 40)) + "'";
+  if (!record) {
+    unknown_ = true;
+    return "unknown record '" + std::string(tag.substr(0, 40)) + "'";
+  }
   Event e;
   e.record = *record;
   if (n < 3) return std::string(tag) + " record: too few fields";
@@ -241,7 +245,15 @@ ReadResult readTrace(std::string_view text) {
     pos = complete ? nl + 1 : text.size();
     const std::size_t before = result.trace.events.size();
     if (auto err = parser.parseLine(line)) {
+      // A line that is no record at all is skipped, so one damaged line does not drop
+      // the rest of the run; a damaged record of a known kind stops the reading there.
+      if (parser.lastWasUnknownRecord() && complete) {
+        if (!result.skipped) result.skipped = SkippedLines{0, ReadError{parser.linesRead(), *err}, 0};
+        ++result.skipped->count;
+        continue;
+      }
       result.error = ReadError{parser.linesRead(), *err};
+      if (result.skipped) result.skipped->linesAfter = parser.linesRead() - 1 - result.skipped->first.line;
       return result;
     }
     if (!complete && !line.empty()) {
@@ -252,6 +264,7 @@ ReadResult readTrace(std::string_view text) {
     }
   }
   if (!parser.sawHeader()) result.error = ReadError{1, "empty file: not a ShardLab trace"};
+  if (result.skipped) result.skipped->linesAfter = parser.linesRead() - result.skipped->first.line;
   return result;
 }
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <sstream>
@@ -217,6 +218,36 @@ TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
   EXPECT_NE(r.error->message.find("kind"), std::string::npos) << r.error->message;
   EXPECT_EQ(r.trace.events.size(), 2u);
   EXPECT_EQ(r.error->describe("run.trace"), "run.trace:6: " + r.error->message);
+}
+
+// The walk's damaged trace: garbage on line 3 dropped every good line after it.
+TEST(TraceFormat, AnUnknownRecordIsSkippedCountedAndTheLinesAfterItRead) {
+  const std::string good = writeSample();
+  const auto full = readTrace(good);
+  ASSERT_TRUE(full.ok());
+  ASSERT_FALSE(full.skipped);
+  std::string text = good;
+  std::size_t pos = 0;
+  for (int i = 0; i < 2; ++i) pos = text.find('\n', pos) + 1;
+  text.insert(pos, "garbage here\n"); // line 3
+  const long lines = static_cast<long>(std::count(text.begin(), text.end(), '\n'));
+  auto r = readTrace(text);
+  EXPECT_TRUE(r.ok()) << r.error->message;
+  EXPECT_EQ(r.trace.events.size(), full.trace.events.size()) << "every record after the garbage is read";
+  ASSERT_TRUE(r.skipped);
+  EXPECT_EQ(r.skipped->count, 1);
+  EXPECT_EQ(r.skipped->first.line, 3);
+  EXPECT_EQ(r.skipped->first.message, "unknown record 'garbage'");
+  EXPECT_EQ(r.skipped->linesAfter, lines - 3);
+  // A second unknown line is counted; damage of a known record still stops the reading there.
+  text.insert(text.find("op "), "future-record 1 2 3\n");
+  text.replace(text.find("all_gather"), 10, "all_bather");
+  r = readTrace(text);
+  ASSERT_FALSE(r.ok());
+  ASSERT_TRUE(r.skipped);
+  EXPECT_EQ(r.skipped->count, 2);
+  EXPECT_EQ(r.skipped->first.line, 3);
+  EXPECT_EQ(r.skipped->linesAfter, r.error->line - 1 - 3);
 }
 
 TEST(TraceFormat, CutShortTraceKeepsCompleteRecords) {
