@@ -6,6 +6,8 @@
 #include "comm/MpiCheck.h"
 #include "core/Bf16.h"
 
+#include <vector>
+
 namespace shardlab {
 
 namespace {
@@ -46,7 +48,7 @@ std::size_t CommOp::recvCount(int ranks) const {
   }
 }
 
-Transport::Transport(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_(recorder), wire_(comm) {
+Transport::Transport(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_(recorder) {
   MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
   MPI_CHECK(MPI_Comm_size(comm_, &size_));
   participants_ = worldMaskOf(comm_);
@@ -68,10 +70,15 @@ std::int64_t Transport::runMpi(const CommOp& op, const float* send, float* recv)
     else
       MPI_CHECK(MPI_Allgather(send, n, MPI_FLOAT, recv, n, MPI_FLOAT, on.comm));
     break;
-  case trace::Kind::ReduceScatter:
-    if (op.bf16) MPI_CHECK(MPI_Reduce_scatter_block(send, recv, 2 * n, MPI_UINT16_T, bf16SumOp(), on.comm));
-    else MPI_CHECK(MPI_Reduce_scatter_block(send, recv, n, MPI_FLOAT, MPI_SUM, on.comm));
+  case trace::Kind::ReduceScatter: {
+    // MPI_Reduce_scatter with equal counts, not MPI_Reduce_scatter_block: Open MPI 4.1's
+    // reduce_scatter_block has no ring algorithm to choose (the launcher asks for the
+    // ring: docs/trace-format.md, "Bytes on the wire"); the result is the same.
+    const std::vector<int> counts(static_cast<std::size_t>(on.size), op.bf16 ? 2 * n : n);
+    if (op.bf16) MPI_CHECK(MPI_Reduce_scatter(send, recv, counts.data(), MPI_UINT16_T, bf16SumOp(), on.comm));
+    else MPI_CHECK(MPI_Reduce_scatter(send, recv, counts.data(), MPI_FLOAT, MPI_SUM, on.comm));
     break;
+  }
   case trace::Kind::AllReduce:
     if (op.bf16) MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, 2 * n, MPI_UINT16_T, bf16SumOp(), on.comm));
     else MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, recv, n, MPI_FLOAT, MPI_SUM, on.comm));

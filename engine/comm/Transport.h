@@ -100,8 +100,8 @@ public:
 
 protected:
   // The MPI call of `op` on host buffers (`send`, `recv` as CommOp's). Returns the
-  // bytes this rank sent during the call as Open MPI's monitoring counted them, or -1
-  // when they are not measured (WireMonitor.h).
+  // bytes this rank sent during the call as Open MPI's monitoring pml counted its
+  // messages, or -1 when they are not measured (WireMonitor.h).
   std::int64_t runMpi(const CommOp& op, const float* send, float* recv) const;
   // Records `op` as a collective (or send) from t0 to t1 on the run's clock, with the
   // measured wire bytes (-1: not measured).

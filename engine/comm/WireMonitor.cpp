@@ -1,64 +1,84 @@
 #include "comm/WireMonitor.h"
 
-#include "comm/MpiCheck.h"
+#include <dlfcn.h>
+#include <link.h>
 
-#include <vector>
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+
+namespace {
+
+std::atomic<std::int64_t> collectiveSent{0}, pointToPointSent{0};
+
+using RecordPml = void (*)(int, std::size_t, int);
+
+// The loaded libmca_common_monitoring (Open MPI loads it with its monitoring pml), or null.
+void* monitoringLibrary() {
+  std::string path;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* out) {
+        if (info->dlpi_name && std::strstr(info->dlpi_name, "libmca_common_monitoring.so")) {
+          *static_cast<std::string*>(out) = info->dlpi_name;
+          return 1;
+        }
+        return 0;
+      },
+      &path);
+  return path.empty() ? nullptr : dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+}
+
+RecordPml openMpisRecordPml() {
+  static const RecordPml real = [] {
+    void* library = monitoringLibrary();
+    return library ? reinterpret_cast<RecordPml>(dlsym(library, "mca_common_monitoring_record_pml")) : nullptr;
+  }();
+  return real;
+}
+
+} // namespace
+
+// Open MPI's monitoring pml calls this for every message it sends (WireMonitor.h); the
+// worker exports it so that the call resolves here before libmca_common_monitoring.
+extern "C" __attribute__((visibility("default"))) void mca_common_monitoring_record_pml(int worldRank,
+                                                                                       std::size_t bytes, int tag) {
+  (tag < 0 ? collectiveSent : pointToPointSent).fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
+  if (const auto real = openMpisRecordPml(); real && real != &mca_common_monitoring_record_pml)
+    real(worldRank, bytes, tag);
+}
 
 namespace shardlab {
 
-WireMonitor::WireMonitor(MPI_Comm comm) {
-  int provided = 0;
-  if (MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
-    inactiveReason_ = "the MPI tool interface (MPI_T) could not be initialised";
+WireMonitor::WireMonitor() {
+  void* library = monitoringLibrary();
+  if (!library) {
+    inactiveReason_ = "Open MPI's monitoring is off or absent (libmca_common_monitoring is not loaded)";
     return;
   }
-  toolInterface_ = true;
-  MPI_CHECK(MPI_T_pvar_session_create(&session_));
-  collective_ = bind("coll_monitoring_messages_size", comm, inactiveReason_);
-  std::string ignored; // point-to-point is optional (open-mpi/ompi#9260)
-  pointToPoint_ = bind("pml_monitoring_messages_size", comm, ignored);
+  const auto* enabled = static_cast<const int*>(dlsym(library, "mca_common_monitoring_enabled"));
+  if (!enabled || *enabled == 0) {
+    inactiveReason_ = "Open MPI's monitoring is off (pml_monitoring_enable 0)";
+    return;
+  }
+  // Our counter sees the pml's calls only if it is the definition the dynamic linker
+  // finds first, i.e. the executable exports it.
+  if (dlsym(RTLD_DEFAULT, "mca_common_monitoring_record_pml") !=
+      reinterpret_cast<void*>(&mca_common_monitoring_record_pml)) {
+    inactiveReason_ = "this program does not export mca_common_monitoring_record_pml, so Open MPI's monitoring "
+                      "counts its messages elsewhere";
+    return;
+  }
+  active_ = true;
 }
 
-WireMonitor::~WireMonitor() {
-  if (!toolInterface_) return;
-  // No checks here: a destructor must not throw, and MPI may already be failing.
-  for (auto* v : {&collective_, &pointToPoint_})
-    if (v->bound) MPI_T_pvar_handle_free(session_, &v->handle);
-  MPI_T_pvar_session_free(&session_);
-  MPI_T_finalize();
+std::optional<std::int64_t> WireMonitor::collectiveBytes() const {
+  if (!active_) return std::nullopt;
+  return collectiveSent.load(std::memory_order_relaxed);
 }
 
-WireMonitor::Variable WireMonitor::bind(const char* name, MPI_Comm comm, std::string& why) {
-  Variable v;
-  int index = -1;
-  // The variable exists only when the launcher turned monitoring on (and the build has
-  // the component); Open MPI 4.1 reports the pml's own variables as invalid.
-  if (MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_SIZE, &index) != MPI_SUCCESS) {
-    why = std::string("Open MPI's monitoring is off or absent (no performance variable ") + name + ")";
-    return v;
-  }
-  if (MPI_T_pvar_handle_alloc(session_, index, &comm, &v.handle, &v.count) != MPI_SUCCESS) {
-    why = std::string("the performance variable ") + name + " cannot be bound to the communicator";
-    return v;
-  }
-  // Monitoring variables are not continuous: they count only once started.
-  const int started = MPI_T_pvar_start(session_, v.handle);
-  if (started != MPI_SUCCESS && started != MPI_T_ERR_PVAR_NO_STARTSTOP) {
-    MPI_T_pvar_handle_free(session_, &v.handle);
-    why = std::string("the performance variable ") + name + " cannot be started";
-    return v;
-  }
-  v.bound = true;
-  return v;
-}
-
-std::optional<std::int64_t> WireMonitor::read(const Variable& v) const {
-  if (!v.bound) return std::nullopt;
-  std::vector<unsigned long long> perPeer(static_cast<std::size_t>(v.count), 0);
-  MPI_CHECK(MPI_T_pvar_read(session_, v.handle, perPeer.data()));
-  std::int64_t sum = 0;
-  for (auto bytes : perPeer) sum += static_cast<std::int64_t>(bytes);
-  return sum;
+std::optional<std::int64_t> WireMonitor::pointToPointBytes() const {
+  if (!active_) return std::nullopt;
+  return pointToPointSent.load(std::memory_order_relaxed);
 }
 
 } // namespace shardlab

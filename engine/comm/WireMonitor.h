@@ -1,21 +1,29 @@
-// Bytes this rank really put on the wire, as Open MPI's own monitoring counted them.
+// Bytes this rank really put on the wire, counted at Open MPI's pml as its monitoring
+// component sees each message go out.
 //
 // The launcher turns Open MPI's monitoring on (`--mca pml_monitoring_enable 2`, see
-// docs/trace-format.md, "Bytes on the wire"). With the value 2 the pml monitoring
-// component counts the messages a collective algorithm sends internally apart from the
-// application's point-to-point messages, and exposes them per peer through the MPI_T
-// performance variable `coll_monitoring_messages_size`. The communication thread reads
-// the sum over peers before and after each collective: the difference is what that call
-// sent, whatever algorithm Open MPI chose. Messages sent outside the communication
-// thread (the clock sync, the barrier before step 0, the calibration, which is another
-// job) fall between two readings and are never attributed to a collective.
+// docs/trace-format.md, "Bytes on the wire"): the `monitoring` pml then sits over the
+// real one (ob1) and, for every message any algorithm sends — an all-reduce's ring
+// steps as much as a pipeline's MPI_Send —, calls `mca_common_monitoring_record_pml(
+// world_rank, bytes, tag)` in libmca_common_monitoring. That call is where the bytes
+// are counted here: the worker exports a function of that name (engine/comm/
+// CMakeLists.txt), which the pml's call resolves to first; it adds the bytes to this
+// process's counters and passes the call on to Open MPI's own. Messages with a negative
+// tag are a collective's internal ones (Open MPI's coll tags are negative), the others
+// the application's point-to-point messages.
 //
-// Point-to-point messages would be `pml_monitoring_messages_size`, but Open MPI 4.1
-// invalidates the pml component's variables once the pml framework is selected
-// (open-mpi/ompi#9260): when that variable cannot be read, sends are "not measured".
+// Why not MPI_T, Open MPI's documented way? In Open MPI 4.1 MPI_T cannot read the pml's
+// variables at all (open-mpi/ompi#9260: invalid once the pml is selected), and the
+// variable it can read, `coll_monitoring_messages_size`, is not what was sent: the coll
+// monitoring component adds the call's nominal size for every peer before the algorithm
+// runs (an all-reduce of B: B to each of the N−1 others, whatever the algorithm sent; an
+// in-place all-gather: 0, since MPI_IN_PLACE leaves its send count unused).
+//
+// The communication thread reads the counters before and after each MPI call: the
+// difference is what that call sent. Messages sent outside the communication thread
+// (the clock sync, the barrier before step 0, the parameter dump) fall between two
+// readings and are never attributed to a call.
 #pragma once
-
-#include <mpi.h>
 
 #include <cstdint>
 #include <optional>
@@ -25,32 +33,19 @@ namespace shardlab {
 
 class WireMonitor {
 public:
-  // Binds the variables to `comm` when monitoring is on; otherwise the monitor is
-  // inactive and every reading is nullopt. Never throws for a missing component.
-  explicit WireMonitor(MPI_Comm comm);
-  ~WireMonitor();
-  WireMonitor(const WireMonitor&) = delete;
-  WireMonitor& operator=(const WireMonitor&) = delete;
+  // Active when Open MPI's monitoring is on in this process and its calls reach the
+  // counters here; otherwise every reading is nullopt. Never throws.
+  WireMonitor();
 
-  // Bytes sent so far inside collectives, summed over peers; nullopt: not measured.
-  std::optional<std::int64_t> collectiveBytes() const { return read(collective_); }
+  // Bytes sent so far inside collectives (this process, every communicator); nullopt: not measured.
+  std::optional<std::int64_t> collectiveBytes() const;
   // Bytes sent so far in point-to-point messages; nullopt: not measured.
-  std::optional<std::int64_t> pointToPointBytes() const { return read(pointToPoint_); }
-  // Why nothing is measured ("" when collectives are): for the rank metadata.
+  std::optional<std::int64_t> pointToPointBytes() const;
+  // Why nothing is measured ("" when it is): for the rank metadata.
   const std::string& inactiveReason() const { return inactiveReason_; }
 
 private:
-  struct Variable {
-    bool bound = false;
-    MPI_T_pvar_handle handle = MPI_T_PVAR_HANDLE_NULL;
-    int count = 0; // one counter per peer
-  };
-  Variable bind(const char* name, MPI_Comm comm, std::string& why);
-  std::optional<std::int64_t> read(const Variable& v) const;
-
-  bool toolInterface_ = false;
-  MPI_T_pvar_session session_ = MPI_T_PVAR_SESSION_NULL;
-  Variable collective_, pointToPoint_;
+  bool active_ = false;
   std::string inactiveReason_;
 };
 

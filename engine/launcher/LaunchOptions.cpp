@@ -99,6 +99,10 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   bool noWireMonitoring = false;
   cli.add_flag("--no-wire-monitoring", noWireMonitoring,
                "do not turn Open MPI's monitoring on: the bytes each rank sends are then modelled, not measured");
+  cli.add_option("--collective-algorithms", o.collectiveAlgorithms,
+                 "ring (default): Open MPI runs all-reduce, all-gather and reduce-scatter as rings, the algorithm "
+                 "the modelled bytes assume; open-mpi: Open MPI chooses by size and rank count")
+      ->check(CLI::IsMember({"ring", "open-mpi"}));
   cli.add_flag("--calibrate", o.calibrate,
                "print this machine's calibration as JSON (cores, GPUs, matrix multiply, hand-off latency, collective "
                "bandwidth): cached per machine and build, measured (about 2 s) when not; no job is run");

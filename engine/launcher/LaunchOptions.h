@@ -22,6 +22,11 @@ struct LaunchOptions {
   // Open MPI's monitoring counts the bytes each rank really sends (docs/trace-format.md,
   // "Bytes on the wire"); --no-wire-monitoring turns it off.
   bool wireMonitoring = true;
+  // Which algorithms Open MPI runs the collectives with (docs/trace-format.md, "Bytes on
+  // the wire"): "ring" (the default) asks coll/tuned for the ring all-reduce, all-gather
+  // and reduce-scatter that the lessons' wire_bytes model; "open-mpi" leaves the choice
+  // to Open MPI's own decision rules (by size and rank count). --collective-algorithms.
+  std::string collectiveAlgorithms = "ring";
   bool force = false;           // --force: skip the pre-flight checks (memory, ranks per machine)
   bool checkOnly = false;       // --check: validate the job, launch nothing
   bool calibrate = false;       // --calibrate: print this machine's calibration as JSON (cached, else measured), launch no job

@@ -102,6 +102,23 @@ std::vector<RankFailure> parseMpirunFailures(const std::string& out) {
   return failures;
 }
 
+namespace {
+
+// --collective-algorithms ring: the ring for the three collectives whose bytes the
+// lessons model (2(N−1)/N·B for all-reduce, (N−1)/N·B for all-gather and
+// reduce-scatter). The ids are Open MPI 4.1's (`ompi_info --param coll tuned --level 9`):
+// all-reduce 4 "ring", all-gather 4 "ring", reduce-scatter 3 "ring"; forced algorithms
+// apply only with dynamic rules on, and every other collective keeps Open MPI's fixed
+// decision. The transport calls MPI_Reduce_scatter (reduce_scatter_block has no ring).
+constexpr std::pair<const char*, const char*> kRingParameters[] = {
+    {"coll_tuned_use_dynamic_rules", "1"},
+    {"coll_tuned_allreduce_algorithm", "4"},
+    {"coll_tuned_allgather_algorithm", "4"},
+    {"coll_tuned_reduce_scatter_algorithm", "3"},
+};
+
+} // namespace
+
 MpiJob::MpiJob(const LaunchOptions& options, std::string workerPath, std::string runDir)
     : options_(options), worker_(std::move(workerPath)), runDir_(std::move(runDir)) {}
 
@@ -130,12 +147,29 @@ std::vector<std::string> MpiJob::command() const {
   if (options_.wireMonitoring && options_.job.device != DeviceKind::Cuda &&
       !std::getenv("OMPI_MCA_pml_monitoring_enable"))
     c.insert(c.end(), {"--mca", "pml_monitoring_enable", "2"});
+  // The collectives' algorithms (kRingParameters); a value the user set in the
+  // environment (OMPI_MCA_coll_tuned_…) wins, as mpirun passes it on itself.
+  if (options_.collectiveAlgorithms == "ring" && options_.job.device != DeviceKind::Cuda)
+    for (const auto& [name, value] : kRingParameters)
+      if (!std::getenv(("OMPI_MCA_" + std::string(name)).c_str())) c.insert(c.end(), {"--mca", name, value});
   for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "SHARDLAB_COMM_SPIN_US", "SHARDLAB_BIND_RANKS",
                           "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var)) c.insert(c.end(), {"-x", var});
   c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});
   if (!options_.dumpParams.empty()) c.insert(c.end(), {"--dump-params", options_.dumpParams});
   return c;
+}
+
+std::vector<std::pair<std::string, std::string>> MpiJob::collectiveAlgorithmParameters() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (options_.job.device == DeviceKind::Cuda) return out; // NCCL: Open MPI runs no collective of the job
+  const bool ring = options_.collectiveAlgorithms == "ring";
+  auto add = [&](const std::string& name, const char* ours) {
+    if (const char* env = std::getenv(("OMPI_MCA_" + name).c_str())) out.emplace_back(name, env);
+    else if (ours) out.emplace_back(name, ours);
+  };
+  for (const auto& [name, value] : kRingParameters) add(name, ring ? value : nullptr);
+  return out;
 }
 
 JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace shardlab {
@@ -30,6 +31,11 @@ class MpiJob {
 public:
   MpiJob(const LaunchOptions& options, std::string workerPath, std::string runDir);
   std::vector<std::string> command() const;
+  // The coll/tuned MCA parameters that fix the collectives' algorithms, as the job runs
+  // with them (name, value): those command() passes for --collective-algorithms ring,
+  // and any OMPI_MCA_coll_tuned_* of the environment, which win. Empty when Open MPI
+  // chooses (open-mpi, NCCL ranks). For the job record.
+  std::vector<std::pair<std::string, std::string>> collectiveAlgorithmParameters() const;
   // Runs the job to its end; `onLine` receives every record line of every rank's
   // trace (without the per-file header) as soon as the line is complete.
   JobOutcome run(const std::function<void(std::string_view)>& onLine);

@@ -280,6 +280,12 @@ int main(int argc, char** argv) {
   jobRecord["device_reason"] = device.reason;
   jobRecord["calibration"] = calibration ? calibration->toJson() : nlohmann::json();
   jobRecord["command"] = joinCommand(command);
+  // Which algorithms Open MPI ran the collectives with: docs/trace-format.md, "Bytes on the wire".
+  {
+    nlohmann::json parameters = nlohmann::json::object();
+    for (const auto& [name, value] : job.collectiveAlgorithmParameters()) parameters[name] = value;
+    jobRecord["collective_algorithms"] = {{"choice", options.collectiveAlgorithms}, {"mca", parameters}};
+  }
   jobRecord["shardlab_version"] = kVersion;
   jobRecord["started_at"] = isoNow();
 

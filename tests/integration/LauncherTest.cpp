@@ -108,6 +108,26 @@ TEST(Launcher, PrintsTheExactMpirunCommandItRuns) {
   EXPECT_NE(r.err.find("--oversubscribe"), std::string::npos) << "4 ranks on this machine's cores";
   // Slots are hardware threads, the CPUs the launcher counts (a hyper-threaded laptop's too).
   EXPECT_NE(r.err.find("--use-hwthread-cpus"), std::string::npos) << r.err;
+  // The collectives run as rings, the algorithm the modelled bytes assume
+  // (docs/trace-format.md, "Bytes on the wire").
+  EXPECT_NE(r.err.find("--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4 --mca "
+                       "coll_tuned_allgather_algorithm 4 --mca coll_tuned_reduce_scatter_algorithm 3"),
+            std::string::npos)
+      << r.err;
+}
+
+// --collective-algorithms open-mpi leaves the choice to Open MPI; a coll_tuned value set
+// in the environment wins over the launcher's own, which it then does not pass.
+TEST(Launcher, TheCollectiveAlgorithmsCanBeLeftToOpenMpiOrSetInTheEnvironment) {
+  auto own = runShardlab({"--ranks", "2", "--steps", "1", "-q", "--collective-algorithms", "open-mpi"});
+  ASSERT_EQ(own.status, 0) << own.err;
+  EXPECT_EQ(own.err.find("coll_tuned"), std::string::npos) << own.err;
+  auto env = runShardlab({"--ranks", "2", "--steps", "1", "-q"}, {{"OMPI_MCA_coll_tuned_allreduce_algorithm", "3"}});
+  ASSERT_EQ(env.status, 0) << env.err;
+  EXPECT_EQ(env.err.find("coll_tuned_allreduce_algorithm"), std::string::npos) << env.err;
+  EXPECT_NE(env.err.find("--mca coll_tuned_allgather_algorithm 4"), std::string::npos) << env.err;
+  auto bad = runShardlab({"--ranks", "2", "--steps", "1", "-q", "--collective-algorithms", "tree"});
+  EXPECT_EQ(bad.status, 2) << bad.err;
 }
 
 TEST(Spec, TheShippedSpecsRun) {
