@@ -1,12 +1,16 @@
 // PipelineView: the stage × time diagram of one pipeline step: F/B blocks labelled by
 // micro-batch, the bubble (recorded idle) hatched, each op's wait for a CPU core
-// dotted, and a header with the theoretical (p-1)/(V·m+p-1) and the measured lost
-// stage time taken apart by replays of the trace (trace::BubbleBreakdown).
+// dotted, and a header: the run's bubble (the summary's one figure), the theory
+// (p-1)/(V·m+p-1) and their difference taken apart by replays of the trace
+// (trace::BubbleBreakdown); the whole breakdown in its tooltip.
 #pragma once
 
 #include "models/TraceModel.h"
 
+#include <QFontMetricsF>
 #include <QWidget>
+
+#include <vector>
 
 class PipelineView : public QWidget {
   Q_OBJECT
@@ -14,8 +18,17 @@ public:
   explicit PipelineView(const TraceModel& model, QWidget* parent = nullptr);
   // The step drawn: the step under the playhead (or the first steady step).
   int shownStep() const { return step_; }
-  // The header's second line: measured = schedule + hand-offs + slower ops + core waits + unexplained.
+  // The header's first line: the bubble measured, the theory and the parts of their
+  // difference, as many as fit `width` (the rest summed as "other").
+  QString bubbleLine(const QFontMetricsF& fm, double width) const;
+  // The whole breakdown (the header's tooltip): measured = theory + schedule as run +
+  // hand-offs + slower ops + core waits + unexplained, and "not computing" beside it.
   QString breakdownText() const;
+  struct Part {
+    QString name;
+    double value;
+  };
+  static std::vector<Part> parts(const shardlab::trace::BubbleBreakdown& d);
   QSize sizeHint() const override { return {900, 300}; }
 
   // The time the width stands for (ns): 0 draws the step across the whole width; a

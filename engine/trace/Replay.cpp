@@ -647,21 +647,7 @@ ReplayResult resultOf(const Trace& replayed, ReplayMode mode) {
   for (const auto& r : s.ranksDetail) result.exposedCommS += r.exposedCommS;
   if (!s.ranksDetail.empty()) result.exposedCommS /= static_cast<double>(s.ranksDetail.size());
   if (s.bubble.present) result.bubble = s.bubble.measured;
-  // Step time: the slowest rank's step ends, over the steady steps (step >= 1).
-  std::map<int, std::int64_t> stepEnd;
-  std::map<int, int> ranksAt;
-  for (const auto& e : replayed.events)
-    if (e.record == Record::Step) {
-      stepEnd[e.step] = std::max(stepEnd[e.step], e.t0);
-      ++ranksAt[e.step];
-    }
-  std::vector<std::int64_t> ends; // steps every rank finished, in order
-  for (const auto& [step, t] : stepEnd)
-    if (ranksAt[step] == s.ranks) ends.push_back(t);
-  if (ends.size() >= 2)
-    result.stepS = static_cast<double>(ends.back() - ends.front()) * 1e-9 / static_cast<double>(ends.size() - 1);
-  else if (ends.size() == 1)
-    result.stepS = static_cast<double>(ends.front()) * 1e-9;
+  result.stepS = s.stepTimeS;
   return result;
 }
 

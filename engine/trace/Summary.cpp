@@ -316,6 +316,22 @@ Summary summarizeMeasured(const Trace& trace) {
     if (l.second > 0) s.lossPerStep.push_back(l.first / static_cast<double>(l.second));
   s.stepsCompleted = static_cast<int>(s.lossPerStep.size());
   if (tMin != INT64_MAX) s.wallS = static_cast<double>(tMax - tMin) * 1e-9;
+  {
+    // Step time: the slowest rank's step ends, over the steps every rank finished.
+    std::map<int, std::int64_t> slowestEnd;
+    std::map<int, int> ranksAt;
+    for (const auto& [key, t] : stepEnd) {
+      slowestEnd[key.second] = std::max(slowestEnd[key.second], t);
+      ++ranksAt[key.second];
+    }
+    std::vector<std::int64_t> ends;
+    for (const auto& [step, t] : slowestEnd)
+      if (ranksAt[step] == s.ranks) ends.push_back(t);
+    if (ends.size() >= 2)
+      s.stepTimeS = static_cast<double>(ends.back() - ends.front()) * 1e-9 / static_cast<double>(ends.size() - 1);
+    else if (ends.size() == 1)
+      s.stepTimeS = static_cast<double>(ends.front()) * 1e-9;
+  }
 
   // Bubble: idle over stage time in the steady steps (step 0 warms caches up).
   if (config && config->strategy == StrategyKind::Pipeline) {
@@ -378,6 +394,7 @@ nlohmann::json Summary::toJson() const {
                      {"reduce_dtype", sharding->reduceDtype}};
   j["ranks"] = ranks;
   j["device"] = device;
+  j["step_time_s"] = stepTimeS;
   j["steps"] = steps;
   j["steps_completed"] = stepsCompleted;
   j["wall_s"] = wallS;
@@ -489,7 +506,9 @@ std::string Summary::toTable() const {
     std::snprintf(line, sizeof line, "loss: %.4f -> %.4f\n", lossPerStep.front(), lossPerStep.back());
     o << line;
   }
-  o << "rank  persistent     peak           step_s     compute_s  comm_s     exposed_s  other_idle untracked  "
+  std::snprintf(line, sizeof line, "step time: %.4f s (mean steady step, slowest rank)\n", stepTimeS);
+  o << line;
+  o << "rank  persistent     peak           in_steps_s compute_s  comm_s     exposed_s  other_idle untracked  "
        "idle_s     core_wait  sent\n";
   for (const auto& r : ranksDetail) {
     char coreWait[16] = "-";

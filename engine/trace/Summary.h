@@ -92,6 +92,10 @@ struct Summary {
   BubbleSummary bubble;
   std::optional<OutOfMemoryReport> outOfMemory;
   double wallS = 0.0;
+  // The step time: the mean steady step (step >= 1) of the slowest rank, from the step
+  // ends every rank recorded (a one-step run: its end). The figure every pane calls
+  // "step time"; ranksDetail[].stepS is each rank's whole time inside its steps.
+  double stepTimeS = 0.0;
   ReplayReport replay; // the trace replayed under the three modes (trace/Replay.h)
 
   nlohmann::json toJson() const;

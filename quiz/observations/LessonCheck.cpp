@@ -138,8 +138,8 @@ std::optional<LessonCheck> bubbleCheck(const Runs& runs, const std::vector<std::
                                "of this run: {3}. The schedule-alone replay of the same trace gives {4}.",
                                "Ce que la leçon veut montrer n'est pas apparu sur cette machine : la bulle de "
                                "l'exécution GPipe mesure {0} contre {1} en théorie, {2} points d'écart. Ce qui fait "
-                               "la différence, chaque part étant une rejouée de cette exécution : {3}. La rejouée "
-                               "« ordonnancement seul » de la même trace donne {4}.",
+                               "la différence, chaque part étant un rejeu de cette exécution : {3}. Le rejeu "
+                               "« Ordonnancement seul » de la même trace donne {4}.",
                                "То, что показывает урок, на этой машине не проявилось: пузырь запуска GPipe — {0} "
                                "против {1} по теории, разница {2} пункта. Из чего она складывается (каждая часть — "
                                "повтор этого запуска): {3}. Повтор «только расписание» той же трассы даёт {4}.",

@@ -15,10 +15,13 @@
 
 #include <QAbstractButton>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QLocale>
 #include <QProcess>
 #include <QTemporaryDir>
+
+#include <cmath>
 
 #include <gtest/gtest.h>
 
@@ -51,17 +54,30 @@ TEST(ReplaySwitch, ARealPipelineRunIsTakenApartAndReplayedInTheSameViews) {
   EXPECT_TRUE(aloneButton->isEnabled());
   EXPECT_TRUE(measuredButton->isChecked());
 
-  // The header: the measured lost stage time and its parts, from replays of this trace.
+  // The header: the run's bubble (the summary's figure), the theory and the parts of
+  // their difference, from replays of this trace; one line at 1280 px.
   const auto breakdown = st::bubbleBreakdown(model.measured());
   ASSERT_TRUE(breakdown);
-  const QString header = w.pipelineView()->breakdownText();
   const QLocale locale;
-  for (double part : {breakdown->notComputing, breakdown->schedule, breakdown->handoffs, breakdown->coreWaits})
-    EXPECT_TRUE(header.contains(locale.toString(part * 100.0, 'f', 1) + QLatin1Char('%'))) << header.toStdString();
+  const auto pct = [&](double f) { return locale.toString(f * 100.0, 'f', 1) + QLatin1Char('%'); };
+  EXPECT_EQ(pct(breakdown->measured), pct(model.summary().bubble.measured));
+  const QFontMetricsF fm(w.pipelineView()->font());
+  const QString line = w.pipelineView()->bubbleLine(fm, 1280 - 16);
+  EXPECT_LE(fm.horizontalAdvance(line), 1280 - 16);
+  EXPECT_TRUE(line.contains(pct(model.summary().bubble.measured))) << line.toStdString();
+  EXPECT_TRUE(line.contains(pct(model.summary().bubble.theory))) << line.toStdString();
+  EXPECT_FALSE(line.contains(QChar(0x2026))) << "elided: " << line.toStdString();
+  const QString header = w.pipelineView()->breakdownText();
+  const auto points = [&](double f) {
+    return (f < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) + locale.toString(std::abs(f) * 100.0, 'f', 1);
+  };
+  for (double part : {breakdown->scheduleAsRun, breakdown->handoffs, breakdown->slowerOps, breakdown->coreWaits})
+    EXPECT_TRUE(header.contains(points(part))) << header.toStdString();
+  EXPECT_TRUE(header.contains(pct(breakdown->notComputing))) << header.toStdString();
   EXPECT_TRUE(header.contains(QStringLiteral("waiting for cores"))) << header.toStdString();
 
   // Schedule alone: the same views show the replay, and say so; its bubble is the
-  // header's schedule part. The quiz still reads the measured run.
+  // breakdown's schedule-alone replay. The quiz still reads the measured run.
   const auto measuredSummary = model.summary();
   aloneButton->click();
   ASSERT_TRUE(model.replayMode());
@@ -73,7 +89,7 @@ TEST(ReplaySwitch, ARealPipelineRunIsTakenApartAndReplayedInTheSameViews) {
   EXPECT_EQ(*model.replayMode(), st::ReplayMode::ScheduleAlone);
   EXPECT_TRUE(model.runLabel().startsWith(QStringLiteral("REPLAY"))) << model.runLabel().toStdString();
   EXPECT_TRUE(model.trace().job.contains("replay"));
-  EXPECT_NEAR(model.summary().bubble.measured, breakdown->schedule, 1e-9);
+  EXPECT_NEAR(model.summary().bubble.measured, breakdown->scheduleAlone, 1e-9);
   EXPECT_EQ(static_cast<int>(model.measured().events.size()), measuredEvents);
   EXPECT_FALSE(model.measured().job.contains("replay"));
 
