@@ -70,10 +70,14 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
     largestUnit = std::max(largestUnit, shard * d);
   }
   ledger.psi = psi;
+  // SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated
+  // (4Ψ + 12Ψ/N in fp32), SHARD_GRAD_OP shards them between steps (16Ψ/N), as the
+  // lines below count them (docs/sharding.md, "Two honest differences").
   if (fsdp)
-    ledger.stage = QStringLiteral("%1 (ZeRO-%2)")
+    ledger.stage = QStringLiteral("%1 (%2ZeRO-%3)")
                        .arg(QString::fromUtf8(shardlab::pytorchName(job.sharding).data(),
-                                              static_cast<qsizetype>(shardlab::pytorchName(job.sharding).size())))
+                                              static_cast<qsizetype>(shardlab::pytorchName(job.sharding).size())),
+                            job.sharding == Sharding::GradOp ? QStringLiteral("≈ ") : QString())
                        .arg(shardlab::zeroStage(job.sharding));
   else if (ledger.applies)
     ledger.stage = QStringLiteral("DDP");

@@ -242,7 +242,7 @@
     </message>
     <message>
         <source>Run this job with shardlab-run</source>
-        <translation>Lancer ce job avec shardlab-run</translation>
+        <translation>Lancer cette tâche avec shardlab-run</translation>
     </message>
     <message>
         <source>Fix the options named below first</source>
@@ -262,7 +262,7 @@
     </message>
     <message>
         <source>Backward prefetch</source>
-        <translation>Prélecture arrière</translation>
+        <translation>Prélecture en passe arrière</translation>
     </message>
     <message>
         <source>Gathered units at most</source>
@@ -274,7 +274,7 @@
     </message>
     <message>
         <source>Forward prefetch</source>
-        <translation>Prélecture avant</translation>
+        <translation>Prélecture en passe avant</translation>
     </message>
     <message>
         <source>recompute in the backward</source>
@@ -298,7 +298,7 @@
     </message>
     <message>
         <source>Activation checkpointing</source>
-        <translation>Points de contrôle des activations</translation>
+        <translation>Recalcul des activations</translation>
     </message>
     <message>
         <source>Micro-steps per step</source>
@@ -488,7 +488,7 @@
     </message>
     <message>
         <source>the slow rank (%1) must be one of the job&apos;s ranks, 0 to %2</source>
-        <translation>le rang lent (%1) doit être l&apos;un des rangs du job, de 0 à %2</translation>
+        <translation>le rang lent (%1) doit être l&apos;un des rangs de la tâche, de 0 à %2</translation>
     </message>
     <message>
         <source>the slow rank&apos;s factor must be at least 1 (got %1)</source>
@@ -511,7 +511,7 @@
     <name>JobRunner</name>
     <message>
         <source>The job did not stop within 3 s; killing it.</source>
-        <translation>Le job ne s&apos;est pas arrêté en 3 s ; il est tué.</translation>
+        <translation>La tâche ne s&apos;est pas arrêtée en 3 s ; elle est tuée.</translation>
     </message>
     <message>
         <source>The options break a rule, so nothing was run:
@@ -526,7 +526,7 @@
     <message>
         <source>Stopping the job…
 </source>
-        <translation>Arrêt du job…
+        <translation>Arrêt de la tâche…
 </translation>
     </message>
     <message>
@@ -535,7 +535,7 @@
     </message>
     <message>
         <source>You stopped the job. The events recorded until then are shown.</source>
-        <translation>Vous avez arrêté le job. Les événements enregistrés jusque-là sont affichés.</translation>
+        <translation>Vous avez arrêté la tâche. Les événements enregistrés jusque-là sont affichés.</translation>
     </message>
     <message>
         <source>shardlab-run crashed. What it wrote before is shown.
@@ -545,7 +545,7 @@
     </message>
     <message>
         <source>The job finished.</source>
-        <translation>Le job est terminé.</translation>
+        <translation>La tâche est terminée.</translation>
     </message>
     <message>
         <source>The launcher refused the options:
@@ -736,7 +736,7 @@
     </message>
     <message>
         <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;ShardLab entraîne en fp32 et ses paramètres sont la copie maîtresse : les 16Ψ du manuel en précision mixte (2Ψ de paramètres bf16 + 2Ψ de gradients bf16 + 12Ψ fp32 de copie maîtresse, moment et variance) sont ici 4Ψ de paramètres + 4Ψ de gradients + 8Ψ de moments d&apos;AdamW : le même total, divisé par D pour ce que l&apos;étape ZeRO partitionne (docs/sharding.md).&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;ShardLab entraîne en fp32 et ses paramètres sont la copie maîtresse : les 16Ψ du manuel en précision mixte (2Ψ de paramètres bf16 + 2Ψ de gradients bf16 + 12Ψ fp32 de copie maîtresse, moment et variance) sont ici 4Ψ de paramètres + 4Ψ de gradients + 8Ψ de moments d&apos;AdamW : le même total, divisé par D pour ce que le stade ZeRO partitionne (docs/sharding.md).&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -750,7 +750,7 @@
     <name>LogPane</name>
     <message>
         <source>The command line of the job appears here</source>
-        <translation>La ligne de commande du job apparaît ici</translation>
+        <translation>La ligne de commande de la tâche apparaît ici</translation>
     </message>
     <message>
         <source>Copy</source>
@@ -758,7 +758,7 @@
     </message>
     <message>
         <source>Copy the command line to run the same job in a terminal</source>
-        <translation>Copier la ligne de commande pour lancer le même job dans un terminal</translation>
+        <translation>Copier la ligne de commande pour lancer la même tâche dans un terminal</translation>
     </message>
 </context>
 <context>
@@ -961,7 +961,7 @@
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petits jobs réels sous Open MPI et en rejouant ce qu&apos;ils ont enregistré.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petites tâches réelles sous Open MPI et en rejouant ce qu&apos;elles ont enregistré.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
@@ -1166,7 +1166,7 @@
     </message>
     <message>
         <source>units rebuilt for their compute: the peak is %1 × the largest unit (%2), the unit computing and those prefetched or kept</source>
-        <translation>unités reconstruites pour leur calcul : le pic vaut %1 × la plus grande unité (%2), l&apos;unité en calcul et celles préchargées ou gardées</translation>
+        <translation>unités reconstruites pour leur calcul : le pic vaut %1 × la plus grande unité (%2), l&apos;unité en calcul et celles rassemblées par prélecture ou gardées</translation>
     </message>
     <message>
         <source>full gradients of the units being reduce-scattered, freed once their slice is reduced</source>
@@ -1404,7 +1404,7 @@
     </message>
     <message>
         <source>While a job runs, keep the playhead on the newest event</source>
-        <translation>Pendant un job, garder la tête de lecture sur l&apos;événement le plus récent</translation>
+        <translation>Pendant une tâche, garder la tête de lecture sur l&apos;événement le plus récent</translation>
     </message>
     <message>
         <source>%1 / %2</source>
@@ -1499,7 +1499,7 @@
     </message>
     <message>
         <source>Peak memory (highest rank)</source>
-        <translation>Mémoire au pic (rang le plus haut)</translation>
+        <translation>Mémoire au pic (rang au pic le plus haut)</translation>
     </message>
     <message>
         <source>%1 — out of memory</source>
@@ -1912,7 +1912,7 @@
     </message>
     <message>
         <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
-        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Lancez un petit job d&apos;entraînement réel sur plusieurs rangs et regardez ce qui s&apos;est réellement passé : chaque bloc, shard et nombre à l&apos;écran vient de la trace enregistrée.&lt;/p&gt;</translation>
+        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Lancez une petite tâche d&apos;entraînement réelle sur plusieurs rangs et regardez ce qui s&apos;est réellement passé : chaque bloc, shard et nombre à l&apos;écran vient de la trace enregistrée.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
@@ -2053,7 +2053,7 @@
     </message>
     <message>
         <source>The timeline fills in as the job runs.</source>
-        <translation>La chronologie se remplit pendant l&apos;exécution du job.</translation>
+        <translation>La chronologie se remplit pendant l&apos;exécution de la tâche.</translation>
     </message>
     <message>
         <source>CPU rank %1</source>
@@ -2174,7 +2174,7 @@
     <name>main</name>
     <message>
         <source>shardlab: %1; running the default FSDP job headless with shardlab-run.</source>
-        <translation>shardlab : %1 ; exécution du job FSDP par défaut sans interface avec shardlab-run.</translation>
+        <translation>shardlab : %1 ; exécution de la tâche FSDP par défaut sans interface avec shardlab-run.</translation>
     </message>
     <message>
         <source>shardlab: cannot start %1: %2</source>
@@ -2182,7 +2182,7 @@
     </message>
     <message>
         <source>ShardLab: watch real distributed training jobs.</source>
-        <translation>ShardLab : observez de vrais jobs d&apos;entraînement distribué.</translation>
+        <translation>ShardLab : observez de vraies tâches d&apos;entraînement distribué.</translation>
     </message>
     <message>
         <source>Run the lesson ID.</source>
@@ -2202,7 +2202,7 @@
     </message>
     <message>
         <source>Run the default FSDP job without a window.</source>
-        <translation>Lancer le job FSDP par défaut sans fenêtre.</translation>
+        <translation>Lancer la tâche FSDP par défaut sans fenêtre.</translation>
     </message>
     <message>
         <source>Interface language for this run: en, fr, ru.</source>

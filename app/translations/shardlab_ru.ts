@@ -124,7 +124,7 @@
     </message>
     <message>
         <source>Rank %1 is idle, %2%3 — %4 of exposed communication</source>
-        <translation>Ранг %1 простаивает, %2%3 — %4 открытого обмена (exposed communication)</translation>
+        <translation>Ранг %1 простаивает, %2%3 — %4 неперекрытого обмена (exposed communication)</translation>
     </message>
     <message>
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
@@ -265,7 +265,7 @@
     </message>
     <message>
         <source>Backward prefetch</source>
-        <translation>Предвыборка назад</translation>
+        <translation>Предвыборка в обратном проходе</translation>
     </message>
     <message>
         <source>Gathered units at most</source>
@@ -273,11 +273,11 @@
     </message>
     <message>
         <source>gather the next unit early</source>
-        <translation>собрать следующий блок заранее</translation>
+        <translation>собрать следующий модуль заранее</translation>
     </message>
     <message>
         <source>Forward prefetch</source>
-        <translation>Предвыборка вперёд</translation>
+        <translation>Предвыборка в прямом проходе</translation>
     </message>
     <message>
         <source>recompute in the backward</source>
@@ -301,7 +301,7 @@
     </message>
     <message>
         <source>Activation checkpointing</source>
-        <translation>Контрольные точки активаций</translation>
+        <translation>Пересчёт активаций</translation>
     </message>
     <message>
         <source>Micro-steps per step</source>
@@ -463,7 +463,7 @@
     </message>
     <message>
         <source>the shard group (%1 ranks) must divide the ranks (%2) into equal groups</source>
-        <translation>группа шардирования (%1 рангов) должна делить ранги (%2) на равные группы</translation>
+        <translation>группа шардирования (рангов в группе: %1) должна делить ранги (%2) на равные группы</translation>
     </message>
     <message>
         <source>only FSDP&apos;s hybrid sharding uses a shard group</source>
@@ -499,15 +499,15 @@
     </message>
     <message>
         <source>there is no file &apos;%1&apos;</source>
-        <translation>нет файла &apos;%1&apos;</translation>
+        <translation>нет файла «%1»</translation>
     </message>
     <message>
         <source>&apos;%1&apos; cannot be read as a hostfile (not a readable file)</source>
-        <translation>&apos;%1&apos; не читается как файл хостов (это не читаемый файл)</translation>
+        <translation>«%1» не читается как файл хостов (это не читаемый файл)</translation>
     </message>
     <message>
         <source>&apos;%1&apos; names no host (one host per line, e.g. &apos;lab-pc-01 slots=4&apos;)</source>
-        <translation>в &apos;%1&apos; не указан ни один хост (один хост на строку, например &apos;lab-pc-01 slots=4&apos;)</translation>
+        <translation>в «%1» не указан ни один хост (один хост на строку, например «lab-pc-01 slots=4»)</translation>
     </message>
 </context>
 <context>
@@ -524,7 +524,7 @@
     </message>
     <message>
         <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
-        <translation>Запускатель shardlab-run не найден (искали: %1). Соберите его командой &apos;cmake --build build --target shardlab-run&apos; или укажите путь в SHARDLAB_RUN.</translation>
+        <translation>Программа запуска shardlab-run не найдена (искали: %1). Соберите её командой «cmake --build build --target shardlab-run» или укажите путь в SHARDLAB_RUN.</translation>
     </message>
     <message>
         <source>Stopping the job…
@@ -553,7 +553,7 @@
     <message>
         <source>The launcher refused the options:
 %1</source>
-        <translation>Запускатель отклонил параметры:
+        <translation>Программа запуска отклонила параметры:
 %1</translation>
     </message>
     <message>
@@ -609,7 +609,7 @@
     </message>
     <message>
         <source> · no prefetch</source>
-        <translation> · без prefetch</translation>
+        <translation> · без предвыборки</translation>
     </message>
     <message>
         <source> · budget %1</source>
@@ -1174,7 +1174,7 @@
     </message>
     <message>
         <source>units rebuilt for their compute: the peak is %1 × the largest unit (%2), the unit computing and those prefetched or kept</source>
-        <translation>модули, собранные для вычисления: пик равен %1 × самый большой модуль (%2) — вычисляемый модуль и заранее загруженные или сохранённые</translation>
+        <translation>модули, собранные для вычисления: пик равен %1 × самый большой модуль (%2) — вычисляемый модуль и модули, собранные предвыборкой или сохранённые</translation>
     </message>
     <message>
         <source>full gradients of the units being reduce-scattered, freed once their slice is reduced</source>
@@ -1335,11 +1335,11 @@
     </message>
     <message>
         <source>Measured: recorded idle %1% of stage time (whole run)</source>
-        <translation>Измерено: записанный простой %1 % времени ступеней (весь запуск)</translation>
+        <translation>Измерено: записанный простой %1 % времени стадий (весь запуск)</translation>
     </message>
     <message>
         <source>Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%</source>
-        <translation>Измерено: %1 % времени ступеней без вычислений = расписание %2 % + передачи %3 % + более медленные операции %4 %</translation>
+        <translation>Измерено: %1 % времени стадий без вычислений = расписание %2 % + передачи %3 % + более медленные операции %4 %</translation>
     </message>
     <message>
         <source> + waiting for cores %1%</source>
@@ -1422,7 +1422,7 @@
     </message>
     <message>
         <source>×%1 slower</source>
-        <translation>в %1 раз медленнее</translation>
+        <translation>замедление ×%1</translation>
     </message>
     <message>
         <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
@@ -1497,7 +1497,7 @@
     </message>
     <message>
         <source>Exposed communication (whole run, per rank)</source>
-        <translation>Открытый обмен (весь запуск, на ранг)</translation>
+        <translation>Неперекрытый обмен (весь запуск, на ранг)</translation>
     </message>
     <message>
         <source>Bubble, measured (share of stage time idle)</source>
@@ -1509,7 +1509,7 @@
     </message>
     <message>
         <source>Peak memory (highest rank)</source>
-        <translation>Пиковая память (наибольший ранг)</translation>
+        <translation>Пиковая память (ранг с наибольшим пиком)</translation>
     </message>
     <message>
         <source>%1 — out of memory</source>
@@ -2014,7 +2014,7 @@
     </message>
     <message>
         <source>exposed comm</source>
-        <translation>открытый обмен</translation>
+        <translation>неперекрытый обмен</translation>
     </message>
     <message>
         <source>idle</source>

@@ -126,5 +126,5 @@ void PlaybackBar::refresh() {
   if (iconsShowPlaying_ != (playback_.isPlaying() ? 1 : 0)) updateIcons();
   time_->setText(tr("%1 / %2").arg(Captions::duration(playback_.time() - playback_.start()),
                                    Captions::duration(playback_.end() - playback_.start())));
-  speed_->setText(tr("×%1 slower").arg(playback_.slowdown(), 0, 'g', 4));
+  speed_->setText(tr("×%1 slower").arg(QLocale().toString(playback_.slowdown(), 'f', QLocale::FloatingPointShortest)));
 }

@@ -311,8 +311,8 @@ public:
                                    "проходе и ещё раз в обратном, из сохранённого входа (`recompute`)",
                                    {std::to_string(2 * units), u});
     reasons[units] = localized("{0}: one per unit; checkpointing only changes what is kept in memory",
-                               "{0} : une par unité ; les points de contrôle ne changent que ce qui est gardé en mémoire",
-                               "{0}: по одному на модуль; контрольные точки меняют только то, что хранится в памяти",
+                               "{0} : une par unité ; le recalcul des activations ne change que ce qui est gardé en mémoire",
+                               "{0}: по одному на модуль; пересчёт активаций меняет только то, что хранится в памяти",
                                {u});
     reasons[3 * units] = localized("{0}: the forward, the recompute and once more before the optimizer step",
                                    "{0} : la passe avant, le recalcul et une fois de plus avant le pas de l'optimiseur",
@@ -328,16 +328,16 @@ public:
     d.moment = "persistent_memory";
     d.text = localized("Your run with activation checkpointing ({0|unit|units}): how many forward computations did rank 0 "
                        "run per training step, and why?",
-                       "Votre exécution avec points de contrôle des activations ({0|unité|unités}) : combien de "
+                       "Votre exécution avec recalcul des activations ({0|unité|unités}) : combien de "
                        "passes avant le rang 0 a-t-il calculées par pas d'entraînement, et pourquoi ?",
-                       "Ваш запуск с контрольными точками активаций ({0|модуль|модуля|модулей}): сколько прямых "
+                       "Ваш запуск с пересчётом активаций ({0|модуль|модуля|модулей}): сколько прямых "
                        "вычислений выполнил ранг 0 за шаг обучения и почему?",
                        {u});
     chooseByCount(d, reasons, perStep);
     d.explanation = localized("Your summary for rank {0}: {1|forward op|forward ops} over {2|step|steps}, {3} of them marked `recompute` in "
                               "the trace. The forward keeps only each unit's input; the backward runs the unit's forward "
                               "again just before computing its gradients. Less memory for activations, paid for in compute.",
-                              "Votre résumé pour le rang {0} : {1|opération forward|opérations forward} sur {2|pas|pas}, dont {3} marquées "
+                              "Votre résumé pour le rang {0} : {1|opération de passe avant|opérations de passe avant} sur {2|pas|pas}, dont {3} marquées "
                               "`recompute` dans la trace. La passe avant ne garde que l'entrée de chaque unité ; la passe "
                               "arrière refait la passe avant de l'unité juste avant de calculer ses gradients. Moins de "
                               "mémoire pour les activations, payée en calcul.",
@@ -501,8 +501,8 @@ public:
                         "без ограничения собранных модулей");
     const LocalizedText mode = localized(
         "sharding \"{0}\", backward prefetch \"{1}\", forward prefetch {2}, {3}",
-        "partitionnement « {0} », prélecture arrière « {1} », prélecture avant {2}, {3}",
-        "шардирование «{0}», обратная предвыборка «{1}», прямая предвыборка {2}, {3}",
+        "partitionnement « {0} », prélecture en passe arrière « {1} », prélecture en passe avant {2}, {3}",
+        "шардирование «{0}», предвыборка в обратном проходе «{1}», предвыборка в прямом проходе {2}, {3}",
         std::vector<LocalizedText>{same(std::string(name(config->sharding))),
                                    same(std::string(name(config->backwardPrefetch))),
                                    config->forwardPrefetch ? localized("on", "activée", "вкл.")

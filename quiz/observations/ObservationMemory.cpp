@@ -64,9 +64,30 @@ LocalizedText whyPersistent(StrategyKind strategy, Sharding sharding, int ranks,
                        "копирует между {2} группами: между шагами каждый ранг хранит 1/{1} параметров, градиентов и "
                        "моментов AdamW — 16Ψ/{1} байт для Ψ параметров в fp32, то есть 1/{1}, а не 1/{3}.",
                        {sharded, d, std::to_string(ranks / std::max(1, degree)), n});
-    // full and grad-op free the gathered parameters before the step ends (SHARD_GRAD_OP
-    // keeps them only from the forward to the backward): between steps a rank holds its
-    // shards alone.
+    // grad-op follows PyTorch's SHARD_GRAD_OP, only close to ZeRO-2: ZeRO-2 keeps the
+    // parameters replicated (4Ψ + 12Ψ/N in fp32), SHARD_GRAD_OP gathers them in the forward,
+    // keeps them to the end of the backward, then frees them: between steps a rank holds
+    // its shards alone, as under full (docs/sharding.md, "Two honest differences").
+    if (sharding == Sharding::GradOp)
+      return localized("Your FSDP run (sharding \"{1}\", PyTorch's SHARD_GRAD_OP) keeps only slices between steps: "
+                       "each rank holds 1/{0} of the parameters, gradients and AdamW moments, 16Ψ/{0} bytes for Ψ "
+                       "parameters in fp32 (each unit padded to a multiple of {0}). It is only close to ZeRO-2, which "
+                       "keeps the parameters replicated (4Ψ + 12Ψ/{0}): SHARD_GRAD_OP holds every unit's full "
+                       "parameters from its forward to the end of the backward, then frees them.",
+                       "Votre exécution FSDP (partitionnement « {1} », SHARD_GRAD_OP de PyTorch) ne garde que des "
+                       "tranches entre les pas : chaque rang détient 1/{0} des paramètres, des gradients et des "
+                       "moments d'AdamW, soit 16Ψ/{0} octets pour Ψ paramètres en fp32 (chaque unité complétée à un "
+                       "multiple de {0}). Ce n'est que proche de ZeRO-2, qui garde les paramètres répliqués "
+                       "(4Ψ + 12Ψ/{0}) : SHARD_GRAD_OP détient les paramètres complets de chaque unité de sa passe "
+                       "avant jusqu'à la fin de la passe arrière, puis les libère.",
+                       "Ваш запуск FSDP (шардирование «{1}», SHARD_GRAD_OP в PyTorch) между шагами хранит только "
+                       "доли: каждый ранг держит 1/{0} параметров, градиентов и моментов AdamW — 16Ψ/{0} байт для Ψ "
+                       "параметров в fp32 (каждый модуль дополнен до кратного {0}). Это лишь близко к ZeRO-2, где "
+                       "параметры хранятся целиком на каждом ранге (4Ψ + 12Ψ/{0}): SHARD_GRAD_OP держит полные "
+                       "параметры каждого модуля от его прямого прохода до конца обратного, а затем освобождает их.",
+                       {d, sharded});
+    // full frees each unit's gathered parameters after its forward and again after its
+    // backward: between steps a rank holds its shards alone.
     return localized("Your FSDP run (sharding \"{1}\", ZeRO-{2}) shards everything: between steps each rank keeps 1/{0} "
                      "of the parameters, gradients and AdamW moments, 16Ψ/{0} bytes for Ψ parameters in fp32 (each "
                      "unit padded to a multiple of {0}); the parameters it gathered for the step are already freed.",
@@ -81,7 +102,7 @@ LocalizedText whyPersistent(StrategyKind strategy, Sharding sharding, int ranks,
   case StrategyKind::Pipeline:
     return localized("A pipeline stage holds the full training state of its own units only.",
                      "Un étage de pipeline ne détient l'état d'entraînement complet que de ses propres unités.",
-                     "Стадия конвейера хранит полное состояние обучения только своих блоков.");
+                     "Стадия конвейера хранит полное состояние обучения только своих модулей.");
   case StrategyKind::Tp:
     break;
   }
@@ -173,7 +194,7 @@ public:
     d.text = localized("Your DDP run ({0|rank|ranks}) and your FSDP run ({1|rank|ranks}, sharding \"{2}\"): how many "
                        "times more persistent memory did rank 0 hold under DDP than under FSDP?",
                        "Votre exécution DDP ({0|rang|rangs}) et votre exécution FSDP ({1|rang|rangs}, partitionnement "
-                       "« {2} ») : combien de fois plus de mémoire permanente le rang 0 détenait-il sous DDP que sous "
+                       "« {2} ») : combien de fois plus de mémoire persistante le rang 0 détenait-il sous DDP que sous "
                        "FSDP ?",
                        "Ваш запуск DDP ({0|ранг|ранга|рангов}) и запуск FSDP ({1|ранг|ранга|рангов}, шардирование "
                        "«{2}»): во сколько раз больше постоянной памяти хранил ранг 0 при DDP, чем при FSDP?",
