@@ -2,6 +2,7 @@
 
 #include "models/AppSettings.h"
 #include "models/JobText.h"
+#include "models/TraceOpening.h"
 #include "views/CaptionBar.h"
 #include "trace/ChromeTrace.h"
 #include "views/CompareView.h"
@@ -220,6 +221,14 @@ MainWindow::MainWindow(QWidget* parent)
   addDockWidget(Qt::LeftDockWidgetArea, labDock_);
   labDock_->hide(); // tabbed with the experiment form when a lab opens
   connect(lab_, &LabPanel::stepRunRequested, this, [this](const QString& id) { runLesson(id, true); });
+  lab_->setQuiz(&quiz_->controller());
+  // A step made current before it runs: its questions are asked with its own job (the
+  // step's spec over the lesson: "with 2 ranks"), not the previous lesson's.
+  connect(lab_, &LabPanel::currentStepChanged, this, [this](const QString& id) {
+    if (flow_.isRunning() || flow_.waitingForPrediction() || quiz_->lesson() == id) return;
+    if (const Lesson* l = catalog_.find(id)) quiz_->controller().setPlaceholderValues(l->placeholderValues());
+    quiz_->setLesson(id);
+  });
 
   // Data flow: runner -> model -> (coalesced) views; playback -> views.
   viewTimer_.setSingleShot(true);
@@ -275,6 +284,11 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&flow_.runner(), &JobRunner::progress, this, [this](int done, int planned) {
     progress_->setRange(0, std::max(1, planned));
     progress_->setValue(std::min(done, std::max(1, planned)));
+  });
+  // A run that records nothing for a while says so, and when it will stop (its hang timeout).
+  connect(&flow_.runner(), &JobRunner::silenceChanged, this, [this](const QString& text) {
+    if (!text.isEmpty()) showMessage(text, true);
+    else if (flow_.runner().isRunning()) showMessage(tr("Running: %1").arg(describeJob(flow_.runner().config())), false);
   });
   connect(&flow_, &LessonFlow::jobStarting, this, &MainWindow::onJobStarting);
   connect(&flow_, &LessonFlow::runFinished, this, &MainWindow::onRunFinished);
@@ -340,7 +354,7 @@ void MainWindow::buildMenus() {
     w->show();
   });
   file->addAction(tr("Open &lab…"), this, [this] {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Open lab"), QString(), tr("ShardLab labs (*.json);;All files (*)"));
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open lab"), labDialogFolder(), tr("ShardLab labs (*.json);;All files (*)"));
     if (!f.isEmpty()) openLabFile(f);
   });
   file->addSeparator();
@@ -746,9 +760,10 @@ QString MainWindow::openTrace(const QString& path) {
     log_->append(err + QLatin1Char('\n'));
     return err;
   }
-  TraceModel probe;
-  const QString err = probe.loadFile(path);
-  if (probe.isEmpty()) {
+  // A damaged file replaces the run only with something readable (TraceOpening).
+  TraceOpening opened = TraceOpening::read(path);
+  const QString err = opened.problem;
+  if (!opened.readable()) {
     const QString shown = tr("%1 The run on screen stays.").arg(err.isEmpty() ? tr("%1 holds no trace.").arg(info.fileName()) : err);
     showMessage(shown, true);
     log_->append(shown + QLatin1Char('\n'));
@@ -757,7 +772,7 @@ QString MainWindow::openTrace(const QString& path) {
   playback_.setLive(false);
   compare_.clear();
   plots_->setComparison(nullptr, {}, {});
-  model_.setTrace(probe.trace());
+  model_.setTrace(std::move(opened.trace));
   playback_.fitDuration();
   // The opened file is the run now: the log, the title, the form and the quiz describe it.
   log_->clear();
@@ -771,10 +786,12 @@ QString MainWindow::openTrace(const QString& path) {
       log_->setCommandLine(QString::fromStdString(job["command"].get<std::string>()));
   }
   leaveLesson();
+  labDock_->hide(); // the lab's steps are not this trace (the lab stays open: View → Lab)
   quiz_->refreshObservations(path);
+  if (quiz_->questionCount() > 0 && !presenting_) quizDock_->show();
   showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
-  else showEnding();
+  if (!opened.stopped) showEnding(); // a whole run (lines skipped or not): how it ended
   return err;
 }
 
@@ -820,6 +837,7 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   const bool labStep = lab_->hasLab() && lab_->lessonOf(lab_->currentStep()) == id;
   if (!presenting_) {
     guideDock_->show();
+    if (labStep) labDock_->show();
     (labStep ? labDock_ : guideDock_)->raise();
   }
   // Predict, then run, then compare: the lesson's order.
@@ -851,6 +869,9 @@ void MainWindow::onRunFinished(JobRunner::Outcome outcome, const QString& text) 
   model_.breakdown(0); // the whole run's, not the last one computed while it streamed
   refreshViews();
   quiz_->refreshObservations();
+  // The run's questions are asked where they can be seen (a free experiment's too); on a
+  // projector the instructor shows the overlay (F9).
+  if (quiz_->questionCount() > 0 && !presenting_) quizDock_->show();
   showMessage(text, outcome != JobRunner::Outcome::Finished);
   log_->append(text + QLatin1Char('\n'));
   if (outcome == JobRunner::Outcome::RankFailed) showEnding();
@@ -913,6 +934,10 @@ bool MainWindow::openLabFile(const QString& path) {
   }
   catalog_.setLab(*result.lab);
   start_->refresh();
+  // The first step's questions are asked with its job (its spec over the lesson).
+  if (!result.lab->steps.empty())
+    if (const Lesson* first = catalog_.find(QString::fromStdString(result.lab->steps.front().lesson)))
+      quiz_->controller().setPlaceholderValues(first->placeholderValues());
   quiz_->setLab(*result.lab);
   lab_->setLab(*result.lab);
   // The lab, its steps and this confirmation on screen, not on a page behind the start page.

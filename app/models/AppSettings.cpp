@@ -45,9 +45,17 @@ QString AppSettings::theme() {
   if (!themeOverride_.isEmpty()) return themeOverride_;
   return QSettings().value(QStringLiteral("ui/theme"), QStringLiteral("light")).toString();
 }
-void AppSettings::setTheme(const QString& t) { QSettings().setValue(QStringLiteral("ui/theme"), t); }
+// A choice made in the app after start wins over the command line's --theme.
+void AppSettings::setTheme(const QString& t) {
+  themeOverride_.clear();
+  QSettings().setValue(QStringLiteral("ui/theme"), t);
+}
 bool AppSettings::presentation() { return presentationOverride_ || QSettings().value(QStringLiteral("ui/presentation"), false).toBool(); }
-void AppSettings::setPresentation(bool on) { QSettings().setValue(QStringLiteral("ui/presentation"), on); }
+// F11 after --presentation leaves presentation mode: the command line no longer holds it on.
+void AppSettings::setPresentation(bool on) {
+  presentationOverride_ = false;
+  QSettings().setValue(QStringLiteral("ui/presentation"), on);
+}
 double AppSettings::fontScale() { return QSettings().value(QStringLiteral("ui/fontScale"), 1.0).toDouble(); }
 void AppSettings::setFontScale(double s) { QSettings().setValue(QStringLiteral("ui/fontScale"), s); }
 

@@ -17,6 +17,7 @@ public:
   // For this process only (--lang, tests): not saved.
   static void setLanguageOverride(const QString& code);
   // Theme and presentation for this process only (--theme, --presentation): not saved.
+  // setTheme() and setPresentation() (the View menu) end them: a choice made later wins.
   static void setOverrides(const QString& theme, bool presentation);
   // The language in use: language(), else the system's when it is fr or ru, else "en".
   static QString effectiveLanguage();

@@ -1,5 +1,6 @@
 #include "models/Captions.h"
 
+#include "models/RunEnding.h"
 #include "views/Palette.h"
 
 #include <QLocale>
@@ -19,22 +20,59 @@ QString Captions::failureReason(const QString& reason) {
     return m.captured(2).isEmpty() ? tr("killed by signal %1").arg(m.captured(1))
                                    : tr("killed by signal %1 (%2)").arg(m.captured(1), m.captured(2));
   if (const auto m = aborted.match(reason); m.hasMatch()) return tr("stopped the job (MPI_Abort, error code %1)").arg(m.captured(1));
+  // The engine's out-of-memory report: summarize()'s ("needs X (CATEGORY of UNIT)") and the
+  // worker's exception ("needs X for CATEGORY of UNIT").
+  static const QRegularExpression oom(QStringLiteral(
+      "^out of memory on rank (\\d+): needs (.+?) (?:\\((\\w+)(?: of (\\S+))?\\)|for (\\w+)(?: of (\\S+))?), budget (.+?), holding (.+)$"));
+  if (const auto m = oom.match(reason); m.hasMatch()) {
+    const bool summary = !m.captured(3).isEmpty();
+    const QString categoryName = m.captured(summary ? 3 : 5), unit = m.captured(summary ? 4 : 6);
+    const auto category = st::categoryFromString(categoryName.toStdString());
+    const QString what = category ? Palette::categoryName(*category) : categoryName;
+    return tr("out of memory on rank %1: needs %2 for %3, budget %4, holding %5")
+        .arg(m.captured(1), localBytes(m.captured(2)), unit.isEmpty() ? what : tr("%1 of %2").arg(what, unit),
+             localBytes(m.captured(7)), localBytes(m.captured(8)));
+  }
+  // The hang watchdog's: "collective timeout: all_reduce of output in step 2 has not
+  // finished after 2 s (collective_timeout); its flight recorder is in the trace".
+  static const QRegularExpression timeout(QStringLiteral(
+      "^collective timeout: (\\w+)(?: (from|to) rank (\\d+))?(?: of (\\S+))?(?: in step (\\d+))?(?: \\(micro-batch "
+      "(\\d+)\\))? has not finished after ([\\d.e+-]+) s \\(collective_timeout\\); its flight recorder is in the trace$"));
+  if (const auto m = timeout.match(reason); m.hasMatch()) {
+    if (const auto kind = st::kindFromString(m.captured(1).toStdString())) {
+      const QString call = RunEnding::callText(*kind, m.captured(4), m.captured(5).isEmpty() ? -1 : m.captured(5).toInt(),
+                                               m.captured(6).isEmpty() ? -1 : m.captured(6).toInt(),
+                                               m.captured(3).isEmpty() ? -1 : m.captured(3).toInt());
+      return tr("hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in "
+                "the trace")
+          .arg(call, QLocale().toString(m.captured(7).toDouble()));
+    }
+  }
   return reason;
+}
+
+QString Captions::localBytes(const QString& english) {
+  // "129.2 KiB" as formatBytes() wrote it, in this language: "129,2 Kio".
+  const qsizetype space = english.lastIndexOf(QLatin1Char(' '));
+  if (space < 0) return english;
+  const QString number = english.left(space), unit = english.mid(space + 1);
+  bool ok = false;
+  const double value = number.toDouble(&ok);
+  if (!ok) return english;
+  const qsizetype dot = number.indexOf(QLatin1Char('.'));
+  const QString shown = dot < 0 ? QLocale().toString(number.toLongLong()).remove(QLocale().groupSeparator())
+                                : QLocale().toString(value, 'f', static_cast<int>(number.size() - dot - 1));
+  const QString localUnit = unit == QLatin1String("KiB")   ? tr("KiB")
+                            : unit == QLatin1String("MiB") ? tr("MiB")
+                            : unit == QLatin1String("GiB") ? tr("GiB")
+                            : unit == QLatin1String("B")   ? tr("B")
+                                                           : unit;
+  return shown + QLatin1Char(' ') + localUnit;
 }
 
 QString Captions::bytes(qint64 b) {
   // summarize()'s figure ("1.50 MiB"), in this language: "1,50 Mio", "1,50 МиБ".
-  const QString english = QString::fromStdString(st::formatBytes(b));
-  const qsizetype space = english.lastIndexOf(QLatin1Char(' '));
-  const QString number = english.left(space), unit = english.mid(space + 1);
-  const bool whole = !number.contains(QLatin1Char('.'));
-  const QString value = whole ? QLocale().toString(number.toLongLong()).remove(QLocale().groupSeparator())
-                              : QLocale().toString(number.toDouble(), 'f', static_cast<int>(number.size() - number.indexOf(QLatin1Char('.')) - 1));
-  const QString localUnit = unit == QLatin1String("KiB")   ? tr("KiB")
-                            : unit == QLatin1String("MiB") ? tr("MiB")
-                            : unit == QLatin1String("GiB") ? tr("GiB")
-                                                           : tr("B");
-  return value + QLatin1Char(' ') + localUnit;
+  return localBytes(QString::fromStdString(st::formatBytes(b)));
 }
 
 QString Captions::duration(qint64 ns) {

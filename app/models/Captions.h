@@ -6,6 +6,7 @@
 #include "models/TraceModel.h"
 
 #include <QCoreApplication>
+#include <QLocale> // its texts follow QLocale() (decimal comma in fr and ru)
 #include <QString>
 
 class Captions {
@@ -20,6 +21,10 @@ public:
   static QString rankList(const QList<int>& ranks); // "0, 1 and 3"
   // Why a rank failed, as the launcher words it ("exited with status 1", "killed by signal
   // 9 (Killed)", "stopped the job (MPI_Abort, error code 3)"), in the app's language; any
-  // other reason (an engine exception's message) as written.
+  // The engine's own reports are translated too: out of memory ("out of memory on rank 0:
+  // needs 129.2 KiB (optimizer_state of block2), budget …, holding …") and the hang
+  // watchdog's collective timeout. Any other reason (an engine exception's message) as written.
   static QString failureReason(const QString& reason);
+  // A byte count as formatBytes() writes it ("129.2 KiB"), in this language ("129,2 Kio").
+  static QString localBytes(const QString& english);
 };

@@ -11,8 +11,11 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QStandardPaths>
+
+#include <algorithm>
 
 JobRunner::JobRunner(TraceModel& model, QObject* parent) : QObject(parent), model_(model) {
   batchTimer_.setInterval(30);
@@ -25,6 +28,8 @@ JobRunner::JobRunner(TraceModel& model, QObject* parent) : QObject(parent), mode
       process_.kill();
     }
   });
+  silenceTimer_.setInterval(500);
+  connect(&silenceTimer_, &QTimer::timeout, this, &JobRunner::checkSilence);
   connect(&process_, &QProcess::readyReadStandardOutput, this, &JobRunner::readOut);
   connect(&process_, &QProcess::readyReadStandardError, this, [this] {
     const QString text = QString::fromUtf8(process_.readAllStandardError());
@@ -53,6 +58,53 @@ QString JobRunner::findLauncher() {
   return onPath.isEmpty() ? QStringLiteral("shardlab-run") : onPath;
 }
 
+namespace {
+// The rank a record is about ("op 2 …", "coll 2 …"); -1 for the header, the job and the rest.
+int recordRank(const QByteArray& line) {
+  const auto space = line.indexOf(' ');
+  if (space <= 0 || line.startsWith("job ") || line.startsWith("shardlab-trace")) return -1;
+  const auto end = line.indexOf(' ', space + 1);
+  bool ok = false;
+  const int rank = line.mid(space + 1, end < 0 ? -1 : end - space - 1).toInt(&ok);
+  return ok && rank >= 0 ? rank : -1;
+}
+} // namespace
+
+double JobRunner::silenceThreshold(double collectiveTimeout) { return std::clamp(collectiveTimeout / 2, 1.0, 10.0); }
+
+QString JobRunner::silenceText(const QList<int>& silent, int ranks, int seconds, double collectiveTimeout) {
+  if (silent.isEmpty()) return {};
+  const QString timeout = QLocale().toString(collectiveTimeout);
+  if (silent.size() >= ranks)
+    return tr("No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the "
+              "Experiment form).", nullptr, seconds)
+        .arg(timeout);
+  return tr("No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the "
+            "Experiment form).", nullptr, static_cast<int>(silent.size()))
+      .arg(Captions::rankList(silent))
+      .arg(seconds)
+      .arg(timeout);
+}
+
+void JobRunner::checkSilence() {
+  QString text;
+  if (!heard_.isEmpty() && isRunning()) {
+    const qint64 now = clock_.elapsed();
+    const qint64 threshold = static_cast<qint64>(silenceThreshold(config_.collectiveTimeout) * 1000);
+    QList<int> silent;
+    qint64 longest = 0;
+    for (auto it = heard_.cbegin(); it != heard_.cend(); ++it)
+      if (now - it.value() >= threshold) {
+        silent << it.key();
+        longest = std::max(longest, now - it.value());
+      }
+    text = silenceText(silent, config_.ranks, static_cast<int>(longest / 1000), config_.collectiveTimeout);
+  }
+  if (text == silence_) return;
+  silence_ = text;
+  Q_EMIT silenceChanged(text);
+}
+
 static QString quoted(const QString& a) {
   if (!a.isEmpty() && a.indexOf(QRegularExpression(QStringLiteral("[^A-Za-z0-9_./=:,+-]"))) < 0) return a;
   QString q = a;
@@ -68,6 +120,11 @@ bool JobRunner::start(const shardlab::JobConfig& config, const QString& traceFil
   pending_.clear();
   stderr_.clear();
   linesReceived_ = 0;
+  heard_.clear();
+  if (!silence_.isEmpty()) {
+    silence_.clear();
+    Q_EMIT silenceChanged(silence_);
+  }
   stopping_ = false;
   done_ = false;
   const auto issues = config.validate();
@@ -100,6 +157,8 @@ bool JobRunner::start(const shardlab::JobConfig& config, const QString& traceFil
   Q_EMIT started(commandLine_);
   process_.start(program, args);
   batchTimer_.start();
+  clock_.start();
+  silenceTimer_.start();
   return true;
 }
 
@@ -119,7 +178,16 @@ void JobRunner::readOut() {
     if (nl < 0) break;
     pending_.append(data.mid(from, nl - from));
     from = nl + 1;
+    // Each rank's last record; a rank not heard from yet is counted from the first record
+    // of any rank (mpirun's start and the calibration are not silence).
+    if (const int rank = recordRank(pending_.back()); rank >= 0) {
+      const qint64 now = clock_.elapsed();
+      if (heard_.isEmpty())
+        for (int r = 0; r < config_.ranks; ++r) heard_[r] = now;
+      heard_[rank] = now;
+    }
   }
+  if (!silence_.isEmpty()) checkSilence();
   partial_ = data.mid(from);
 }
 
@@ -197,5 +265,10 @@ void JobRunner::finish(Outcome o, const QString& text) {
   outcome_ = o;
   explanation_ = text;
   batchTimer_.stop();
+  silenceTimer_.stop();
+  if (!silence_.isEmpty()) {
+    silence_.clear();
+    Q_EMIT silenceChanged(silence_);
+  }
   Q_EMIT finished(o, text);
 }

@@ -7,6 +7,8 @@
 #include "job/JobConfig.h"
 
 #include <QElapsedTimer>
+#include <QList>
+#include <QMap>
 #include <QObject>
 #include <QProcess>
 #include <QTemporaryFile>
@@ -45,6 +47,13 @@ public:
   // Max lines handed to the model per batch (the rest waits for the next tick).
   void setBatchLimit(int lines) { batchLimit_ = lines; }
   qint64 linesReceived() const { return linesReceived_; }
+  // While the job runs: which ranks recorded nothing for a while, and that the job stops
+  // at its hang timeout ("No event from rank 2 for 12 s; …"); "" while events come.
+  QString silence() const { return silence_; }
+  // Seconds without a record after which a rank is named: half the hang timeout, 1–10 s.
+  static double silenceThreshold(double collectiveTimeout);
+  // The sentence for `silent` ranks out of `ranks`, quiet for `seconds`.
+  static QString silenceText(const QList<int>& silent, int ranks, int seconds, double collectiveTimeout);
 
 public Q_SLOTS:
   void stop();
@@ -53,6 +62,7 @@ Q_SIGNALS:
   void started(const QString& commandLine);
   void logText(const QString& text); // stderr of the launcher
   void progress(int stepsDone, int stepsPlanned);
+  void silenceChanged(const QString& text); // silence() changed ("" again once events come)
   void finished(JobRunner::Outcome outcome, const QString& explanation);
 
 private:
@@ -61,6 +71,7 @@ private:
   void onFinished(int code, QProcess::ExitStatus status);
   void onError(QProcess::ProcessError error);
   void finish(Outcome o, const QString& text);
+  void checkSilence();
 
   TraceModel& model_;
   shardlab::JobConfig config_;
@@ -77,4 +88,9 @@ private:
   bool done_ = true;
   int batchLimit_ = 20000;
   qint64 linesReceived_ = 0;
+  // When each rank's last record came (ms on clock_), from the job's first record on.
+  QElapsedTimer clock_;
+  QMap<int, qint64> heard_;
+  QTimer silenceTimer_;
+  QString silence_;
 };

@@ -3,6 +3,8 @@
 #include "models/Captions.h"
 #include "views/Palette.h"
 
+#include <QLocale>
+
 #include <algorithm>
 
 namespace st = shardlab::trace;
@@ -119,7 +121,8 @@ QString RunEnding::text() const {
   }
   if (kind != Kind::Hang || !hang) return {};
   const auto& h = *hang;
-  const QString head = tr("Hang after %1 s (--collective-timeout):").arg(timeoutSeconds);
+  // The app's user sets it in the form, not on shardlab-run's command line.
+  const QString head = tr("Hang after %1 s (Hang timeout in the Experiment form):").arg(QLocale().toString(timeoutSeconds));
   const int nWaiting = static_cast<int>(h.waiting.size());
   const QString waitingList = Captions::rankList(toList(h.waiting));
   const QString unit = QString::fromStdString(h.unit);

@@ -143,6 +143,18 @@
         <source>stopped the job (MPI_Abort, error code %1)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CompareView</name>
@@ -318,6 +330,18 @@
     </message>
     <message>
         <source>Hostfile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seconds a collective or a message may wait before the job is declared hung and stopped (collective_timeout)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hang timeout</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -585,6 +609,20 @@
         <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</numerusform>
+            <numerusform>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>No event from rank %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
+            <numerusform>No event from ranks %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>
@@ -647,6 +685,47 @@
     </message>
     <message>
         <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not run to its end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n answer(s) right</source>
+        <translation>
+            <numerusform>%1 of %n answer right</numerusform>
+            <numerusform>%1 of %n answers right</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab complete: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Lab complete: %1 of %n step done</numerusform>
+            <numerusform>Lab complete: %1 of %n steps done</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab finished: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Lab finished: %1 of %n step done</numerusform>
+            <numerusform>Lab finished: %1 of %n steps done</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Finish lab</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -730,12 +809,47 @@
         <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
         <translation></translation>
     </message>
+    <message>
+        <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run ended out of memory before its first step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run ended out of memory in step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
         <translation></translation>
+    </message>
+</context>
+<context>
+    <name>LessonCheckBar</name>
+    <message>
+        <source>Show the schedule-alone replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the projected replay</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1129,6 +1243,10 @@
         <source>Memory ledger</source>
         <translation></translation>
     </message>
+    <message>
+        <source>no run</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MemoryLedger</name>
@@ -1171,6 +1289,18 @@
     <message>
         <source>staging for collectives and messages</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>no memory record of this rank before the run stopped out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not allocated when the run stopped out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 short: the run stopped out of memory before all of it was allocated</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1304,39 +1434,95 @@
         </translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 · %4 · theory %5%</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>REPLAY (%1) · bubble in this replay %2% · %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Measured: recorded idle %1% of stage time (whole run)</source>
+        <source>Step %1 · %2 · %3 · %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%</source>
+        <source>schedule as run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> + waiting for cores %1%</source>
+        <source>hand-offs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> + unexplained %1%</source>
+        <source>slower ops</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> (parts from replays of this trace, ±%1%)</source>
+        <source>waiting for cores</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> · the replay misses more than that here: read the parts as rough</source>
+        <source>unexplained</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2 · theory %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble %1 measured · theory %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · difference %2 = %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble: the recorded pipeline idle over the steady steps&apos; stage time, %1 (theory %2). Its parts come from replays of the trace once a step has completed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble (recorded pipeline idle over the steady steps&apos; stage time): measured %1, theory %2 ((p−1)/(V·m+p−1)).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Difference %1 points, each part a replay of this trace:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  schedule as run %1: the schedule-alone replay (%2) minus the theory; the formula leaves out the optimizer step, which counts as stage time, and unequal stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  hand-offs %1: every message at its measured duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own CPU time, not its fastest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own wall time (no CPU times recorded, so core waits are in it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  waiting for cores %1: every op at its wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  unexplained %1: what the last replay misses (±%2 expected)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the replay misses more than that here: read the parts as rough</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1462,10 +1648,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Run a comparison lesson or use File → Compare with trace…</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation></translation>
     </message>
@@ -1523,6 +1705,26 @@
     </message>
     <message>
         <source>held (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 more)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1693,6 +1895,10 @@
         <source>Rank %1 failed: %2.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ReviewView</name>
@@ -1758,10 +1964,6 @@
         <source>The other ranks were stopped; the trace up to the failure is shown.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Hang after %1 s (--collective-timeout):</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source> Rank(s) %1 finished it.</source>
         <translation>
@@ -1823,6 +2025,10 @@
     </message>
     <message>
         <source>%1 %2; %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2159,6 +2365,23 @@
         <translation>
             <numerusform>on %n host</numerusform>
             <numerusform>on %n hosts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TraceOpening</name>
+    <message numerus="yes">
+        <source>%1, line %2: %3; the line was skipped and the %Ln line(s) after it were read.</source>
+        <translation>
+            <numerusform>%1, line %2: %3; the line was skipped and the %Ln line after it was read.</numerusform>
+            <numerusform>%1, line %2: %3; the line was skipped and the %Ln lines after it were read.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, line %2: %3; %Ln line(s) that are no record were skipped, the first here, and the other lines were read.</source>
+        <translation>
+            <numerusform>%1, line %2: %3; %Ln line that is no record was skipped, and the other lines were read.</numerusform>
+            <numerusform>%1, line %2: %3; %Ln lines that are no record were skipped, the first here, and the other lines were read.</numerusform>
         </translation>
     </message>
 </context>

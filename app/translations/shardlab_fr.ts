@@ -143,6 +143,18 @@
         <source>stopped the job (MPI_Abort, error code %1)</source>
         <translation>a arrêté la tâche (MPI_Abort, code d’erreur %1)</translation>
     </message>
+    <message>
+        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
+        <translation>mémoire insuffisante sur le rang %1 : il faut %2 (%3), budget %4, %5 détenus</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
+        <translation>blocage : %1 n’était pas terminé après %2 s (Délai de blocage dans le formulaire Expérience) ; son enregistreur de vol est dans la trace</translation>
+    </message>
 </context>
 <context>
     <name>CompareView</name>
@@ -319,6 +331,18 @@
     <message>
         <source>Hostfile</source>
         <translation>Fichier d&apos;hôtes</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Seconds a collective or a message may wait before the job is declared hung and stopped (collective_timeout)</source>
+        <translation>Secondes qu’une collective ou un message peut attendre avant que la tâche soit déclarée bloquée et arrêtée (collective_timeout)</translation>
+    </message>
+    <message>
+        <source>Hang timeout</source>
+        <translation>Délai de blocage</translation>
     </message>
 </context>
 <context>
@@ -593,6 +617,20 @@
         <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
         <translation>shardlab-run a été interrompu. Les événements enregistrés jusque-là sont affichés.</translation>
     </message>
+    <message numerus="yes">
+        <source>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>Aucun rang n’a rien enregistré depuis %n s ; l’exécution s’arrête au délai de blocage de %1 s (Délai de blocage dans le formulaire Expérience).</numerusform>
+            <numerusform>Aucun rang n’a rien enregistré depuis %n s ; l’exécution s’arrête au délai de blocage de %1 s (Délai de blocage dans le formulaire Expérience).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>Aucun événement du rang %1 depuis %2 s ; l’exécution s’arrête au délai de blocage de %3 s (Délai de blocage dans le formulaire Expérience).</numerusform>
+            <numerusform>Aucun événement des rangs %1 depuis %2 s ; l’exécution s’arrête au délai de blocage de %3 s (Délai de blocage dans le formulaire Expérience).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>
@@ -656,6 +694,47 @@
     <message>
         <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
         <translation>Cette étape n&apos;a pas de notes : suivez le guide de la leçon et ses questions.</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Résultats</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>terminée</translation>
+    </message>
+    <message>
+        <source>not run to its end</source>
+        <translation>pas exécutée jusqu’au bout</translation>
+    </message>
+    <message>
+        <source>no answers</source>
+        <translation>aucune réponse</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n answer(s) right</source>
+        <translation>
+            <numerusform>%1 réponse juste sur %n</numerusform>
+            <numerusform>%1 réponses justes sur %n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab complete: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>TP terminé : %1 étape sur %n faite</numerusform>
+            <numerusform>TP terminé : %1 étapes sur %n faites</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab finished: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>TP clos : %1 étape sur %n faite</numerusform>
+            <numerusform>TP clos : %1 étapes sur %n faites</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Finish lab</source>
+        <translation>Terminer le TP</translation>
     </message>
 </context>
 <context>
@@ -738,12 +817,47 @@
         <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
         <translation>&lt;p&gt;ShardLab entraîne en fp32 et ses paramètres sont la copie maîtresse : les 16Ψ du manuel en précision mixte (2Ψ de paramètres bf16 + 2Ψ de gradients bf16 + 12Ψ fp32 de copie maîtresse, moment et variance) sont ici 4Ψ de paramètres + 4Ψ de gradients + 8Ψ de moments d&apos;AdamW : le même total, divisé par D pour ce que le stade ZeRO partitionne (docs/sharding.md).&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation type="unfinished"> de %1</translation>
+    </message>
+    <message>
+        <source>The run ended out of memory before its first step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run ended out of memory in step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
         <translation> contre </translation>
+    </message>
+</context>
+<context>
+    <name>LessonCheckBar</name>
+    <message>
+        <source>Show the schedule-alone replay</source>
+        <translation>Montrer le rejeu « Ordonnancement seul »</translation>
+    </message>
+    <message>
+        <source>Show the projected replay</source>
+        <translation>Montrer le rejeu « Projeté »</translation>
     </message>
 </context>
 <context>
@@ -1137,6 +1251,10 @@
         <source>Memory ledger</source>
         <translation>Bilan mémoire</translation>
     </message>
+    <message>
+        <source>no run</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MemoryLedger</name>
@@ -1179,6 +1297,18 @@
     <message>
         <source>staging for collectives and messages</source>
         <translation>tampons des collectives et des messages</translation>
+    </message>
+    <message>
+        <source>no memory record of this rank before the run stopped out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not allocated when the run stopped out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 short: the run stopped out of memory before all of it was allocated</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1312,40 +1442,96 @@
         </translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 · %4 · theory %5%</source>
-        <translation>Pas %1 · ordonnancement %2 · %3 · %4 · théorie %5 %</translation>
-    </message>
-    <message>
-        <source>REPLAY (%1) · bubble in this replay %2% · %3</source>
-        <translation>REJEU (%1) · bulle dans ce rejeu %2 % · %3</translation>
-    </message>
-    <message>
         <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
         <translation>Le pas %1 a duré %2 · hachuré : inactivité enregistrée · pointillé : attente d&apos;un cœur de processeur dans l&apos;opération</translation>
     </message>
     <message>
-        <source>Measured: recorded idle %1% of stage time (whole run)</source>
-        <translation>Mesuré : inactivité enregistrée %1 % du temps des étages (toute l&apos;exécution)</translation>
+        <source>Step %1 · %2 · %3 · %4</source>
+        <translation>Pas %1 · %2 · %3 · %4</translation>
     </message>
     <message>
-        <source>Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%</source>
-        <translation>Mesuré : %1 % du temps des étages sans calcul = ordonnancement %2 % + passages de relais %3 % + opérations plus lentes %4 %</translation>
+        <source>schedule as run</source>
+        <translation>ordonnancement tel qu&apos;exécuté</translation>
     </message>
     <message>
-        <source> + waiting for cores %1%</source>
-        <translation> + attente des cœurs %1 %</translation>
+        <source>hand-offs</source>
+        <translation>passages</translation>
     </message>
     <message>
-        <source> + unexplained %1%</source>
-        <translation> + inexpliqué %1 %</translation>
+        <source>slower ops</source>
+        <translation>opérations plus lentes</translation>
     </message>
     <message>
-        <source> (parts from replays of this trace, ±%1%)</source>
-        <translation> (parts tirées de rejeux de cette trace, ±%1 %)</translation>
+        <source>waiting for cores</source>
+        <translation>attente de cœurs</translation>
     </message>
     <message>
-        <source> · the replay misses more than that here: read the parts as rough</source>
-        <translation> · ici le rejeu manque davantage : lisez les parts comme approximatives</translation>
+        <source>unexplained</source>
+        <translation>inexpliqué</translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2 · theory %3</source>
+        <translation>REJEU (%1) · bulle dans ce rejeu %2 · théorie %3</translation>
+    </message>
+    <message>
+        <source>Bubble %1 measured · theory %2</source>
+        <translation>Bulle %1 mesurée · théorie %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation>autres %1</translation>
+    </message>
+    <message>
+        <source>%1 · difference %2 = %3</source>
+        <translation>%1 · écart %2 = %3</translation>
+    </message>
+    <message>
+        <source>Bubble: the recorded pipeline idle over the steady steps&apos; stage time, %1 (theory %2). Its parts come from replays of the trace once a step has completed.</source>
+        <translation>Bulle : l&apos;inactivité enregistrée du pipeline sur le temps d&apos;étage des pas stables, %1 (théorie %2). Ses parts viennent de rejeux de la trace dès qu&apos;un pas est terminé.</translation>
+    </message>
+    <message>
+        <source>Bubble (recorded pipeline idle over the steady steps&apos; stage time): measured %1, theory %2 ((p−1)/(V·m+p−1)).</source>
+        <translation>Bulle (inactivité enregistrée du pipeline sur le temps d&apos;étage des pas stables) : mesurée %1, théorie %2 ((p−1)/(V·m+p−1)).</translation>
+    </message>
+    <message>
+        <source>Difference %1 points, each part a replay of this trace:</source>
+        <translation>Écart de %1 points, chaque part un rejeu de cette trace :</translation>
+    </message>
+    <message>
+        <source>  schedule as run %1: the schedule-alone replay (%2) minus the theory; the formula leaves out the optimizer step, which counts as stage time, and unequal stages</source>
+        <translation>  ordonnancement tel qu&apos;exécuté %1 : le rejeu « Ordonnancement seul » (%2) moins la théorie ; la formule omet le pas de l&apos;optimiseur, compté comme temps d&apos;étage, et les étages inégaux</translation>
+    </message>
+    <message>
+        <source>  hand-offs %1: every message at its measured duration</source>
+        <translation>  passages %1 : chaque message à sa durée mesurée</translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own CPU time, not its fastest</source>
+        <translation>  opérations plus lentes %1 : chaque opération à son propre temps CPU, non au plus rapide</translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own wall time (no CPU times recorded, so core waits are in it)</source>
+        <translation>  opérations plus lentes %1 : chaque opération à sa propre durée réelle (aucun temps CPU enregistré : les attentes de cœur y sont)</translation>
+    </message>
+    <message>
+        <source>  waiting for cores %1: every op at its wall time</source>
+        <translation>  attente de cœurs %1 : chaque opération à sa durée réelle</translation>
+    </message>
+    <message>
+        <source>  unexplained %1: what the last replay misses (±%2 expected)</source>
+        <translation>  inexpliqué %1 : ce que le dernier rejeu manque (±%2 attendu)</translation>
+    </message>
+    <message>
+        <source>; the replay misses more than that here: read the parts as rough</source>
+        <translation> ; le rejeu manque plus que cela ici : lisez les parts comme approximatives</translation>
+    </message>
+    <message>
+        <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
+        <translation>Un autre chiffre : %1 du temps d&apos;étage n&apos;a pas servi à calculer au rythme le plus rapide des opérations = bulle %2 + opérations plus lentes que leur plus rapide %3 + temps sans aucun enregistrement %4.</translation>
     </message>
 </context>
 <context>
@@ -1470,10 +1656,6 @@
         <translation>octets des tampons collectifs (Kio)</translation>
     </message>
     <message>
-        <source>Run a comparison lesson or use File → Compare with trace…</source>
-        <translation>Lancez une leçon de comparaison ou utilisez Fichier → Comparer avec une trace…</translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation>rang</translation>
     </message>
@@ -1532,6 +1714,26 @@
     <message>
         <source>held (MiB)</source>
         <translation>détenu (Mio)</translation>
+    </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 more)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1701,6 +1903,10 @@
         <source>Rank %1 failed: %2.</source>
         <translation>Le rang %1 a échoué : %2.</translation>
     </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ReviewView</name>
@@ -1766,10 +1972,6 @@
         <source>The other ranks were stopped; the trace up to the failure is shown.</source>
         <translation>Les autres rangs ont été arrêtés ; la trace jusqu&apos;à l&apos;échec est affichée.</translation>
     </message>
-    <message>
-        <source>Hang after %1 s (--collective-timeout):</source>
-        <translation>Blocage après %1 s (`--collective-timeout`) :</translation>
-    </message>
     <message numerus="yes">
         <source> Rank(s) %1 finished it.</source>
         <translation>
@@ -1832,6 +2034,10 @@
     <message>
         <source>%1 %2; %3.</source>
         <translation>%1 %2 ; %3.</translation>
+    </message>
+    <message>
+        <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
+        <translation>Blocage après %1 s (Délai de blocage dans le formulaire Expérience) :</translation>
     </message>
 </context>
 <context>
@@ -2167,6 +2373,23 @@
         <translation>
             <numerusform>sur %n hôte</numerusform>
             <numerusform>sur %n hôtes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TraceOpening</name>
+    <message numerus="yes">
+        <source>%1, line %2: %3; the line was skipped and the %Ln line(s) after it were read.</source>
+        <translation>
+            <numerusform>%1, ligne %2 : %3 ; la ligne a été ignorée et la %Ln ligne qui la suit a été lue.</numerusform>
+            <numerusform>%1, ligne %2 : %3 ; la ligne a été ignorée et les %Ln lignes qui la suivent ont été lues.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, line %2: %3; %Ln line(s) that are no record were skipped, the first here, and the other lines were read.</source>
+        <translation>
+            <numerusform>%1, ligne %2 : %3 ; %Ln ligne qui n’est pas un enregistrement a été ignorée, et les autres lignes ont été lues.</numerusform>
+            <numerusform>%1, ligne %2 : %3 ; %Ln lignes qui ne sont pas des enregistrements ont été ignorées, la première ici, et les autres lignes ont été lues.</numerusform>
         </translation>
     </message>
 </context>

@@ -146,6 +146,18 @@
         <source>stopped the job (MPI_Abort, error code %1)</source>
         <translation>остановил задачу (`MPI_Abort`, код ошибки %1)</translation>
     </message>
+    <message>
+        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
+        <translation>нехватка памяти на ранге %1: нужно %2 (%3), бюджет %4, занято %5</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
+        <translation>зависание: %1 не завершилась за %2 с (Тайм-аут зависания в форме «Эксперимент»); её бортовой журнал записан в трассу</translation>
+    </message>
 </context>
 <context>
     <name>CompareView</name>
@@ -322,6 +334,18 @@
     <message>
         <source>Hostfile</source>
         <translation>Файл хостов</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> с</translation>
+    </message>
+    <message>
+        <source>Seconds a collective or a message may wait before the job is declared hung and stopped (collective_timeout)</source>
+        <translation>Сколько секунд коллективная операция или сообщение может ждать, прежде чем задание будет признано зависшим и остановлено (collective_timeout)</translation>
+    </message>
+    <message>
+        <source>Hang timeout</source>
+        <translation>Тайм-аут зависания</translation>
     </message>
 </context>
 <context>
@@ -596,6 +620,22 @@
         <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
         <translation>shardlab-run был прерван. Показаны события, записанные до этого момента.</translation>
     </message>
+    <message numerus="yes">
+        <source>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>Нет событий от ранга %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>
@@ -661,6 +701,50 @@
     <message>
         <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
         <translation>У этого шага нет заметок: следуйте руководству урока и его вопросам.</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Результаты</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>выполнен</translation>
+    </message>
+    <message>
+        <source>not run to its end</source>
+        <translation>не доведён до конца</translation>
+    </message>
+    <message>
+        <source>no answers</source>
+        <translation>нет ответов</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n answer(s) right</source>
+        <translation>
+            <numerusform>%1 из %n ответа верно</numerusform>
+            <numerusform>%1 из %n ответов верно</numerusform>
+            <numerusform>%1 из %n ответов верно</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab complete: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Практикум пройден: выполнено %1 из %n шага</numerusform>
+            <numerusform>Практикум пройден: выполнено %1 из %n шагов</numerusform>
+            <numerusform>Практикум пройден: выполнено %1 из %n шагов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab finished: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Практикум завершён: выполнено %1 из %n шага</numerusform>
+            <numerusform>Практикум завершён: выполнено %1 из %n шагов</numerusform>
+            <numerusform>Практикум завершён: выполнено %1 из %n шагов</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Finish lab</source>
+        <translation>Завершить практикум</translation>
     </message>
 </context>
 <context>
@@ -744,12 +828,47 @@
         <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
         <translation>&lt;p&gt;ShardLab обучает в fp32, и его параметры сами являются мастер-копией, поэтому 16Ψ из учебника при смешанной точности (2Ψ параметров bf16 + 2Ψ градиентов bf16 + 12Ψ fp32: мастер-копия, момент и дисперсия) здесь — это 4Ψ параметров + 4Ψ градиентов + 8Ψ моментов AdamW: та же сумма, делённая на D для того, что шардирует стадия ZeRO (docs/sharding.md).&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation type="unfinished"> из %1</translation>
+    </message>
+    <message>
+        <source>The run ended out of memory before its first step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run ended out of memory in step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
         <translation> против </translation>
+    </message>
+</context>
+<context>
+    <name>LessonCheckBar</name>
+    <message>
+        <source>Show the schedule-alone replay</source>
+        <translation>Показать повтор «только расписание»</translation>
+    </message>
+    <message>
+        <source>Show the projected replay</source>
+        <translation>Показать прогнозный повтор</translation>
     </message>
 </context>
 <context>
@@ -1145,6 +1264,10 @@
         <source>Memory ledger</source>
         <translation>Учёт памяти</translation>
     </message>
+    <message>
+        <source>no run</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MemoryLedger</name>
@@ -1187,6 +1310,18 @@
     <message>
         <source>staging for collectives and messages</source>
         <translation>буферы коллективных операций и сообщений</translation>
+    </message>
+    <message>
+        <source>no memory record of this rank before the run stopped out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not allocated when the run stopped out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 short: the run stopped out of memory before all of it was allocated</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1322,40 +1457,96 @@
         </translation>
     </message>
     <message>
-        <source>Step %1 · schedule %2 · %3 · %4 · theory %5%</source>
-        <translation>Шаг %1 · расписание %2 · %3 · %4 · теоретический %5 %</translation>
-    </message>
-    <message>
-        <source>REPLAY (%1) · bubble in this replay %2% · %3</source>
-        <translation>ВОСПРОИЗВЕДЕНИЕ (%1) · пузырь в этом воспроизведении %2 % · %3</translation>
-    </message>
-    <message>
         <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
         <translation>Шаг %1 длился %2 · штриховка: записанный простой · точки: ожидание ядра процессора внутри операции</translation>
     </message>
     <message>
-        <source>Measured: recorded idle %1% of stage time (whole run)</source>
-        <translation>Измерено: записанный простой %1 % времени стадий (весь запуск)</translation>
+        <source>Step %1 · %2 · %3 · %4</source>
+        <translation>Шаг %1 · %2 · %3 · %4</translation>
     </message>
     <message>
-        <source>Measured: %1% of stage time not computing = schedule %2% + hand-offs %3% + slower ops %4%</source>
-        <translation>Измерено: %1 % времени стадий без вычислений = расписание %2 % + передачи %3 % + более медленные операции %4 %</translation>
+        <source>schedule as run</source>
+        <translation>расписание как выполнено</translation>
     </message>
     <message>
-        <source> + waiting for cores %1%</source>
-        <translation> + ожидание ядер %1 %</translation>
+        <source>hand-offs</source>
+        <translation>передачи</translation>
     </message>
     <message>
-        <source> + unexplained %1%</source>
-        <translation> + необъяснённое %1 %</translation>
+        <source>slower ops</source>
+        <translation>более медленные операции</translation>
     </message>
     <message>
-        <source> (parts from replays of this trace, ±%1%)</source>
-        <translation> (доли — по воспроизведениям этой трассы, ±%1 %)</translation>
+        <source>waiting for cores</source>
+        <translation>ожидание ядер</translation>
     </message>
     <message>
-        <source> · the replay misses more than that here: read the parts as rough</source>
-        <translation> · здесь воспроизведение расходится сильнее: доли приблизительны</translation>
+        <source>unexplained</source>
+        <translation>необъяснённое</translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2 · theory %3</source>
+        <translation>ПОВТОР (%1) · пузырь в этом повторе %2 · теория %3</translation>
+    </message>
+    <message>
+        <source>Bubble %1 measured · theory %2</source>
+        <translation>Пузырь %1 измерен · теория %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation>прочее %1</translation>
+    </message>
+    <message>
+        <source>%1 · difference %2 = %3</source>
+        <translation>%1 · разница %2 = %3</translation>
+    </message>
+    <message>
+        <source>Bubble: the recorded pipeline idle over the steady steps&apos; stage time, %1 (theory %2). Its parts come from replays of the trace once a step has completed.</source>
+        <translation>Пузырь: записанный простой конвейера относительно времени стадий на установившихся шагах, %1 (теория %2). Его части дают повторы трассы, когда завершится хотя бы один шаг.</translation>
+    </message>
+    <message>
+        <source>Bubble (recorded pipeline idle over the steady steps&apos; stage time): measured %1, theory %2 ((p−1)/(V·m+p−1)).</source>
+        <translation>Пузырь (записанный простой конвейера относительно времени стадий на установившихся шагах): измерено %1, теория %2 ((p−1)/(V·m+p−1)).</translation>
+    </message>
+    <message>
+        <source>Difference %1 points, each part a replay of this trace:</source>
+        <translation>Разница %1 пункта, каждая часть — повтор этой трассы:</translation>
+    </message>
+    <message>
+        <source>  schedule as run %1: the schedule-alone replay (%2) minus the theory; the formula leaves out the optimizer step, which counts as stage time, and unequal stages</source>
+        <translation>  расписание как выполнено %1: повтор «только расписание» (%2) минус теория; формула не учитывает шаг оптимизатора, который считается временем стадии, и неравные стадии</translation>
+    </message>
+    <message>
+        <source>  hand-offs %1: every message at its measured duration</source>
+        <translation>  передачи %1: каждое сообщение с его измеренной длительностью</translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own CPU time, not its fastest</source>
+        <translation>  более медленные операции %1: каждая операция со своим временем CPU, а не с самым быстрым</translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own wall time (no CPU times recorded, so core waits are in it)</source>
+        <translation>  более медленные операции %1: каждая операция со своим реальным временем (время CPU не записано, поэтому ожидание ядер входит сюда)</translation>
+    </message>
+    <message>
+        <source>  waiting for cores %1: every op at its wall time</source>
+        <translation>  ожидание ядер %1: каждая операция со своим реальным временем</translation>
+    </message>
+    <message>
+        <source>  unexplained %1: what the last replay misses (±%2 expected)</source>
+        <translation>  необъяснённое %1: то, чего не воспроизводит последний повтор (ожидается ±%2)</translation>
+    </message>
+    <message>
+        <source>; the replay misses more than that here: read the parts as rough</source>
+        <translation>; здесь повтор упускает больше: считайте части приблизительными</translation>
+    </message>
+    <message>
+        <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
+        <translation>Другая величина: %1 времени стадий не ушло на вычисления в самом быстром темпе операций = пузырь %2 + операции медленнее своего самого быстрого времени %3 + время без записей %4.</translation>
     </message>
 </context>
 <context>
@@ -1480,10 +1671,6 @@
         <translation>байты буферов коллективных операций (КиБ)</translation>
     </message>
     <message>
-        <source>Run a comparison lesson or use File → Compare with trace…</source>
-        <translation>Запустите урок-сравнение или выберите Файл → Сравнить с трассой…</translation>
-    </message>
-    <message>
         <source>rank</source>
         <translation>ранг</translation>
     </message>
@@ -1542,6 +1729,26 @@
     <message>
         <source>held (MiB)</source>
         <translation>занято (МиБ)</translation>
+    </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 more)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1713,6 +1920,10 @@
         <source>Rank %1 failed: %2.</source>
         <translation>Ранг %1 завершился с ошибкой: %2.</translation>
     </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ReviewView</name>
@@ -1778,10 +1989,6 @@
     <message>
         <source>The other ranks were stopped; the trace up to the failure is shown.</source>
         <translation>Остальные ранги были остановлены; показана трасса до сбоя.</translation>
-    </message>
-    <message>
-        <source>Hang after %1 s (--collective-timeout):</source>
-        <translation>Зависание через %1 с (`--collective-timeout`):</translation>
     </message>
     <message numerus="yes">
         <source> Rank(s) %1 finished it.</source>
@@ -1850,6 +2057,10 @@
     <message>
         <source>%1 %2; %3.</source>
         <translation>%1 %2; %3.</translation>
+    </message>
+    <message>
+        <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
+        <translation>Зависание через %1 с (Тайм-аут зависания в форме «Эксперимент»):</translation>
     </message>
 </context>
 <context>
@@ -2196,6 +2407,25 @@
             <numerusform>на %n хосте</numerusform>
             <numerusform>на %n хостах</numerusform>
             <numerusform>на %n хостах</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TraceOpening</name>
+    <message numerus="yes">
+        <source>%1, line %2: %3; the line was skipped and the %Ln line(s) after it were read.</source>
+        <translation>
+            <numerusform>%1, строка %2: %3; строка пропущена, а %Ln строка после неё прочитана.</numerusform>
+            <numerusform>%1, строка %2: %3; строка пропущена, а %Ln строки после неё прочитаны.</numerusform>
+            <numerusform>%1, строка %2: %3; строка пропущена, а %Ln строк после неё прочитаны.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, line %2: %3; %Ln line(s) that are no record were skipped, the first here, and the other lines were read.</source>
+        <translation>
+            <numerusform>%1, строка %2: %3; пропущена %Ln строка, не являющаяся записью (первая — здесь), остальные строки прочитаны.</numerusform>
+            <numerusform>%1, строка %2: %3; пропущены %Ln строки, не являющиеся записями (первая — здесь), остальные строки прочитаны.</numerusform>
+            <numerusform>%1, строка %2: %3; пропущено %Ln строк, не являющихся записями (первая — здесь), остальные строки прочитаны.</numerusform>
         </translation>
     </message>
 </context>

@@ -90,6 +90,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   lr_->setRange(0.0, 100.0);
   lr_->setSingleStep(0.0005);
   connect(lr_, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
+  // How long a collective or a message may wait before the ranks' watchdogs declare the
+  // job hung and stop it (the engine's collective_timeout; 0 is refused by its rule).
+  hangTimeout_ = new QDoubleSpinBox(this);
+  hangTimeout_->setObjectName(QStringLiteral("collectiveTimeout"));
+  hangTimeout_->setDecimals(1);
+  hangTimeout_->setRange(0.0, 86400.0);
+  hangTimeout_->setSuffix(tr(" s"));
+  hangTimeout_->setToolTip(tr("Seconds a collective or a message may wait before the job is declared hung and stopped "
+                              "(collective_timeout)"));
+  connect(hangTimeout_, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
   forwardPrefetch_ = new QCheckBox(tr("gather the next unit early"), this);
   connect(forwardPrefetch_, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
   // The knobs that trade memory for compute or communication (docs/sharding.md): two
@@ -161,6 +171,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Micro-batches"), micro_);
   form->addRow(tr("Virtual stages"), virtual_);
   form->addRow(tr("Memory budget"), budget_);
+  form->addRow(tr("Hang timeout"), hangTimeout_);
   form->addRow(tr("Hostfile"), hostfileRow);
   // The fields scroll where the dock is short (1280x720 beside the log); what the form
   // says is wrong and the Run and Stop buttons stay below them, always in view.
@@ -196,6 +207,7 @@ nlohmann::json ExperimentPanel::formJson() const {
                    {"hidden", hidden_->value()},     {"vocab", vocab_->value()},        {"batch", batch_->value()},
                    {"steps", steps_->value()},       {"microbatches", micro_->value()}, {"virtual_stages", virtual_->value()},
                    {"lr", lr_->value()},
+                   {"collective_timeout", hangTimeout_->value()},
                    {"shard_group", shardGroup_->value()},
                    {"backward_prefetch", current(backwardPrefetch_)},
                    {"forward_prefetch", forwardPrefetch_->isChecked()},
@@ -251,6 +263,7 @@ void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
   micro_->setValue(c.microbatches);
   virtual_->setValue(c.virtualStages);
   lr_->setValue(c.lr);
+  hangTimeout_->setValue(c.collectiveTimeout);
   forwardPrefetch_->setChecked(c.forwardPrefetch);
   paramDtype_->setCurrentText(text(shardlab::name(c.paramDtype)));
   reduceDtype_->setCurrentText(text(shardlab::name(c.reduceDtype)));

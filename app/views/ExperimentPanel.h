@@ -45,6 +45,7 @@ private:
   QSpinBox *ranks_, *layers_, *hidden_, *vocab_, *batch_, *steps_, *micro_, *virtual_, *shardGroup_, *limitAllGathers_, *accumulate_;
   QLineEdit* seed_;
   QDoubleSpinBox* lr_;
+  QDoubleSpinBox* hangTimeout_; // collective_timeout: seconds before a job is declared hung
   QCheckBox *forwardPrefetch_, *checkpoint_, *noSync_;
   QLineEdit* budget_;
   QLineEdit* hostfile_;

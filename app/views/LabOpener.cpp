@@ -6,10 +6,27 @@
 #include "quiz/observations/Observation.h"
 #include "quiz/bank/QuestionBank.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
 #include <set>
+
+namespace {
+const QString kLastLabFolder = QStringLiteral("labs/lastFolder");
+}
+
+QString labDialogFolder() {
+  const QString last = QSettings().value(kLastLabFolder).toString();
+  if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
+  const QString assets = LessonCatalog::assetsDirectory();
+  if (!assets.isEmpty() && QFileInfo(assets + QStringLiteral("/labs")).isDir()) return QDir(assets + QStringLiteral("/labs")).absolutePath();
+  return QDir::homePath();
+}
 
 LabOpenResult openLab(const QString& path) {
   LabOpenResult result;
+  if (const QFileInfo file(path); file.isFile()) QSettings().setValue(kLastLabFolder, file.absolutePath());
   QString why;
   const QString assets = LessonCatalog::assetsDirectory(&why);
   if (assets.isEmpty()) {

@@ -1,6 +1,7 @@
 #include "views/LabPanel.h"
 
 #include "models/LessonCatalog.h"
+#include "models/QuizController.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -24,8 +25,14 @@ LabPanel::LabPanel(const LessonCatalog& catalog, QWidget* parent) : QWidget(pare
   description_ = new QLabel(this);
   description_->setWordWrap(true);
   l->addWidget(description_);
-  progress_ = new QProgressBar(this);
-  l->addWidget(progress_);
+  progressText_ = new QLabel(this);
+  progressText_->setObjectName(QStringLiteral("labProgress"));
+  progressText_->setWordWrap(true);
+  l->addWidget(progressText_);
+  progressBar_ = new QProgressBar(this);
+  progressBar_->setTextVisible(false);
+  progressBar_->setMaximumHeight(progressBar_->fontMetrics().height() / 2 + 4);
+  l->addWidget(progressBar_);
   steps_ = new QListWidget(this);
   steps_->setObjectName(QStringLiteral("labSteps"));
   // Room for every step without scrolling: labs have a handful.
@@ -34,7 +41,14 @@ LabPanel::LabPanel(const LessonCatalog& catalog, QWidget* parent) : QWidget(pare
   steps_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   l->addWidget(steps_);
   connect(steps_, &QListWidget::currentRowChanged, this, [this](int row) {
-    if (!updating_ && row >= 0) setCurrentStep(row);
+    if (!updating_ && row >= 0) {
+      // A step chosen in the list after the end: the lab goes on from there.
+      if (finished_ && row == current_) {
+        finished_ = false;
+        refresh();
+      }
+      setCurrentStep(row);
+    }
   });
   notesHeading_ = new QLabel(this);
   QFont bold = notesHeading_->font();
@@ -68,13 +82,17 @@ void LabPanel::setLab(const shardlab::quiz::Lab& lab) {
   lab_ = lab;
   current_ = 0;
   done_.clear();
+  finished_ = false;
   refresh();
+  Q_EMIT currentStepChanged(lessonOf(current_));
 }
 
 void LabPanel::setCurrentStep(int step) {
-  if (!lab_ || step < 0 || step >= stepCount() || step == current_) return;
+  if (!lab_ || step < 0 || step >= stepCount() || (step == current_ && !finished_)) return;
   current_ = step;
+  finished_ = false;
   refresh();
+  Q_EMIT currentStepChanged(lessonOf(current_));
 }
 
 void LabPanel::lessonFinished(const QString& lessonId, bool ok) {
@@ -92,9 +110,45 @@ void LabPanel::runCurrentStep() {
 }
 
 void LabPanel::nextStep() {
-  if (!lab_ || current_ + 1 >= stepCount()) return;
+  if (!lab_ || finished_) return;
+  if (current_ + 1 >= stepCount()) {
+    finish();
+    return;
+  }
   setCurrentStep(current_ + 1);
   runCurrentStep();
+}
+
+void LabPanel::finish() {
+  if (!lab_) return;
+  finished_ = true;
+  refresh();
+}
+
+QString LabPanel::progressText() const { return progressText_->text(); }
+
+QString LabPanel::resultsMarkdown() const {
+  if (!lab_) return {};
+  const QString lang = Lesson::currentLanguage();
+  QString md = QStringLiteral("### %1\n\n").arg(tr("Results"));
+  for (int i = 0; i < stepCount(); ++i) {
+    const QString id = lessonOf(i);
+    const Lesson* lesson = catalog_.find(id);
+    const QString name = lesson ? lesson->title(lang) : id;
+    // The answers the learner gave in this step's lesson: how many, how many right.
+    int answered = 0, right = 0;
+    if (quiz_)
+      for (const auto& [key, answer] : quiz_->progress().answers())
+        if (QString::fromStdString(key.lesson) == id) {
+          ++answered;
+          right += answer.correct ? 1 : 0;
+        }
+    const QString state = done_.contains(i) ? tr("done") : tr("not run to its end");
+    const QString answers = answered == 0 ? tr("no answers")
+                                          : tr("%1 of %n answer(s) right", nullptr, answered).arg(right);
+    md += QStringLiteral("%1. **%2**: %3 · %4\n").arg(i + 1).arg(name, state, answers);
+  }
+  return md;
 }
 
 QString LabPanel::titleText() const { return title_->text(); }
@@ -114,9 +168,9 @@ void LabPanel::refresh() {
   if (!lab_) {
     title_->setText(tr("No lab open. File → Open lab… loads one."));
     description_->clear();
-    progress_->setRange(0, 1);
-    progress_->setValue(0);
-    progress_->setFormat(QString());
+    progressBar_->setRange(0, 1);
+    progressBar_->setValue(0);
+    progressText_->clear();
     notes_->clear();
     run_->setEnabled(false);
     next_->setEnabled(false);
@@ -133,23 +187,35 @@ void LabPanel::refresh() {
     auto* item = new QListWidgetItem(done_.contains(i) ? tr("%1. %2 ✓ done").arg(i + 1).arg(name)
                                                        : tr("%1. %2").arg(i + 1).arg(name),
                                      steps_);
-    if (i == current_) {
+    if (i == current_ && !finished_) {
       QFont f = item->font();
       f.setBold(true);
       item->setFont(f);
     }
   }
   steps_->setCurrentRow(current_);
-  progress_->setRange(0, stepCount());
-  progress_->setValue(static_cast<int>(done_.size()));
-  progress_->setFormat(tr("Step %1 of %2 · %n done", nullptr, static_cast<int>(done_.size())).arg(current_ + 1).arg(stepCount()));
-  const QString notes = notesMarkdown();
-  if (notes.isEmpty())
-    notes_->setPlainText(tr("This step has no notes: follow the lesson's guide and its questions."));
-  else
-    notes_->setMarkdown(notes);
-  run_->setEnabled(true);
-  next_->setEnabled(current_ + 1 < stepCount());
+  progressBar_->setRange(0, stepCount());
+  progressBar_->setValue(static_cast<int>(done_.size()));
+  const int done = static_cast<int>(done_.size());
+  if (finished_) {
+    // The lab's end: how many steps went as planned, and each step's results.
+    progressText_->setText(done == stepCount() ? tr("Lab complete: %1 of %n step(s) done", nullptr, stepCount()).arg(done)
+                                               : tr("Lab finished: %1 of %n step(s) done", nullptr, stepCount()).arg(done));
+    notesHeading_->setText(tr("Results"));
+    notes_->setMarkdown(resultsMarkdown());
+    steps_->setCurrentRow(-1);
+  } else {
+    progressText_->setText(tr("Step %1 of %2 · %n done", nullptr, done).arg(current_ + 1).arg(stepCount()));
+    const QString notes = notesMarkdown();
+    if (notes.isEmpty())
+      notes_->setPlainText(tr("This step has no notes: follow the lesson's guide and its questions."));
+    else
+      notes_->setMarkdown(notes);
+  }
+  run_->setEnabled(!finished_);
+  // On the last step Next finishes the lab (its results); nothing after that.
+  next_->setText(current_ + 1 < stepCount() ? tr("Next step") : tr("Finish lab"));
+  next_->setEnabled(!finished_);
   updating_ = false;
 }
 

@@ -13,6 +13,7 @@
 #include <optional>
 
 class LessonCatalog;
+class QuizController;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -41,14 +42,23 @@ public:
   QString notesMarkdown() const;
   // Texts again from the catalog: after the lessons were sized for the machine.
   void refresh();
+  // Where the learner's answers are, for the results at the lab's end (nullptr: none shown).
+  void setQuiz(const QuizController* quiz) { quiz_ = quiz; }
+  // After the last step: "Lab complete: N of N steps done" and each step's results.
+  bool isFinished() const { return finished_; }
+  QString progressText() const;
+  QString resultsMarkdown() const;
 
 public Q_SLOTS:
   void runCurrentStep();
-  // Moves to the next step and runs it.
+  // Moves to the next step and runs it; after the last step, finishes the lab.
   void nextStep();
+  void finish();
 
 Q_SIGNALS:
   void stepRunRequested(const QString& lessonId);
+  // Another step is current (not yet run): its questions are asked with its job.
+  void currentStepChanged(const QString& lessonId);
 
 protected:
   void changeEvent(QEvent* e) override;
@@ -58,9 +68,12 @@ private:
   std::optional<shardlab::quiz::Lab> lab_;
   int current_ = 0;
   QSet<int> done_;
+  bool finished_ = false;
+  const QuizController* quiz_ = nullptr;
   QLabel* title_;
   QLabel* description_;
-  QProgressBar* progress_;
+  QLabel* progressText_; // beside the bar, not over it (a centred text splits over the fill)
+  QProgressBar* progressBar_;
   QListWidget* steps_;
   QLabel* notesHeading_;
   QTextBrowser* notes_;

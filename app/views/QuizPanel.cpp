@@ -160,6 +160,14 @@ QuizPanel::QuizPanel(TraceModel& model, PlaybackController& playback, QWidget* p
     showQuestion(count == 0 ? -1 : std::clamp(current_, 0, count - 1));
     refreshReview();
   });
+  // The dock keeps its width from question to question: a wrapped text (a long word in an
+  // explanation, a choice) takes the width it is given and never widens the panel.
+  for (auto* label : findChildren<QLabel*>())
+    if (label->wordWrap()) {
+      QSizePolicy policy = label->sizePolicy();
+      policy.setHorizontalPolicy(QSizePolicy::Ignored);
+      label->setSizePolicy(policy);
+    }
   retranslate();
   showQuestion(questionCount() == 0 ? -1 : 0);
 }
@@ -197,7 +205,9 @@ void QuizPanel::setLesson(const QString& lessonId) {
   clearPredictionShown();
   setAwaitingPrediction(false);
   retranslate();
-  // Another lesson (or none): its quiz starts at its first question, its review is its own.
+  // Another lesson (or none): its quiz starts at its first question, on the Questions
+  // tab (the Review of a lesson nobody answered yet says nothing), its review is its own.
+  tabs_->setCurrentWidget(questionsPage_);
   showQuestion(questionCount() == 0 ? -1 : 0);
   refreshReview();
 }
@@ -205,6 +215,7 @@ void QuizPanel::setLesson(const QString& lessonId) {
 void QuizPanel::setLab(const sq::Lab& lab) {
   controller_.setLab(lab);
   predictionBox_->setVisible(hasPrediction());
+  tabs_->setCurrentWidget(questionsPage_);
   retranslate();
 }
 

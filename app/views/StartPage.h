@@ -19,8 +19,9 @@ public:
   explicit StartPage(const LessonCatalog& catalog, QWidget* parent = nullptr);
 
   void selectLesson(const QString& id);
-  // The catalog changed (sized for the machine, a lab opened): the guide is shown again.
-  void refresh() { showGuide(); }
+  // The catalog changed: the list and the guide again: after the lessons were sized for the machine (their
+  // labels name the job as it will run here) or a lab changed their jobs.
+  void refresh() { retranslate(); }
   // The lessons whose questions the learner has all answered: ticked in the list.
   void setCompleted(const QStringList& lessonIds);
   bool isCompleted(const QString& lessonId) const { return completed_.contains(lessonId); }

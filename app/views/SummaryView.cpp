@@ -72,6 +72,6 @@ QString SummaryView::html(const TraceModel& model) {
                   Captions::bytes(s.outOfMemory->holding), Captions::bytes(s.outOfMemory->budget));
   for (const auto& r : s.ranksDetail)
     if (r.failure && !(s.outOfMemory && s.outOfMemory->rank == r.rank))
-      h += tr("<p><b>Rank %1 failed</b>: %2</p>").arg(r.rank).arg(QString::fromStdString(*r.failure).toHtmlEscaped());
+      h += tr("<p><b>Rank %1 failed</b>: %2</p>").arg(r.rank).arg(Captions::failureReason(QString::fromStdString(*r.failure)).toHtmlEscaped());
   return h;
 }

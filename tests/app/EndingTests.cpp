@@ -18,6 +18,7 @@
 // The last test makes a hang through JobRunner, as the app runs a job.
 #include "MainWindow.h"
 #include "models/AppSettings.h"
+#include "models/Captions.h"
 #include "models/JobRunner.h"
 #include "models/TraceModel.h"
 #include "views/CaptionBar.h"
@@ -28,6 +29,7 @@
 
 #include "trace/TraceReader.h"
 
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -97,7 +99,7 @@ TEST(Ending, AHangNamesTheRankThatNeverEnteredAndTheRanksWaitingInTheCall) {
   }
   EXPECT_FALSE(e.stuck.count(2)) << "the hung rank was in no call";
   EXPECT_EQ(e.timeoutSeconds, 2.0);
-  EXPECT_EQ(e.text(), QStringLiteral("Hang after 2 s (--collective-timeout): rank 2 never entered all-gather of "
+  EXPECT_EQ(e.text(), QStringLiteral("Hang after 2 s (Hang timeout in the Experiment form): rank 2 never entered all-gather of "
                                      "embedding in step 2; ranks 0, 1 and 3 are waiting in it."));
   EXPECT_EQ(e.culpritText(2), QStringLiteral("never entered all-gather of embedding in step 2"));
   EXPECT_EQ(e.waitingText(m.trace(), 0), QStringLiteral("waiting in all-gather of embedding in step 2 for rank 2"));
@@ -119,7 +121,7 @@ TEST(Ending, APipelineStageWaitingForAMessageNamesTheStageThatNeverSentIt) {
   ASSERT_TRUE(e.stuck.count(1));
   EXPECT_EQ(e.stuck.at(1).kind, st::Kind::Recv);
   EXPECT_EQ(e.stuck.at(1).peer, 0);
-  EXPECT_EQ(e.text(), QStringLiteral("Hang after 2 s (--collective-timeout): rank 1 is waiting in receive from rank 0 of "
+  EXPECT_EQ(e.text(), QStringLiteral("Hang after 2 s (Hang timeout in the Experiment form): rank 1 is waiting in receive from rank 0 of "
                                      "block1 in step 2 (micro-batch 0); rank 0 never sent it."));
   EXPECT_EQ(e.culpritText(0), QStringLiteral("never entered send to rank 1 of block1 in step 2 (micro-batch 0)"));
 }
@@ -290,4 +292,93 @@ TEST(Ending, AJobThatHangsInTheAppIsShownAsAHang) {
   EXPECT_EQ(w.playback().time(), e.moment);
   EXPECT_EQ(w.lastMessage(), e.text());
   EXPECT_EQ(w.timelineView()->visibleStart(), e.windowStart);
+}
+
+// The walk's French Summary (76) showed the engine's English "out of memory on rank 0: needs
+// 129.2 KiB (optimizer_state of block2)…". The engine's own reports are translated too.
+TEST(Captions, TheEnginesFailureReasonsAreTranslated) {
+  const QString oom = QStringLiteral("out of memory on rank 0: needs 129.2 KiB (optimizer_state of block2), budget 1.50 MiB, "
+                                     "holding 1.38 MiB");
+  const QString workerOom = QStringLiteral("out of memory on rank 1: needs 2.0 KiB for gradients of embedding, budget 19.5 KiB, "
+                                           "holding 18.0 KiB");
+  const QString timeout = QStringLiteral("collective timeout: all_reduce of output in step 2 has not finished after 2.5 s "
+                                         "(collective_timeout); its flight recorder is in the trace");
+  EXPECT_EQ(Captions::failureReason(oom),
+            QStringLiteral("out of memory on rank 0: needs 129.2 KiB for optimizer state of block2, budget 1.50 MiB, holding 1.38 MiB"));
+  EXPECT_TRUE(Captions::failureReason(timeout).contains(QStringLiteral("Hang timeout in the Experiment form")))
+      << Captions::failureReason(timeout).toStdString();
+  EXPECT_FALSE(Captions::failureReason(timeout).contains(QStringLiteral("collective_timeout")));
+  {
+    Language fr("fr");
+    ASSERT_TRUE(fr.ok);
+    for (const QString& reason : {oom, workerOom, timeout}) {
+      const QString said = Captions::failureReason(reason);
+      EXPECT_FALSE(said.contains(QStringLiteral("out of memory"))) << said.toStdString();
+      EXPECT_FALSE(said.contains(QStringLiteral("has not finished"))) << said.toStdString();
+      EXPECT_FALSE(said.contains(QStringLiteral("holding"))) << said.toStdString();
+    }
+    const QString said = Captions::failureReason(oom);
+    EXPECT_TRUE(said.contains(QStringLiteral("129,2 Kio"))) << said.toStdString();
+    EXPECT_TRUE(said.contains(QStringLiteral("rang 0"))) << said.toStdString();
+    EXPECT_TRUE(said.contains(QStringLiteral("block2"))) << said.toStdString();
+    EXPECT_TRUE(Captions::failureReason(timeout).contains(QStringLiteral("2,5 s"))) << Captions::failureReason(timeout).toStdString();
+  }
+  {
+    Language ru("ru");
+    ASSERT_TRUE(ru.ok);
+    const QString said = Captions::failureReason(oom);
+    EXPECT_TRUE(said.contains(QStringLiteral("129,2 КиБ"))) << said.toStdString();
+    EXPECT_FALSE(said.contains(QStringLiteral("out of memory"))) << said.toStdString();
+  }
+}
+
+// The walk (116): a hung run from the app waited 60 s with "Running…" and nothing said it
+// was stuck. The form has the hang timeout, and the live run says which ranks are silent.
+TEST(Ending, ASilentRunSaysSoAndWhenItStops) {
+  EXPECT_EQ(JobRunner::silenceText({2}, 4, 12, 30),
+            QStringLiteral("No event from rank 2 for 12 s; the run stops at the hang timeout of 30 s (Hang timeout in the "
+                           "Experiment form)."));
+  EXPECT_EQ(JobRunner::silenceText({0, 1}, 2, 5, 2.5),
+            QStringLiteral("No rank has recorded anything for 5 s; the run stops at the hang timeout of 2.5 s (Hang timeout in "
+                           "the Experiment form)."));
+  EXPECT_TRUE(JobRunner::silenceText({}, 4, 12, 30).isEmpty());
+  EXPECT_DOUBLE_EQ(JobRunner::silenceThreshold(60), 10);
+  EXPECT_DOUBLE_EQ(JobRunner::silenceThreshold(2), 1);
+
+  ExperimentPanel form;
+  auto* field = form.findChild<QDoubleSpinBox*>(QStringLiteral("collectiveTimeout"));
+  ASSERT_NE(field, nullptr) << "the form has the hang timeout";
+  shardlab::JobConfig job;
+  job.collectiveTimeout = 30;
+  form.setConfig(job);
+  EXPECT_DOUBLE_EQ(field->value(), 30);
+  field->setValue(5);
+  EXPECT_DOUBLE_EQ(form.config().collectiveTimeout, 5);
+  field->setValue(0);
+  EXPECT_TRUE(form.issuesText().contains(QStringLiteral("collective_timeout:"))) << form.issuesText().toStdString();
+
+  const QString launcher = JobRunner::findLauncher();
+  if (!QFileInfo(launcher).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet (" << launcher.toStdString() << ")";
+  qputenv("SHARDLAB_FAULT", "1:2:hang");
+  MainWindow w;
+  QSignalSpy silence(&w.runner(), &JobRunner::silenceChanged);
+  QSignalSpy finished(&w.runner(), &JobRunner::finished);
+  QStringList shown;
+  QObject::connect(&w.runner(), &JobRunner::silenceChanged, &w, [&] { shown << w.lastMessage(); });
+  job.strategy = shardlab::StrategyKind::Ddp;
+  job.ranks = 2;
+  job.steps = 20;
+  job.collectiveTimeout = 3;
+  Q_EMIT w.experimentPanel()->runRequested(job);
+  const bool ended = finished.wait(120000);
+  qunsetenv("SHARDLAB_FAULT");
+  ASSERT_TRUE(ended) << w.runner().standardError().toStdString();
+  QStringList texts;
+  for (const auto& args : silence) texts << args.at(0).toString();
+  const auto said = std::find_if(texts.begin(), texts.end(), [](const QString& t) { return !t.isEmpty(); });
+  ASSERT_NE(said, texts.end()) << "the silence was named before the hang timeout";
+  EXPECT_TRUE(said->contains(QStringLiteral("rank"))) << said->toStdString();
+  EXPECT_TRUE(said->contains(QStringLiteral("the run stops at the hang timeout of 3 s"))) << said->toStdString();
+  EXPECT_TRUE(shown.contains(*said)) << "shown above the views";
+  EXPECT_TRUE(texts.last().isEmpty()) << "and cleared when the run ended";
 }

@@ -10,6 +10,8 @@
 #include "models/TraceModel.h"
 #include "views/CaptionBar.h"
 #include "views/CompareWindow.h"
+#include "models/LessonCatalog.h"
+#include "views/LabOpener.h"
 #include "views/LabPanel.h"
 #include "views/LogPane.h"
 #include "views/Palette.h"
@@ -27,6 +29,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStatusBar>
@@ -35,6 +41,7 @@
 #include <QTextBrowser>
 #include <QToolButton>
 
+#include <algorithm>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -453,4 +460,111 @@ TEST(RunFolder, AFailedRunLeavesNoTemporaryFolder) {
       << "the launcher used this folder: " << runner.standardError().toStdString();
   const QStringList left = QDir(tmp.path()).entryList({QStringLiteral("shardlab-run-*")}, QDir::Dirs | QDir::NoDotAndDotDot);
   EXPECT_TRUE(left.isEmpty()) << left.join(QLatin1Char(' ')).toStdString();
+}
+
+// The walk's lab (101, 102): at Open lab the quiz asked "…with 4 ranks?" for a 2-rank step
+// until Run this step. Questions shown before a step are filled from that step's job.
+TEST(Lab, TheQuestionsBeforeAStepUseThatStepsJob) {
+  QTemporaryDir dir;
+  MainWindow w;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  ASSERT_TRUE(w.openLabFile(writeLab(dir))) << w.logPane()->text().toStdString();
+  ASSERT_EQ(w.quizPanel()->lesson(), QStringLiteral("ddp-replicas"));
+  QString asked = w.quizPanel()->predictionQuestion();
+  EXPECT_TRUE(asked.contains(QStringLiteral("with 2 ranks"))) << asked.toStdString();
+  // The second step chosen in the list, not run yet: its lesson's questions, with its 2 ranks.
+  w.labPanel()->setCurrentStep(1);
+  EXPECT_EQ(w.quizPanel()->lesson(), QStringLiteral("fsdp-shard-gather-free"));
+  asked = w.quizPanel()->predictionQuestion();
+  EXPECT_TRUE(asked.contains(QStringLiteral("2 ranks"))) << asked.toStdString();
+  EXPECT_FALSE(asked.contains(QStringLiteral("4 ranks"))) << asked.toStdString();
+}
+
+// The walk (110): Next step after the last step did nothing. The lab ends with its results.
+TEST(Lab, NextAfterTheLastStepEndsTheLabWithItsResults) {
+  QTemporaryDir dir;
+  MainWindow w;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  ASSERT_TRUE(w.openLabFile(writeLab(dir)));
+  LabPanel* lab = w.labPanel();
+  // The progress text is a line of its own, not drawn over the bar's fill (106).
+  auto* bar = lab->findChild<QProgressBar*>();
+  ASSERT_NE(bar, nullptr);
+  EXPECT_FALSE(bar->isTextVisible());
+  EXPECT_EQ(lab->progressText(), QStringLiteral("Step 1 of 2 · 0 done"));
+  lab->lessonFinished(lab->lessonOf(0), true);
+  lab->lessonFinished(lab->lessonOf(1), true);
+  lab->setCurrentStep(1);
+  auto* next = lab->findChild<QPushButton*>(QStringLiteral("labNextStep"));
+  ASSERT_NE(next, nullptr);
+  EXPECT_TRUE(next->isEnabled()) << "the last step's Next finishes the lab";
+  EXPECT_EQ(next->text(), QStringLiteral("Finish lab"));
+  QSignalSpy runs(lab, &LabPanel::stepRunRequested);
+  next->click();
+  EXPECT_TRUE(lab->isFinished());
+  EXPECT_EQ(runs.count(), 0) << "nothing more runs";
+  EXPECT_EQ(lab->progressText(), QStringLiteral("Lab complete: 2 of 2 steps done"));
+  const QString notes = lab->findChild<QTextBrowser*>(QStringLiteral("labNotes"))->toPlainText();
+  EXPECT_TRUE(notes.contains(QStringLiteral("Results"))) << notes.toStdString();
+  EXPECT_TRUE(notes.contains(QStringLiteral("done"))) << notes.toStdString();
+  EXPECT_TRUE(notes.contains(QStringLiteral("no answers"))) << notes.toStdString();
+  EXPECT_FALSE(next->isEnabled());
+  // A step chosen in the list again: the lab goes on from there.
+  lab->setCurrentStep(0);
+  EXPECT_FALSE(lab->isFinished());
+}
+
+// The walk (100): File → Open lab started in the working directory.
+TEST(Lab, TheOpenDialogStartsInTheLabsFolderThenTheLastOneUsed) {
+  QSettings().remove(QStringLiteral("labs/lastFolder"));
+  EXPECT_EQ(labDialogFolder(), QDir(LessonCatalog::assetsDirectory() + QStringLiteral("/labs")).absolutePath());
+  QTemporaryDir dir;
+  ASSERT_TRUE(openLab(writeLab(dir)).lab);
+  EXPECT_EQ(labDialogFolder(), QFileInfo(dir.path()).absoluteFilePath());
+  QSettings().remove(QStringLiteral("labs/lastFolder"));
+}
+
+// The walk (111): the Lab dock stayed beside an unrelated trace opened later.
+TEST(Lab, AnOpenedTraceIsNotALabStep) {
+  QTemporaryDir dir;
+  MainWindow w;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  w.show();
+  ASSERT_TRUE(w.openLabFile(writeLab(dir)));
+  auto* dock = w.findChild<QDockWidget*>(QStringLiteral("lab"));
+  ASSERT_TRUE(dock->isVisible());
+  ASSERT_TRUE(w.openTrace(writeSample(dir, QStringLiteral("other.trace"))).isEmpty());
+  EXPECT_FALSE(dock->isVisible());
+  EXPECT_TRUE(w.labPanel()->hasLab()) << "the lab stays open (View → Lab)";
+}
+
+// The walk (119): garbage on line 3 replaced a good run with an empty one and dropped the
+// good lines after it. What is readable is shown, and the message says what was kept.
+TEST(OpenTrace, ADamagedTraceShowsWhatIsReadableAndSaysWhatWasKept) {
+  QTemporaryDir dir;
+  MainWindow w;
+  ASSERT_TRUE(w.openTrace(writeSample(dir, QStringLiteral("good.trace"))).isEmpty());
+  const int events = w.model().eventCount();
+  std::string text = sample::fsdpText({2, 2, false});
+  std::size_t pos = 0;
+  for (int i = 0; i < 2; ++i) pos = text.find('\n', pos) + 1;
+  text.insert(pos, "garbage\n");
+  const long after = static_cast<long>(std::count(text.begin(), text.end(), '\n')) - 3;
+  const QString damaged = dir.filePath(QStringLiteral("garbage3.trace"));
+  std::ofstream(damaged.toStdString()) << text;
+  const QString err = w.openTrace(damaged);
+  EXPECT_TRUE(err.contains(QStringLiteral("line 3: unknown record 'garbage'"))) << err.toStdString();
+  EXPECT_TRUE(err.contains(QStringLiteral("the %1 lines after it were read").arg(QLocale().toString(static_cast<qlonglong>(after)))))
+      << err.toStdString();
+  EXPECT_EQ(w.model().rankCount(), 2);
+  EXPECT_EQ(w.model().eventCount(), static_cast<int>(st::readTrace(sample::fsdpText({2, 2, false})).trace.events.size()));
+  EXPECT_TRUE(w.lastMessage().contains(err)) << w.lastMessage().toStdString();
+  // A file whose only readable lines are its header and job: the run on screen stays.
+  ASSERT_TRUE(w.openTrace(writeSample(dir, QStringLiteral("good-again.trace"))).isEmpty());
+  const QString nothing = dir.filePath(QStringLiteral("nothing.trace"));
+  std::ofstream(nothing.toStdString()) << text.substr(0, pos) << "garbage\n";
+  const QString said = w.openTrace(nothing);
+  EXPECT_TRUE(said.contains(QStringLiteral("unknown record 'garbage'"))) << said.toStdString();
+  EXPECT_EQ(w.model().eventCount(), events) << "the run on screen stays";
+  EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("The run on screen stays"))) << w.lastMessage().toStdString();
 }

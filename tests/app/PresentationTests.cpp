@@ -7,15 +7,18 @@
 #include "SampleTrace.h"
 #include "models/AppSettings.h"
 #include "views/CompareView.h"
+#include "views/Palette.h"
 #include "views/PlaybackBar.h"
 #include "views/QuizPanel.h"
 #include "views/RankView.h"
 #include "views/TimelineView.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFontInfo>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
@@ -162,4 +165,49 @@ TEST(Presentation, BothRunsCardsAreLegibleAt1280x720) {
   button->click();
   w.setPresentationLayout(false);
   EXPECT_TRUE(both->timelinesShown());
+}
+
+namespace {
+QAction* viewAction(MainWindow& w, const QString& text) {
+  for (auto* a : w.findChildren<QAction*>())
+    if (a->text() == text) return a;
+  return nullptr;
+}
+} // namespace
+
+// The walk's instructor (90–92): View → Dark theme after --theme light was checked and
+// saved but the window stayed light; F11 after --presentation kept the text at 1.5×.
+// A choice made in the app after start wins over the command line.
+TEST(Presentation, AMenuChoiceAfterTheCommandLineWins) {
+  const QString savedTheme = QSettings().value(QStringLiteral("ui/theme")).toString();
+  const double normal = qApp->font().pointSizeF();
+  AppSettings::setOverrides(QStringLiteral("light"), true); // --theme light --presentation
+  AppSettings::applyAppearance(*qApp);
+  ASSERT_GT(qApp->font().pointSizeF(), normal * 1.4);
+  {
+    MainWindow w;
+    w.setPresentationLayout(true);
+    w.resize(1280, 720);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QAction* dark = viewAction(w, QStringLiteral("Dark theme"));
+    ASSERT_NE(dark, nullptr);
+    dark->trigger();
+    EXPECT_EQ(AppSettings::theme(), QStringLiteral("dark"));
+    EXPECT_EQ(qApp->palette().color(QPalette::Window), Palette::dark().color(QPalette::Window)) << "the window turned dark";
+    QAction* presentation = viewAction(w, QStringLiteral("Presentation mode (large)"));
+    ASSERT_NE(presentation, nullptr);
+    ASSERT_TRUE(presentation->isChecked());
+    presentation->trigger(); // F11
+    EXPECT_FALSE(AppSettings::presentation());
+    EXPECT_FALSE(w.presentationLayout());
+    EXPECT_DOUBLE_EQ(qApp->font().pointSizeF(), normal) << "normal text sizes again";
+    EXPECT_TRUE(w.compareView()->timelinesShown()) << "Both runs has its normal layout again";
+    viewAction(w, QStringLiteral("Light theme"))->trigger();
+  }
+  AppSettings::setOverrides(QString(), false);
+  if (savedTheme.isEmpty()) QSettings().remove(QStringLiteral("ui/theme"));
+  else AppSettings::setTheme(savedTheme);
+  QSettings().remove(QStringLiteral("ui/presentation"));
+  AppSettings::applyAppearance(*qApp);
 }

@@ -13,6 +13,7 @@
 #include "quiz/bank/QuestionBank.h"
 #include "views/GuidePanel.h"
 #include "views/QuizPanel.h"
+#include "views/ExperimentPanel.h"
 #include "views/ReviewView.h"
 #include "views/StartPage.h"
 #include "models/TraceModel.h"
@@ -24,6 +25,9 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
 #include <QEvent>
 #include <QFile>
 #include <QFileInfo>
@@ -462,4 +466,71 @@ TEST(LessonFlow, TheGuideStaysBesideTheRunAndNextLessonWaitsForIt) {
   last.setRunDone(true);
   EXPECT_TRUE(last.nextLesson().isEmpty());
   EXPECT_FALSE(last.nextEnabled());
+}
+
+// The walk (25, 26): the Review tab stayed selected on the next lesson, showing "No answers
+// yet in this quiz.". A new lesson opens on its questions.
+TEST(QuizState, ANewLessonOpensOnTheQuestionsTab) {
+  Fixture f;
+  f.panel.setLesson(QStringLiteral("fsdp-shard-gather-free"));
+  auto* tabs = f.panel.findChild<QTabWidget*>();
+  ASSERT_NE(tabs, nullptr);
+  tabs->setCurrentWidget(f.panel.review());
+  f.panel.setLesson(QStringLiteral("ddp-replicas"));
+  EXPECT_NE(tabs->currentWidget(), f.panel.review());
+  EXPECT_EQ(tabs->currentIndex(), 0);
+}
+
+// The walk (08–23): the Quiz dock widened with a long explanation and narrowed again.
+// Its width stays what the window gives it, question after question, answered or not.
+TEST(QuizPanel, TheDockKeepsItsWidthFromQuestionToQuestion) {
+  MainWindow w;
+  QTemporaryDir dir;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  const QString trace = realFsdpTrace();
+  if (trace.isEmpty()) GTEST_SKIP() << "shardlab-run not built";
+  w.resize(1600, 1000);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  ASSERT_TRUE(w.openTrace(trace).isEmpty());
+  QuizPanel* panel = w.quizPanel();
+  panel->setLesson(QStringLiteral("fsdp-shard-gather-free"));
+  panel->refreshObservations(trace);
+  auto* dock = w.findChild<QDockWidget*>(QStringLiteral("quiz"));
+  dock->show();
+  ASSERT_GT(panel->questionCount(), 5);
+  QCoreApplication::processEvents();
+  const int width = dock->width(), minimum = panel->minimumSizeHint().width();
+  for (int i = 0; i < panel->questionCount(); ++i) {
+    panel->showQuestion(i);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(dock->width(), width) << "question " << i;
+    EXPECT_EQ(panel->minimumSizeHint().width(), minimum) << "question " << i;
+    panel->answer((panel->correctShown() + 1) % 4); // the longest text: the verdict and the explanation
+    QCoreApplication::processEvents();
+    EXPECT_EQ(dock->width(), width) << "question " << i << " answered";
+    EXPECT_EQ(panel->minimumSizeHint().width(), minimum) << "question " << i << " answered";
+  }
+}
+
+// The walk (115): after a first free experiment the Quiz dock was hidden, its questions unseen.
+TEST(QuizState, AFreeExperimentsQuestionsAreShown) {
+  if (realFsdpTrace().isEmpty()) GTEST_SKIP() << "shardlab-run not built";
+  MainWindow w;
+  QTemporaryDir dir;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  w.show();
+  auto* dock = w.findChild<QDockWidget*>(QStringLiteral("quiz"));
+  ASSERT_FALSE(dock->isVisible());
+  QSignalSpy finished(&w.runner(), &JobRunner::finished);
+  shardlab::JobConfig job;
+  job.strategy = shardlab::StrategyKind::Fsdp;
+  job.ranks = 2;
+  job.steps = 2;
+  job.device = shardlab::DeviceKind::Cpu;
+  Q_EMIT w.experimentPanel()->runRequested(job); // the form's Run
+  ASSERT_TRUE(finished.wait(180000)) << w.runner().standardError().toStdString();
+  QCoreApplication::processEvents();
+  ASSERT_GT(w.quizPanel()->questionCount(), 0);
+  EXPECT_TRUE(dock->isVisible()) << "the run's questions are on screen";
 }

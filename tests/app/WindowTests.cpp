@@ -2,6 +2,8 @@
 // plural forms, the start page's lesson guide, and keyboard shortcuts when a view
 // has the focus.
 #include "models/AppSettings.h"
+#include "models/JobText.h"
+#include "models/LessonCatalog.h"
 #include "views/ExperimentPanel.h"
 #include "views/GuidePanel.h"
 #include "models/JobRunner.h"
@@ -20,6 +22,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QProcess>
 #include <QMenuBar>
 #include <QPushButton>
@@ -260,4 +263,34 @@ TEST(LessonFlow, PredictFirstThenTheRunStarts) {
   EXPECT_TRUE(w.findChild<QDockWidget*>(QStringLiteral("guide"))->isVisibleTo(&w));
   EXPECT_EQ(w.guidePanel()->lesson(), QStringLiteral("fsdp-shard-gather-free"));
   EXPECT_TRUE(w.guidePanel()->nextEnabled());
+}
+
+// The walk's start page (02, 67, 72) said "DDP · 4 ranks · 4 layers × 64" for a lesson the
+// machine had sized to 2 ranks and hidden 128, as its guide said. Once sized, the list
+// names the job as it will run here.
+TEST(StartPage, TheListNamesTheJobAsItWillRunOnThisMachine) {
+  auto catalog = LessonCatalog::load(LessonCatalog::assetsDirectory());
+  StartPage page(catalog);
+  auto* list = page.findChild<QListWidget*>();
+  ASSERT_NE(list, nullptr);
+  auto itemOf = [&](const QString& id) -> QString {
+    for (int i = 0; i < list->count(); ++i)
+      if (list->item(i)->data(Qt::UserRole).toString() == id) return list->item(i)->text();
+    return {};
+  };
+  shardlab::Calibration machine; // a 2-core laptop, as in LessonCatalog.SizedForTheMachineWithTheLabsSettingsOnTop
+  machine.cores = 2;
+  machine.gemmFlopsPerSecond = 20e9;
+  machine.handoffLatencySeconds = 20e-6;
+  machine.collectiveBytesPerSecond = 2e9;
+  catalog.sizeFor(machine);
+  page.refresh(); // as the window does when the machine is known
+  const Lesson* ddp = catalog.find(QStringLiteral("ddp-replicas"));
+  ASSERT_NE(ddp, nullptr);
+  ASSERT_TRUE(ddp->size) << "the DDP lesson is sized for this machine";
+  ASSERT_TRUE(ddp->specs.first().ranks != 4 || ddp->specs.first().hidden != 64) << "not the written 4 ranks × 64";
+  const QString shown = itemOf(QStringLiteral("ddp-replicas"));
+  EXPECT_TRUE(shown.contains(describeJob(ddp->specs.first()))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("%1 ranks").arg(ddp->specs.first().ranks))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("× %1").arg(ddp->specs.first().hidden))) << shown.toStdString();
 }

@@ -1,0 +1,22 @@
+// Reading a trace file for File → Open trace: what can be shown of it, and what the
+// learner is told about the rest: the damage the reading stopped at (the events before
+// it are kept) and the lines that are no record at all (skipped; the lines after them
+// are read). The window replaces its run only when something readable came out.
+#pragma once
+
+#include "trace/Trace.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+struct TraceOpening {
+  Q_DECLARE_TR_FUNCTIONS(TraceOpening)
+public:
+  static TraceOpening read(const QString& path);
+
+  shardlab::trace::Trace trace;
+  QString problem;        // what could not be read and what was kept; "" when all of it was read
+  bool stopped = false;   // the reading stopped at damage (problem says where)
+  // Something to show: at least one event (a job record alone shows nothing).
+  bool readable() const { return !trace.events.empty(); }
+};
