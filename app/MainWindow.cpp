@@ -127,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent)
   ledger_ = new LedgerView(model_, tabs_);
   compareView_ = new CompareView(model_, compare_, tabs_);
   compareView_->setObjectName(QStringLiteral("bothRuns"));
+  playback_.setFollower(&compareView_->follower()); // a comparison plays both runs to their ends
   tabs_->addTab(rankView_, tr("Ranks"));
   tabs_->addTab(pipeline_, tr("Pipeline"));
   tabs_->addTab(plots_, tr("Plots"));
@@ -284,6 +285,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&flow_.runner(), &JobRunner::progress, this, [this](int done, int planned) {
     progress_->setRange(0, std::max(1, planned));
     progress_->setValue(std::min(done, std::max(1, planned)));
+    progress_->setFormat(planned > 0 ? tr("%v / %m steps") : tr("no run"));
   });
   // A run that records nothing for a while says so, and when it will stop (its hang timeout).
   connect(&flow_.runner(), &JobRunner::silenceChanged, this, [this](const QString& text) {
@@ -605,6 +607,10 @@ void MainWindow::syncShownSwitch() {
 
 void MainWindow::onModelReset() {
   syncShownSwitch();
+  // While a lesson waits for its prediction the views say there is no run yet for it.
+  rankView_->setAwaitingRun(flow_.waitingForPrediction());
+  plots_->setAwaitingRun(flow_.waitingForPrediction());
+  ledger_->setAwaitingRun(flow_.waitingForPrediction());
   playback_.modelReset();
   rankView_->modelReset();
   timeline_->modelReset();
@@ -612,6 +618,8 @@ void MainWindow::onModelReset() {
   runLabel_->setText(model_.runLabel());
   progress_->setRange(0, std::max(1, model_.stepsPlanned()));
   progress_->setValue(model_.stepsDone());
+  // No run, no steps: not "0 / 1 steps".
+  progress_->setFormat(model_.stepsPlanned() > 0 ? tr("%v / %m steps") : tr("no run"));
   plots_->rebuild();
   summary_->rebuild();
   ledger_->rebuild();
@@ -675,6 +683,9 @@ void MainWindow::resetProgress() {
 
 void MainWindow::leaveLesson() {
   if (flow_.waitingForPrediction()) flow_.stop(); // its job must not start once the prediction box is gone
+  rankView_->setAwaitingRun(false);
+  plots_->setAwaitingRun(false);
+  ledger_->setAwaitingRun(false);
   quiz_->setLesson(QString());
   guide_->setLesson(QString());
   guideDock_->hide();
@@ -887,6 +898,7 @@ void MainWindow::onComparisonFinished(const QString& text) {
   compareView_->modelReset();
   syncCompareTab();
   tabs_->setCurrentWidget(compareView_);
+  playback_.fitDuration(); // both runs, each to its own end (RunFollower::end())
   compareView_->setTime(playback_.time());
   quiz_->refreshObservations(QString(), &compare_.trace());
   showMessage(tr("%1 — both runs side by side in \"Both runs\"; their figures in Plots → Compare runs.").arg(message_),

@@ -24,6 +24,11 @@ void LessonFlow::startLesson(const QList<shardlab::JobConfig>& jobs, const QStri
   lessonOk_ = true;
   waitingForPrediction_ = waitForPrediction;
   if (!waitingForPrediction_) runNext();
+  // Nothing of this lesson has run yet: the previous lesson's runs leave the screen.
+  else {
+    comparison_.clear();
+    model_.clear();
+  }
 }
 
 void LessonFlow::runJob(const shardlab::JobConfig& job) {

@@ -31,6 +31,54 @@ QString persistentWhy(std::int64_t measured, double formula, double padded, doub
       .arg(Captions::bytes(static_cast<qint64>(std::llround(std::abs(static_cast<double>(measured) - padded)))),
            static_cast<double>(measured) > padded ? QCoreApplication::translate("MemoryLedger", "above") : QCoreApplication::translate("MemoryLedger", "below"), psiMultiple(padded, psi));
 }
+// Why a persistent part measured when an out-of-memory run stopped differs from its Ψ
+// formula: not allocated yet, or only partly, when the allocation was refused.
+QString stoppedWhy(std::int64_t measured, double formula, double padded, double psi, const LedgerStop& stop) {
+  if (!stop.rankRecorded)
+    return QCoreApplication::translate("MemoryLedger", "no memory record of this rank before the run stopped out of memory");
+  const double diff = static_cast<double>(measured) - formula;
+  if (std::abs(diff) < 0.5) return QCoreApplication::translate("MemoryLedger", "equal");
+  if (measured == 0) return QCoreApplication::translate("MemoryLedger", "not allocated when the run stopped out of memory");
+  if (static_cast<double>(measured) < formula)
+    return QCoreApplication::translate("MemoryLedger", "%1 short: the run stopped out of memory before all of it was allocated")
+        .arg(Captions::bytes(static_cast<qint64>(std::llround(-diff))));
+  return persistentWhy(measured, formula, padded, psi);
+}
+
+// The out-of-memory stop of the run, if it ended so (the first rank to report it).
+std::optional<LedgerStop> outOfMemoryStop(const TraceModel& model, int rank) {
+  const auto& oom = model.summary().outOfMemory;
+  if (!oom) return std::nullopt;
+  LedgerStop stop;
+  stop.reportingRank = oom->rank;
+  stop.category = oom->category;
+  stop.unit = QString::fromStdString(oom->unit);
+  stop.needed = oom->needed;
+  stop.holding = oom->holding;
+  stop.budget = oom->budget;
+  stop.at = model.endTime();
+  for (int i : model.failureEvents()) {
+    const auto& e = model.event(i);
+    if (e.record == st::Record::OutOfMemory && e.rank == oom->rank) {
+      stop.at = e.t0;
+      break;
+    }
+  }
+  // The step it was in: the steps it completed before, or none begun (its setup).
+  int completed = 0;
+  bool begun = false;
+  for (int i = 0; i < model.eventCount(); ++i) {
+    const auto& e = model.event(i);
+    if (e.rank != oom->rank || e.t0 > stop.at) continue;
+    if (e.record == st::Record::Step) ++completed;
+    else if ((e.record == st::Record::Op || e.record == st::Record::Collective || e.record == st::Record::Idle) && e.step >= 0)
+      begun = true;
+  }
+  stop.step = completed > 0 || begun ? completed : -1;
+  const auto& recs = model.memoryRecords(rank);
+  stop.rankRecorded = !recs.empty() && model.event(recs.front()).t0 <= stop.at;
+  return stop;
+}
 } // namespace
 
 QString psiMultiple(double bytes, double psi) {
@@ -89,7 +137,10 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
     if (e.record == st::Record::Step && e.rank == rank) lastStepEnd = std::max<qint64>({lastStepEnd, e.t0, e.t1});
   }
   const MemoryStateModel state(model);
-  const CategoryBytes atEnd = lastStepEnd >= 0 ? state.memoryAt(rank, lastStepEnd) : CategoryBytes{};
+  // A run that ran out of memory: what the rank held when it stopped.
+  ledger.outOfMemory = outOfMemoryStop(model, rank);
+  const qint64 measuredAt = ledger.outOfMemory ? ledger.outOfMemory->at : lastStepEnd;
+  const CategoryBytes atEnd = measuredAt >= 0 ? state.memoryAt(rank, measuredAt) : CategoryBytes{};
   const auto& ranks = model.summary().ranksDetail;
   const auto summary = std::find_if(ranks.begin(), ranks.end(), [&](const auto& r) { return r.rank == rank; });
   auto held = [&](st::Category c) { return atEnd[static_cast<std::size_t>(c)]; };
@@ -115,7 +166,8 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
     if (ledger.applies) {
       l.formulaBytes = perValue * psi / (sharded ? d : 1);
       l.formula = sharded && d > 1 ? QStringLiteral("%1Ψ/D = %1Ψ%2").arg(coefficient, over) : coefficient + QStringLiteral("Ψ");
-      l.why = persistentWhy(l.measured, *l.formulaBytes, padded, psi);
+      l.why = ledger.outOfMemory ? stoppedWhy(l.measured, *l.formulaBytes, padded, psi, *ledger.outOfMemory)
+                                 : persistentWhy(l.measured, *l.formulaBytes, padded, psi);
     }
     return l;
   };

@@ -26,6 +26,18 @@ struct LedgerLine {
   QString why;                          // the difference, explained
 };
 
+// How a run that ran out of memory ended, for the ledger: it has no completed step to
+// measure at, so what the rank held is measured when the run stopped.
+struct LedgerStop {
+  int reportingRank = 0;    // the first rank to report out of memory (summarize())
+  int step = -1;            // the step it was in; -1: before its first step (allocating its model state)
+  qint64 at = 0;            // when the run stopped: that rank's oom record
+  shardlab::trace::Category category = shardlab::trace::Category::Count; // what it was allocating
+  QString unit;             // of which unit ("" when none)
+  std::int64_t needed = 0, holding = 0, budget = 0; // the refused allocation, what it held, the budget
+  bool rankRecorded = true; // whether the ledger's rank has any mem record before the stop
+};
+
 struct Ledger {
   int rank = 0;
   double psi = 0;          // Ψ: the model's parameter count
@@ -33,6 +45,8 @@ struct Ledger {
   QString stage;           // "FULL_SHARD (ZeRO-3)", "DDP"; empty where the arithmetic does not apply
   bool applies = false;    // DDP and FSDP: the Ψ arithmetic is data parallelism's
   std::vector<LedgerLine> lines;
+  // The run ended out of memory: persistent parts measured when it stopped, not at a step's end.
+  std::optional<LedgerStop> outOfMemory;
   std::int64_t measuredPersistent() const;
   std::optional<double> formulaPersistent() const;
 };

@@ -48,7 +48,13 @@ public:
   void invalidate() {
     cache_.clear();
     checkpoints_.clear();
+    unitFullBytes_.clear();
+    unitFullBytesGeneration_ = ~0ull;
   }
+  // The bytes of one unit's whole parameters, from the job record's model
+  // (`unit_parameters` × the bytes of one parameter, `bytes` / `parameters`); 0 where the
+  // record does not say. A rank's mem records against it give the share of the unit it holds.
+  qint64 unitFullBytes(int unit) const;
   // Number of checkpoints taken so far for rank (tests).
   std::size_t checkpointCount(int rank) const;
 
@@ -69,4 +75,6 @@ private:
   std::size_t every_;
   mutable std::vector<Cursor> cache_;
   mutable std::vector<std::vector<Cursor>> checkpoints_; // per rank: state after k * kCheckpointEvery records
+  mutable std::vector<qint64> unitFullBytes_;            // per unit, read from the job record once per generation
+  mutable quint64 unitFullBytesGeneration_ = ~0ull;
 };

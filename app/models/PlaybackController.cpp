@@ -1,5 +1,6 @@
 #include "models/PlaybackController.h"
 
+#include "models/RunFollower.h"
 #include "models/TraceModel.h"
 
 #include <algorithm>
@@ -12,7 +13,10 @@ PlaybackController::PlaybackController(const TraceModel& model, QObject* parent)
 }
 
 qint64 PlaybackController::start() const { return model_.startTime(); }
-qint64 PlaybackController::end() const { return std::max(model_.endTime(), start()); }
+qint64 PlaybackController::end() const {
+  const qint64 own = std::max(model_.endTime(), start());
+  return follower_ ? std::max(own, follower_->end()) : own;
+}
 
 double PlaybackController::fraction() const {
   const auto span = end() - start();

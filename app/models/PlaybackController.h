@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QTimer>
 
+class RunFollower;
 class TraceModel;
 
 class PlaybackController : public QObject {
@@ -47,6 +48,9 @@ public Q_SLOTS:
   // To the start of the next (previous) forward, backward or optimizer phase.
   void nextPhase();
   void previousPhase();
+  // A comparison's second run, followed through `follower` (none: null): the playhead goes
+  // on past this run's end until the second run has played to its own end (RunFollower::end()).
+  void setFollower(const RunFollower* follower) { follower_ = follower; }
   // Picks a slow-down that plays the whole run in about `seconds`.
   void fitDuration(double seconds = 20.0);
   // Called when the model changed (new events or a new run).
@@ -64,6 +68,7 @@ private:
   void stepTo(const std::vector<qint64>& starts, bool forward);
   std::vector<qint64> phaseStarts();
   const TraceModel& model_;
+  const RunFollower* follower_ = nullptr;
   PhaseIndex phases_;
   QTimer timer_;
   QElapsedTimer clock_;

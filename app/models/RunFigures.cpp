@@ -23,6 +23,8 @@ RunFigures runFigures(const TraceModel& model) {
   if (s.outOfMemory) {
     f.outOfMemory = true;
     if (s.outOfMemory->budget > 0) f.budgetBytes = s.outOfMemory->budget;
+    f.refusedBytes = s.outOfMemory->needed;
+    f.neededBytes = s.outOfMemory->holding + s.outOfMemory->needed;
   }
   // A run stopped by a failure has no steady steps to replay.
   if (!s.outOfMemory && s.stepsCompleted > 0) {
@@ -31,4 +33,17 @@ RunFigures runFigures(const TraceModel& model) {
     f.scheduleAloneBubble = alone.bubble;
   }
   return f;
+}
+
+std::vector<RefusedAllocation> refusedAllocations(const TraceModel& model) {
+  std::vector<RefusedAllocation> out;
+  const st::Trace& measured = model.measured();
+  for (const auto& e : measured.events) {
+    if (e.record != st::Record::OutOfMemory) continue;
+    // A rank's first report: it stops there.
+    if (std::any_of(out.begin(), out.end(), [&](const RefusedAllocation& r) { return r.rank == e.rank; })) continue;
+    out.push_back({e.rank, e.total, e.bytes, e.value});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
+  return out;
 }

@@ -8,6 +8,7 @@
 #include "models/TraceModel.h"
 
 #include <optional>
+#include <vector>
 
 struct RunFigures {
   double stepS = 0.0;                          // mean steady step, slowest rank (measured)
@@ -19,7 +20,22 @@ struct RunFigures {
   qint64 persistentBytes = 0;                  // highest rank's holding at the end of its last step
   qint64 budgetBytes = 0;                      // the job's memory budget per rank; 0: none
   bool outOfMemory = false;                    // a rank ran past the budget
+  // Out of memory: what the first rank to report it needed, its oom record's holding plus
+  // the allocation refused (above the budget), and that allocation alone.
+  qint64 neededBytes = 0;
+  qint64 refusedBytes = 0;
 };
+
+// One rank's out-of-memory record: what it held and the allocation it was refused.
+struct RefusedAllocation {
+  int rank = 0;
+  qint64 heldBytes = 0;    // HOLDING of the oom record
+  qint64 refusedBytes = 0; // NEEDED: the allocation that would have passed the budget
+  qint64 budgetBytes = 0;
+};
+// Every rank's oom record of the run, in rank order (a rank that was stopped before it
+// reported has none).
+std::vector<RefusedAllocation> refusedAllocations(const TraceModel& model);
 
 // The figures of the measured run of `model` (not of a replay shown in its place).
 // Costs a replay of the whole run: call it once a run has ended, not per frame.

@@ -39,7 +39,48 @@ const std::vector<RunFollower::StepRange>& RunFollower::ranges(const TraceModel&
   return cache;
 }
 
+qint64 RunFollower::end() const {
+  const qint64 leadEnd = std::max(lead_.endTime(), lead_.startTime());
+  // No second run (or one not started): nothing to add, and nothing to walk while the first streams.
+  if (follower_.eventCount() == 0) return leadEnd;
+  const qint64 followerEnd = std::max(follower_.endTime(), follower_.startTime());
+  return leadEnd + std::max<qint64>(0, followerEnd - aligned(leadEnd).followerTime);
+}
+
 RunFollower::Window RunFollower::at(qint64 leadTime) const {
+  const qint64 leadEnd = std::max(lead_.endTime(), lead_.startTime());
+  if (leadTime <= leadEnd || follower_.eventCount() == 0) return aligned(leadTime);
+  // The lead has ended: the lead's views keep its last instant and window; the follower
+  // goes on from where it was at the lead's end, at its own pace, showing its own step.
+  Window w = aligned(leadEnd);
+  w.leadEnded = true;
+  const qint64 followerEnd = std::max(follower_.endTime(), follower_.startTime());
+  w.followerTime = std::min(followerEnd, w.followerTime + (leadTime - leadEnd));
+  const auto& a = ranges(lead_, leadGeneration_, leadSteps_);
+  const auto& b = ranges(follower_, followerGeneration_, followerSteps_);
+  int s = -1;
+  for (std::size_t k = 0; k < b.size() && b[k].t0 <= w.followerTime; ++k) s = static_cast<int>(k);
+  if (s >= 0) {
+    const auto k = static_cast<std::size_t>(s);
+    const qint64 spanA = w.step >= 0 ? a[static_cast<std::size_t>(w.step)].t1 - a[static_cast<std::size_t>(w.step)].t0
+                                     : leadEnd - w.leadStart;
+    w.followerStart = b[k].t0;
+    w.span = std::max<qint64>({1, spanA, b[k].t1 - b[k].t0});
+  }
+  return w;
+}
+
+qint64 RunFollower::leadTimeOf(qint64 followerTime, const Window& w) const {
+  const qint64 same = w.leadStart + (followerTime - w.followerStart);
+  if (follower_.eventCount() == 0) return same;
+  const qint64 leadEnd = std::max(lead_.endTime(), lead_.startTime());
+  const qint64 followerAtEnd = aligned(leadEnd).followerTime;
+  // Where the follower plays on alone, its time maps one to one past the lead's end.
+  if (followerTime > followerAtEnd && (w.leadEnded || same > leadEnd)) return leadEnd + (followerTime - followerAtEnd);
+  return same;
+}
+
+RunFollower::Window RunFollower::aligned(qint64 leadTime) const {
   const auto& a = ranges(lead_, leadGeneration_, leadSteps_);
   const auto& b = ranges(follower_, followerGeneration_, followerSteps_);
   Window w;

@@ -69,7 +69,7 @@ CompareView::CompareView(const TraceModel& a, const TraceModel& b, QWidget* pare
   // A click on either timeline moves the one playhead there (through the first run's clock).
   connect(timeline_[0], &TimelineView::timeRequested, this, &CompareView::timeRequested);
   connect(timeline_[1], &TimelineView::timeRequested, this,
-          [this](qint64 t) { Q_EMIT timeRequested(window_.leadStart + (t - window_.followerStart)); });
+          [this](qint64 t) { Q_EMIT timeRequested(follower_.leadTimeOf(t, window_)); });
   // The cards or the diagram take most of the height; the timelines show the step below them.
   g->setRowStretch(2, 5);
   g->setRowStretch(4, 2);
@@ -131,10 +131,11 @@ void CompareView::setTime(qint64 leadTime) {
   // that is streaming in would cost a walk over its events at every frame.
   if (!isVisible()) return;
   const RunFollower::Window w = follower_.at(leadTime);
-  const qint64 t[2] = {leadTime, w.followerTime};
+  // Past the first run's end (out of memory at once) it shows its last instant while the second plays on.
+  const qint64 t[2] = {std::min(leadTime, std::max(model_[0]->endTime(), model_[0]->startTime())), w.followerTime};
   const qint64 stepStart[2] = {w.leadStart, w.followerStart};
   const bool newWindow = w.step != window_.step || w.span != window_.span || w.leadStart != window_.leadStart ||
-                         w.followerStart != window_.followerStart;
+                         w.followerStart != window_.followerStart || w.leadEnded != window_.leadEnded;
   window_ = w;
   for (int run = 0; run < 2; ++run) {
     // Both timelines show the step under the playhead over the same span of time.

@@ -19,6 +19,7 @@ CompareWindow::CompareWindow(const TraceModel& a, const TraceModel& b, QWidget* 
   new QShortcut(QKeySequence(Qt::Key_Space), this, [this] { playback_.togglePlay(); });
   new QShortcut(QKeySequence(Qt::Key_Right), this, [this] { playback_.nextEvent(); });
   new QShortcut(QKeySequence(Qt::Key_Left), this, [this] { playback_.previousEvent(); });
+  playback_.setFollower(&view_->follower()); // the playhead plays both runs to their ends
   playback_.fitDuration();
   resize(1400, 800);
   // From the first run's start: the bar reads 0 at the left, not the run's clock.

@@ -31,7 +31,7 @@ LedgerView::LedgerView(const TraceModel& model, QWidget* parent) : QWidget(paren
   text_ = new QTextBrowser(this);
   text_->setObjectName(QStringLiteral("ledgerText"));
   v->addWidget(text_);
-  connect(rank_, &QComboBox::currentIndexChanged, this, [this] { text_->setHtml(html(model_, this->rank())); });
+  connect(rank_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
 }
 
 int LedgerView::rank() const { return std::max(0, rank_->currentIndex()); }
@@ -44,8 +44,19 @@ void LedgerView::rebuild() {
     for (int r = 0; r < model_.rankCount(); ++r) rank_->addItem(model_.rankLabel(r));
     rank_->setCurrentIndex(std::clamp(keep, 0, std::max(0, model_.rankCount() - 1)));
   }
-  text_->setHtml(html(model_, rank()));
+  text_->setHtml(awaitingRun_ && model_.isEmpty()
+                     ? tr("<p>No run yet for this lesson: it runs once you have made your prediction (or chosen to run "
+                          "without one).</p>")
+                     : html(model_, rank()));
 }
+
+void LedgerView::setAwaitingRun(bool awaiting) {
+  if (awaiting == awaitingRun_) return;
+  awaitingRun_ = awaiting;
+  rebuild();
+}
+
+QString LedgerView::shownHtml() const { return text_->toHtml(); }
 
 QString LedgerView::html(const TraceModel& model, int rank) {
   if (model.isEmpty() || !model.config()) return tr("<p>No run yet.</p>");
@@ -59,6 +70,20 @@ QString LedgerView::html(const TraceModel& model, int rank) {
              .arg(ledger.degree);
   else
     h += tr("<p>The Ψ arithmetic is data parallelism's (DDP, FSDP): here only what the rank measured is shown.</p>");
+  if (const auto& stop = ledger.outOfMemory) {
+    // No step ended to measure at: say how the run ended and measure what was held then.
+    const QString what = Palette::categoryName(stop->category) +
+                         (stop->unit.isEmpty() ? QString() : tr(" of %1").arg(stop->unit));
+    const QString when = stop->step < 0 ? tr("The run ended out of memory before its first step")
+                                        : tr("The run ended out of memory in step %1").arg(stop->step);
+    h += QStringLiteral("<p style=\"color:%1\"><b>%2</b>: %3</p>")
+             .arg(Palette::problem().name(), when.toHtmlEscaped(),
+                  tr("rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.")
+                      .arg(stop->reportingRank)
+                      .arg(Captions::bytes(stop->needed), what, Captions::bytes(stop->holding),
+                           Captions::bytes(stop->budget), model.rankLabel(rank))
+                      .toHtmlEscaped());
+  }
   // Every bar to one scale: the largest of what was measured and what the formula says.
   double scale = 1;
   for (const auto& l : ledger.lines) scale = std::max({scale, static_cast<double>(l.measured), l.formulaBytes.value_or(0)});
@@ -77,7 +102,9 @@ QString LedgerView::html(const TraceModel& model, int rank) {
   for (const auto& l : ledger.lines) {
     QString name = Palette::categoryName(l.category);
     if (l.also != st::Category::Count) name += QStringLiteral(" + ") + Palette::categoryName(l.also);
-    name += l.persistent ? tr("<br><small>at the end of a step</small>") : tr("<br><small>peak</small>");
+    name += !l.persistent          ? tr("<br><small>peak</small>")
+            : ledger.outOfMemory ? tr("<br><small>when the run stopped</small>")
+                                 : tr("<br><small>at the end of a step</small>");
     const QString measured = bar(static_cast<double>(l.measured), Palette::category(l.category)) +
                              Captions::bytes(l.measured) + (psi > 0 && l.persistent ? QStringLiteral(" = ") + inPsi(static_cast<double>(l.measured)) : QString());
     const QString formula = l.formulaBytes ? bar(*l.formulaBytes, Palette::category(l.category).lighter(150)) + l.formula.toHtmlEscaped() +

@@ -16,6 +16,10 @@ public:
   explicit LedgerView(const TraceModel& model, QWidget* parent = nullptr);
   static QString html(const TraceModel& model, int rank);
   int rank() const;
+  // A lesson waits for the learner's prediction before its run: the tab says there is no run
+  // yet for it.
+  void setAwaitingRun(bool awaiting);
+  QString shownHtml() const; // what the tab shows (tests)
 
 public Q_SLOTS:
   void rebuild();
@@ -24,4 +28,5 @@ private:
   const TraceModel& model_;
   QComboBox* rank_;
   QTextBrowser* text_;
+  bool awaitingRun_ = false;
 };

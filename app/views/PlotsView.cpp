@@ -55,6 +55,13 @@ PlotsView::PlotsView(const TraceModel& model, QWidget* parent) : QWidget(parent)
   legendRow->addElement(0, 0, compare_->legend);
   compare_->plotLayout()->setRowStretchFactor(1, 0.001);
   cl->addWidget(compare_, 1);
+  // Without a second run the page says so, rather than an empty chart whose axes collapse.
+  compareEmpty_ = new QLabel(comparePage_);
+  compareEmpty_->setObjectName(QStringLiteral("compareEmpty"));
+  compareEmpty_->setAlignment(Qt::AlignCenter);
+  compareEmpty_->setWordWrap(true);
+  compareEmpty_->setForegroundRole(QPalette::PlaceholderText);
+  cl->addWidget(compareEmpty_, 1);
   tabs_->addTab(comparePage_, tr("Compare runs"));
   connect(rank_, &QComboBox::currentIndexChanged, this, [this] { buildMemory(); });
   for (auto* p : {memory_, loss_, bytes_, compare_}) p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -213,6 +220,12 @@ void PlotsView::buildBytes() {
 
 void PlotsView::showComparison() { tabs_->setCurrentWidget(comparePage_); }
 
+void PlotsView::setAwaitingRun(bool awaiting) {
+  if (awaiting == awaitingRun_) return;
+  awaitingRun_ = awaiting;
+  buildCompare();
+}
+
 const RunFigures& PlotsView::figures(int run) {
   const TraceModel& m = run == 0 ? model_ : *other_;
   if (figuresModel_[run] != &m || figuresGeneration_[run] != m.generation()) {
@@ -227,18 +240,18 @@ void PlotsView::buildCompare() {
   compare_->clearPlottables();
   compare_->clearItems();
   styleplot(compare_);
-  if (!other_) {
+  const bool shown = other_ && !(model_.isEmpty() && other_->isEmpty());
+  compareEmpty_->setVisible(!shown);
+  compare_->setVisible(shown);
+  if (!shown) {
     compareTable_->clear();
     compareTable_->setRowCount(0);
     compareTable_->setColumnCount(0);
     compareTable_->hide();
-    auto* text = new QCPItemText(compare_);
-    text->position->setType(QCPItemPosition::ptAxisRectRatio);
-    text->position->setCoords(0.5, 0.5);
-    text->setText(tr("Run a comparison lesson or use File → Compare with trace…"));
-    text->setColor(palette().color(QPalette::Text));
     compare_->legend->setVisible(false);
-    compare_->replot();
+    compareEmpty_->setText(awaitingRun_ ? tr("No run yet for this lesson: it runs once you have made your prediction "
+                                             "(or chosen to run without one).")
+                                        : tr("No comparison: run a comparison lesson or use File → Compare with trace…"));
     return;
   }
   // What the comparison lessons are about, measured, and replayed with communication free.
@@ -264,6 +277,11 @@ void PlotsView::buildCompare() {
   add(tr("Peak memory (highest rank)"), [&](const RunFigures& r) {
     return r.outOfMemory ? tr("%1 — out of memory").arg(bytes(r.peakBytes)) : bytes(r.peakBytes);
   });
+  // What the run that ran out of memory needed: held plus the allocation it was refused.
+  if (f[0]->refusedBytes > 0 || f[1]->refusedBytes > 0)
+    add(tr("Needed, refused (out of memory)"), [&](const RunFigures& r) {
+      return r.refusedBytes > 0 ? tr("%1 (%2 more)").arg(bytes(r.neededBytes), bytes(r.refusedBytes)) : none;
+    });
   add(tr("Persistent memory (end of the last step)"), [&](const RunFigures& r) { return bytes(r.persistentBytes); });
   add(tr("Memory budget per rank"), [&](const RunFigures& r) { return r.budgetBytes > 0 ? bytes(r.budgetBytes) : tr("none"); });
   compareTable_->clear();
@@ -309,7 +327,28 @@ void PlotsView::buildCompare() {
       bars->setName(persistent ? tr("%1: persistent").arg(label) : tr("%1: peak").arg(label));
     }
   }
+  // An out-of-memory rank: the allocation it was refused, drawn on what it held then, so the
+  // bar reaches what the rank needed (above the budget line): hatched and outlined, "needed,
+  // refused", beside the solid bars of what was held.
   double top = 0;
+  for (int run = 0; run < 2; ++run) {
+    const TraceModel& m = run == 0 ? model_ : *other_;
+    const QString label = run == 0 ? labelA_ : labelB_;
+    bool named = false;
+    for (const RefusedAllocation& r : refusedAllocations(m)) {
+      auto* bars = new QCPBars(compare_->xAxis, compare_->yAxis);
+      bars->setWidth(0.19);
+      bars->setBaseValue(static_cast<double>(r.heldBytes) / mib);
+      bars->setData({r.rank - 0.3 + 0.2 * (2 * run)}, {static_cast<double>(r.refusedBytes) / mib});
+      bars->setPen(QPen(Palette::problem(), 1.5, Qt::DashLine));
+      bars->setBrush(QBrush(Palette::problem(), Qt::BDiagPattern));
+      bars->setName(tr("%1: needed, refused (out of memory)").arg(label));
+      bars->setProperty("refused", true);
+      if (named) bars->removeFromLegend();
+      named = true;
+      top = std::max(top, static_cast<double>(r.heldBytes + r.refusedBytes) / mib);
+    }
+  }
   for (int run = 0; run < 2; ++run) top = std::max(top, static_cast<double>(std::max(f[run]->peakBytes, f[run]->budgetBytes)) / mib);
   const qint64 budget = std::max(f[0]->budgetBytes, f[1]->budgetBytes);
   if (budget > 0) {
@@ -318,13 +357,22 @@ void PlotsView::buildCompare() {
     line->point1->setCoords(0, y);
     line->point2->setCoords(1, y);
     line->setPen(QPen(Palette::problem(), 2, Qt::DashLine));
+    // At the right end, over the last rank's bars, clear of a refused allocation's bar.
     auto* text = new QCPItemText(compare_);
-    text->position->setCoords(-0.6, y);
-    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    text->position->setCoords(std::max(model_.rankCount(), other_->rankCount()) - 0.32, y);
+    text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     text->setText(tr("memory budget %1").arg(Captions::bytes(budget)));
     text->setColor(Palette::problem());
     text->setFont(font());
   }
+  // One tick per rank, labelled with its number: ranks are whole.
+  QSharedPointer<QCPAxisTickerFixed> rankTicks(new QCPAxisTickerFixed);
+  rankTicks->setTickStep(1.0);
+  rankTicks->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  compare_->xAxis->setTicker(rankTicks);
+  compare_->xAxis->setSubTicks(false);
+  compare_->xAxis->setNumberFormat(QStringLiteral("f"));
+  compare_->xAxis->setNumberPrecision(0);
   compare_->xAxis->setLabel(tr("rank"));
   compare_->yAxis->setLabel(tr("held (MiB)"));
   compare_->legend->setVisible(true);

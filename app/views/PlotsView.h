@@ -12,6 +12,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QCustomPlot;
 class QTabWidget;
 class QTableWidget;
@@ -27,6 +28,11 @@ public:
   QCustomPlot* comparePlot() const { return compare_; }
   // Shows the Compare runs tab.
   void showComparison();
+  // A lesson waits for the learner's prediction before its run: the pages say there is no
+  // run yet for it (rather than an empty chart).
+  void setAwaitingRun(bool awaiting);
+  // Compare runs' text when there is nothing to compare (tests).
+  QLabel* compareEmptyLabel() const { return compareEmpty_; }
 
 public Q_SLOTS:
   void rebuild();
@@ -46,6 +52,8 @@ private:
   QCustomPlot *memory_, *loss_, *bytes_, *compare_;
   QWidget* comparePage_;
   QTableWidget* compareTable_;
+  QLabel* compareEmpty_ = nullptr;
+  bool awaitingRun_ = false;
   // The figures cost a replay of each run: kept until the run changes.
   const RunFigures& figures(int run);
   quint64 figuresGeneration_[2] = {~0ull, ~0ull};

@@ -26,6 +26,23 @@ double progressOf(const st::Event& e, qint64 t) {
   return std::clamp(static_cast<double>(t - e.t0) / static_cast<double>(e.t1 - e.t0), 0.0, 1.0);
 }
 
+// The share of a unit's whole parameters that `bytes` of it are (1 where the job record
+// does not give the unit's size: the old traces held whole units only).
+double heldShare(const MemoryStateModel& state, int unit, qint64 bytes) {
+  const qint64 full = state.unitFullBytes(unit);
+  return full > 0 ? std::clamp(static_cast<double>(bytes) / static_cast<double>(full), 0.0, 1.0) : 1.0;
+}
+
+// Fills `share` of a unit's slots, from the rank's own slot on (the slice a tensor-parallel
+// rank holds is its own), one slot after another; the last one partly, from the bottom.
+void fillShare(std::vector<double>& fill, double share, int own) {
+  const int n = static_cast<int>(fill.size());
+  if (n == 0) return;
+  double left = share * n;
+  for (int k = 0; k < n && left > 0; ++k, left -= 1.0)
+    fill[static_cast<std::size_t>((own + k) % n)] = std::min(1.0, left);
+}
+
 int runningCollective(const TraceModel& model, const MemoryStateModel& state, int rank, qint64 t, st::Kind kind,
                       int unit) {
   const int i = state.runningAt(rank, TraceModel::Lane::Comm, t);
@@ -61,7 +78,13 @@ std::vector<double> RankView::parameterSlots(const TraceModel& model, const Memo
   std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
   const CategoryBytes held = state.unitBytesAt(rank, unit, t);
   const CategoryBytes untied = state.unitBytesAt(rank, -1, t);
-  if (held[kParamReplica] > 0 || untied[kParamReplica] > 0) {
+  if (held[kParamReplica] > 0) {
+    // A replica of what the rank's records hold: the whole unit (DDP, a pipeline stage's
+    // units) or a slice of it (tensor parallelism: 1/N of each block).
+    fillShare(fill, heldShare(state, unit, held[kParamReplica]), model.slotOf(rank));
+    return fill;
+  }
+  if (untied[kParamReplica] > 0) {
     std::fill(fill.begin(), fill.end(), 1.0);
     return fill;
   }
@@ -113,7 +136,7 @@ std::vector<double> RankView::gradientSlots(const TraceModel& model, const Memor
         fill[static_cast<std::size_t>(model.slotOf(j))] = j == rank ? 1.0 : 1.0 - p;
     return fill;
   }
-  if (held[kGrads] > 0) std::fill(fill.begin(), fill.end(), 1.0);
+  if (held[kGrads] > 0) fillShare(fill, heldShare(state, unit, held[kGrads]), model.slotOf(rank));
   else if (held[kGradShard] > 0) fill[static_cast<std::size_t>(model.slotOf(rank))] = 1.0;
   return fill;
 }
@@ -290,7 +313,7 @@ void RankView::paintEvent(QPaintEvent*) {
   if (cards_.size() != static_cast<std::size_t>(model_.rankCount()) || laidOutSlots_ != model_.slotCount()) layoutCards();
   if (model_.rankCount() == 0) {
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(rect(), Qt::AlignCenter, tr("No run yet. Pick a lesson or run an experiment."));
+    p.drawText(rect().adjusted(20, 0, -20, 0), Qt::AlignCenter | Qt::TextWordWrap, emptyText());
     return;
   }
   // What does not move with the playhead (cards, titles, unit names, slot outlines,
@@ -566,8 +589,6 @@ void RankView::paintCard(QPainter& p, int rank) {
 
 void RankView::paintFailureBox(QPainter& p, int rank) {
   const int failure = failureAt(rank);
-  const QRectF c = cardRect(rank);
-  const double lh = QFontMetricsF(font()).height();
 
   // A hung or failed run's culprit: what happened, in the box the out-of-memory rank gets.
   const RunEnding& ending = model_.ending();
@@ -579,16 +600,8 @@ void RankView::paintFailureBox(QPainter& p, int rank) {
                                         Captions::rankList(QList<int>(ending.waiting.begin(), ending.waiting.end())))
                              : tr("Rank %1 failed: %2.").arg(rank).arg(ending.culpritText(rank));
     // As tall as its words need, up to half the card; a smaller font where even that is short.
-    const double width = c.width() - 20;
-    QFont f = font();
-    double needed = 0;
-    for (int shrink = 0; shrink < 5; ++shrink) {
-      needed = QFontMetricsF(f).boundingRect(QRectF(0, 0, width - 12, 1e6), Qt::AlignCenter | Qt::TextWordWrap, text).height() + 6;
-      if (needed <= c.height() * 0.5) break;
-      f.setPointSizeF(f.pointSizeF() * 0.88);
-    }
-    const double h = std::min(needed, c.height() * 0.5);
-    const QRectF box(c.left() + 10, c.bottom() - h - lh * 0.4, width, h);
+    QFont f;
+    const QRectF box = failureBoxRect(rank, text, &f);
     p.setPen(Qt::NoPen);
     p.setBrush(Palette::problem());
     p.drawRoundedRect(box, 4, 4);
@@ -600,17 +613,58 @@ void RankView::paintFailureBox(QPainter& p, int rank) {
     return;
   }
   if (failure >= 0 && model_.event(failure).record == st::Record::OutOfMemory) {
-    const auto& e = model_.event(failure);
-    const QString text = tr("Out of memory: %1 needed %2 more while holding %3; budget %4.")
-                             .arg(Palette::categoryName(e.category) + (e.unit >= 0 ? tr(" of %1").arg(model_.unitName(e.unit)) : QString()),
-                                  Captions::bytes(e.bytes), Captions::bytes(e.total), Captions::bytes(e.value));
-    const QRectF box(c.left() + 10, c.bottom() - lh * 3.2, c.width() - 20, lh * 2.8);
+    const QString text = outOfMemoryText(rank);
+    QFont f;
+    // As tall as its words need, up to half the card, in a smaller font where even that is
+    // short: the whole sentence, never "…needed 129.2 KiB more while".
+    const QRectF box = failureBoxRect(rank, text, &f);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0xD5, 0x5E, 0x00, 230));
     p.drawRoundedRect(box, 4, 4);
     p.setPen(Qt::white);
+    const QFont saved = p.font();
+    p.setFont(f);
     p.drawText(box.adjusted(6, 2, -6, -2), Qt::AlignCenter | Qt::TextWordWrap, text);
+    p.setFont(saved);
   }
+}
+
+QString RankView::outOfMemoryText(int rank) const {
+  const int failure = failureAt(rank);
+  if (failure < 0 || model_.event(failure).record != st::Record::OutOfMemory) return {};
+  const auto& e = model_.event(failure);
+  return tr("Out of memory: %1 needed %2 more while holding %3; budget %4.")
+      .arg(Palette::categoryName(e.category) + (e.unit >= 0 ? tr(" of %1").arg(model_.unitName(e.unit)) : QString()),
+           Captions::bytes(e.bytes), Captions::bytes(e.total), Captions::bytes(e.value));
+}
+
+QRectF RankView::failureBoxRect(int rank, const QString& text, QFont* fitted) const {
+  const QRectF c = cardRect(rank);
+  if (c.isNull() || text.isEmpty()) return {};
+  const double lh = QFontMetricsF(font()).height();
+  const double width = c.width() - 20;
+  QFont f = font();
+  double needed = 0;
+  for (int shrink = 0; shrink < 5; ++shrink) {
+    needed = QFontMetricsF(f).boundingRect(QRectF(0, 0, width - 12, 1e6), Qt::AlignCenter | Qt::TextWordWrap, text).height() + 6;
+    if (needed <= c.height() * 0.5) break;
+    f.setPointSizeF(f.pointSizeF() * 0.88);
+  }
+  if (fitted) *fitted = f;
+  const double h = std::min(needed, c.height() * 0.5);
+  return QRectF(c.left() + 10, c.bottom() - h - lh * 0.4, width, h);
+}
+
+QRectF RankView::outOfMemoryBoxRect(int rank) const { return failureBoxRect(rank, outOfMemoryText(rank), nullptr); }
+
+bool RankView::outOfMemoryTextFits(int rank) const {
+  const QString text = outOfMemoryText(rank);
+  QFont f;
+  const QRectF box = failureBoxRect(rank, text, &f);
+  if (box.isNull()) return false;
+  const QRectF room = box.adjusted(6, 2, -6, -2);
+  const QRectF used = QFontMetricsF(f).boundingRect(room, Qt::AlignCenter | Qt::TextWordWrap, text);
+  return used.height() <= room.height() + 0.5;
 }
 
 void RankView::paintTransfers(QPainter& p) {
@@ -678,6 +732,18 @@ void RankView::paintTransfers(QPainter& p) {
     default: break;
     }
   }
+}
+
+void RankView::setAwaitingRun(bool awaiting) {
+  if (awaiting == awaitingRun_) return;
+  awaitingRun_ = awaiting;
+  update();
+}
+
+QString RankView::emptyText() const {
+  return awaitingRun_ ? tr("No run yet for this lesson: it runs once you have made your prediction (or chosen to run "
+                           "without one).")
+                      : tr("No run yet. Pick a lesson or run an experiment.");
 }
 
 void RankView::setLegendShown(bool shown) {

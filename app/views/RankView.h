@@ -20,9 +20,17 @@ public:
   // The categories' legend under the cards (CategoryLegend); off where one legend serves
   // several rank views (the Both runs tab), which gives the cards its height.
   void setLegendShown(bool shown);
+  // A lesson waits for the learner's prediction before its run: without a run the view says
+  // there is none yet for this lesson (rather than "pick a lesson").
+  void setAwaitingRun(bool awaiting);
+  // What the view says without a run.
+  QString emptyText() const;
   bool legendShown() const { return legendShown_; }
   // Fill (0..1) of each owner slot of `unit` on `rank` at t: what the rank holds
-  // of that unit's parameters, from its mem records and running all-gather.
+  // of that unit's parameters, from its mem records and running all-gather. A replica is
+  // drawn as the share of the unit its records hold (their bytes against the unit's size in
+  // the job record's model): whole units under DDP, 1/N of each block under tensor
+  // parallelism, from the rank's own slot on.
   static std::vector<double> parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
                                             qint64 t);
   // Same for the unit's gradients (full grads, own grad shard, slices leaving in a reduce-scatter).
@@ -43,6 +51,11 @@ public:
   QString shownUnitLabel(int unit) const {
     return unit >= 0 && static_cast<std::size_t>(unit) < labels_.size() ? labels_[static_cast<std::size_t>(unit)] : QString();
   }
+  // The out-of-memory box of a rank that ran out of memory (empty otherwise): its sentence,
+  // where it is drawn, and whether the whole sentence fits in it (tests).
+  QString outOfMemoryText(int rank) const;
+  QRectF outOfMemoryBoxRect(int rank) const;
+  bool outOfMemoryTextFits(int rank) const;
   QSize sizeHint() const override { return {900, 600}; }
   // What the card says the rank does at the playhead: the ops running, idle, or at the
   // newest recorded instant (a live job's edge) what it did last.
@@ -66,6 +79,9 @@ private:
   void paintCardOver(QPainter& p, int rank);
   void paintFailureBox(QPainter& p, int rank);
   int failureAt(int rank) const;
+  // The box a failure's sentence is drawn in at the bottom of the card: as tall as its words
+  // need, up to half the card, in `fitted` (the font, smaller where half the card is short).
+  QRectF failureBoxRect(int rank, const QString& text, QFont* fitted) const;
   void paintTransfers(QPainter& p);
   int unitColumns() const;
   int bestUnitColumns(const QRectF& card, double lh, int units) const;
@@ -82,6 +98,7 @@ private:
   int laidOutSlots_ = 0;
   std::vector<QRectF> groupLabels_; // hybrid sharding, cards in one row: above each shard group
   bool legendShown_ = true;
+  bool awaitingRun_ = false;
   qint64 budget_ = 0;
   struct ColumnsKey {
     int units = -1, ranks = -1;

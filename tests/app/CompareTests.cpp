@@ -7,10 +7,12 @@
 #include "models/Captions.h"
 #include "models/JobRunner.h"
 #include "models/PlaybackController.h"
+#include "models/RunFigures.h"
 #include "models/RunFollower.h"
 #include "models/TraceModel.h"
 #include "views/CompareView.h"
 #include "views/CompareWindow.h"
+#include "views/LedgerView.h"
 #include "views/LogPane.h"
 #include "views/PipelineView.h"
 #include "views/PlotsView.h"
@@ -21,11 +23,13 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLocale>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
 
 #include <algorithm>
+#include <cmath>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -264,5 +268,131 @@ TEST(ComparisonLesson, TwoRealRunsSideBySideMovedTogetherWithTheirFigures) {
   w.playback().setTime(a1 + into);
   const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
   if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/compare-lesson.png"));
+  w.close();
+}
+
+namespace {
+// The out-of-memory lesson's first run: it stops when rank 1 runs out of memory in step 0
+// (the sample's rank 0 would go on; a real job is aborted there), the second run goes on.
+void loadStoppedByOutOfMemory(TraceModel& m) {
+  st::Trace t = st::readTrace(sample::fsdpText({2, 2, true})).trace;
+  qint64 stop = INT64_MAX;
+  for (const auto& e : t.events)
+    if (e.record == st::Record::OutOfMemory) stop = std::min<qint64>(stop, e.t0);
+  std::erase_if(t.events, [&](const st::Event& e) { return e.t0 > stop; });
+  m.setTrace(std::move(t));
+}
+} // namespace
+
+// gui-walk-3 #4: in the out-of-memory lesson the playhead ended at DDP's last instant, so
+// FSDP, still in step 0 there, never played. The comparison plays both runs to their ends.
+TEST(CompareView, EachRunPlaysToItsOwnEnd) {
+  TraceModel a, b;
+  loadStoppedByOutOfMemory(a);
+  load(b, {2, 3, false});
+  ASSERT_FALSE(a.failureEvents().empty());
+  RunFollower follower(a, b);
+  const qint64 leadEnd = a.endTime();
+  const RunFollower::Window atLeadEnd = follower.at(leadEnd);
+  ASSERT_LT(atLeadEnd.followerTime, b.endTime()) << "run B has more to play when run A stops";
+  EXPECT_EQ(follower.end(), leadEnd + (b.endTime() - atLeadEnd.followerTime));
+  // Past run A's end, run B goes on at its own pace, in its own step.
+  const qint64 later = leadEnd + (b.endTime() - atLeadEnd.followerTime) / 2;
+  const RunFollower::Window w = follower.at(later);
+  EXPECT_EQ(w.followerTime, atLeadEnd.followerTime + (later - leadEnd));
+  EXPECT_TRUE(w.leadEnded);
+  EXPECT_EQ(follower.leadTimeOf(w.followerTime, w), later) << "a click on run B's timeline maps back";
+  EXPECT_EQ(follower.at(follower.end()).followerTime, b.endTime());
+
+  CompareWindow window(a, b);
+  window.resize(1280, 720);
+  window.show();
+  EXPECT_EQ(window.playback().end(), follower.end()) << "the playhead's range covers both runs";
+  window.playback().toEnd();
+  CompareView* view = window.view();
+  EXPECT_EQ(view->rankView(1)->time(), b.endTime()) << "run B reaches its own end";
+  EXPECT_EQ(view->rankView(0)->time(), a.endTime()) << "run A shows its last instant";
+  const auto [b2, b2end] = stepExtent(b, 2);
+  EXPECT_EQ(view->timelineView(1)->visibleStart(), b2) << "run B's timeline shows the step it is in";
+  // Playing from run A's end moves run B on.
+  window.playback().setTime(leadEnd);
+  const qint64 before = view->rankView(1)->time();
+  window.playback().setSlowdown(2000.0);
+  window.playback().play();
+  QTest::qWait(300);
+  window.playback().pause();
+  EXPECT_GT(view->rankView(1)->time(), before);
+  EXPECT_EQ(view->rankView(0)->time(), a.endTime());
+}
+
+// gui-walk-3 #4: the out-of-memory run's bar stood under the budget line as if it fitted. The
+// chart draws the refused allocation on what the rank held: the bar reaches what it needed.
+TEST(CompareRuns, TheOutOfMemoryBarShowsWhatTheRankNeededAboveTheBudget) {
+  TraceModel a, b;
+  loadStoppedByOutOfMemory(a);
+  load(b, {2, 2, false});
+  PlotsView plots(a);
+  plots.resize(1000, 700);
+  plots.setComparison(&b, QStringLiteral("DDP"), QStringLiteral("FSDP"));
+  const auto refused = refusedAllocations(a);
+  ASSERT_EQ(refused.size(), 1u);
+  const double mib = 1024.0 * 1024.0;
+  const double needed = static_cast<double>(refused[0].heldBytes + refused[0].refusedBytes) / mib;
+  QCPBars* refusedBar = nullptr;
+  for (int i = 0; i < plots.comparePlot()->plottableCount(); ++i)
+    if (auto* bars = qobject_cast<QCPBars*>(plots.comparePlot()->plottable(i)); bars && bars->property("refused").toBool())
+      refusedBar = bars;
+  ASSERT_NE(refusedBar, nullptr) << "a bar for the refused allocation";
+  ASSERT_EQ(refusedBar->data()->size(), 1);
+  EXPECT_NEAR(refusedBar->baseValue(), static_cast<double>(refused[0].heldBytes) / mib, 1e-12) << "on what was held";
+  EXPECT_NEAR(refusedBar->baseValue() + refusedBar->data()->begin()->mainValue(), needed, 1e-12) << "up to what was needed";
+  EXPECT_TRUE(refusedBar->name().contains(QStringLiteral("needed, refused"))) << refusedBar->name().toStdString();
+  EXPECT_GE(plots.comparePlot()->yAxis->range().upper, needed) << "in view";
+  EXPECT_TRUE(cell(plots.compareTable(), QStringLiteral("Needed, refused"), 0)
+                  .startsWith(Captions::bytes(refused[0].heldBytes + refused[0].refusedBytes)));
+  EXPECT_EQ(cell(plots.compareTable(), QStringLiteral("Needed, refused"), 1), QStringLiteral("—"));
+  // gui-walk-3 (30): the rank axis has a tick per rank, no "-0.5 … 1.5".
+  plots.show();
+  plots.showComparison();
+  QTest::qWait(50);
+  plots.comparePlot()->replot();
+  const QVector<double> ticks = plots.comparePlot()->xAxis->tickVector();
+  ASSERT_FALSE(ticks.isEmpty());
+  for (double x : ticks) EXPECT_DOUBLE_EQ(x, std::round(x)) << "a whole rank";
+}
+
+// gui-walk-3 #6: while the next lesson waits for its prediction the window kept the previous
+// run (its cards, its ledger, "4 CPU ranks") and Compare runs collapsed to a broken chart. Now
+// the previous runs leave the screen and every view says there is no run yet for the lesson.
+TEST(ComparisonLesson, WhileThePredictionIsAwaitedTheViewsSayThereIsNoRunYet) {
+  QTemporaryDir dir;
+  const QString file = dir.filePath(QStringLiteral("previous.trace"));
+  std::ofstream(file.toStdString()) << sample::fsdpText({4, 2, false});
+  MainWindow w;
+  w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
+  w.resize(1600, 1000);
+  w.show();
+  ASSERT_TRUE(w.openTrace(file).isEmpty());
+  ASSERT_FALSE(w.model().isEmpty());
+  ASSERT_TRUE(w.runLesson(QStringLiteral("oom-ddp-vs-fsdp"), true));
+  ASSERT_TRUE(w.waitingForPrediction());
+  EXPECT_TRUE(w.model().isEmpty()) << "the previous run is not this lesson's";
+  EXPECT_TRUE(w.comparisonModel().isEmpty());
+  EXPECT_TRUE(w.rankView()->emptyText().contains(QStringLiteral("for this lesson"))) << w.rankView()->emptyText().toStdString();
+  w.plotsView()->showComparison();
+  QTest::qWait(50);
+  EXPECT_TRUE(w.plotsView()->comparePlot()->isHidden()) << "no chart without runs";
+  EXPECT_FALSE(w.plotsView()->compareEmptyLabel()->isHidden());
+  EXPECT_TRUE(w.plotsView()->compareEmptyLabel()->text().contains(QStringLiteral("for this lesson")));
+  auto* ledger = w.findChild<LedgerView*>();
+  ASSERT_NE(ledger, nullptr);
+  EXPECT_TRUE(ledger->shownHtml().contains(QStringLiteral("for this lesson")));
+  // The header's step count (the Lab dock has a progress bar of its own).
+  bool noRun = false;
+  for (auto* bar : w.findChildren<QProgressBar*>()) {
+    EXPECT_FALSE(bar->text().contains(QStringLiteral("steps"))) << "not \"0 / 1 steps\": " << bar->text().toStdString();
+    noRun |= bar->text() == QStringLiteral("no run");
+  }
+  EXPECT_TRUE(noRun);
   w.close();
 }

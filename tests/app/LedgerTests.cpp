@@ -83,3 +83,47 @@ TEST(MemoryLedger, PaddingIsTheDifferenceWhenUnitsDoNotDivideByTheRanks) {
   EXPECT_TRUE(html.contains(QStringLiteral("FULL_SHARD (ZeRO-3)")));
   EXPECT_TRUE(html.contains(QStringLiteral("4Ψ/D")));
 }
+
+// gui-walk-3 #6 (35): the ledger of the out-of-memory lesson's DDP run said "0 B = 0.00 Ψ …
+// freed after the optimizer step": the run had no step to measure at, it died of OOM. The
+// ledger says how the run ended and shows what the rank held when it stopped. A real DDP run
+// on 2 ranks over a budget under its 16Ψ, as in the lesson.
+TEST(MemoryLedger, AnOutOfMemoryRunIsMeasuredWhenItStopped) {
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet";
+  TraceModel model;
+  JobRunner runner(model);
+  QSignalSpy finished(&runner, &JobRunner::finished);
+  shardlab::JobConfig spec;
+  spec.strategy = shardlab::StrategyKind::Ddp;
+  spec.ranks = 2;
+  spec.steps = 1;
+  spec.memoryBudget = 1536 * 1024; // the lesson's 1.5 MiB, under the default model's 16Ψ (2.15 MiB)
+  ASSERT_TRUE(runner.start(spec));
+  ASSERT_TRUE(finished.wait(240000));
+  const auto& oom = model.summary().outOfMemory;
+  ASSERT_TRUE(oom.has_value()) << "the run ran out of memory";
+  const int rank = oom->rank;
+  const Ledger ledger = memoryLedger(model, rank);
+  ASSERT_TRUE(ledger.outOfMemory.has_value());
+  EXPECT_EQ(ledger.outOfMemory->reportingRank, rank);
+  EXPECT_EQ(ledger.outOfMemory->step, -1) << "DDP allocates its model state before its first step";
+  EXPECT_EQ(ledger.outOfMemory->needed, oom->needed);
+  // What the rank held when it stopped, part by part: the oom record's holding in all.
+  std::int64_t held = 0;
+  for (const auto& l : ledger.lines)
+    if (l.persistent) held += l.measured;
+  EXPECT_EQ(held, oom->holding) << "the persistent parts are all it held";
+  // DDP allocates unit by unit (parameters, gradients, both moments): what the refused
+  // allocation's unit and those after it lack is named as the stop, not as "freed".
+  const auto& params = line(ledger, st::Category::ParamReplica);
+  EXPECT_GT(params.measured, 0);
+  EXPECT_TRUE(params.why == QStringLiteral("equal") || params.why.contains(QStringLiteral("out of memory"))) << params.why.toStdString();
+  for (const auto& l : ledger.lines)
+    EXPECT_FALSE(l.why.contains(QStringLiteral("freed after the optimizer step"))) << l.why.toStdString();
+  const auto& optimizer = line(ledger, st::Category::OptimizerState);
+  EXPECT_TRUE(optimizer.why.contains(QStringLiteral("out of memory"))) << optimizer.why.toStdString();
+  const QString html = LedgerView::html(model, rank);
+  EXPECT_TRUE(html.contains(QStringLiteral("The run ended out of memory before its first step"))) << html.toStdString();
+  EXPECT_TRUE(html.contains(QStringLiteral("when the run stopped")));
+  EXPECT_FALSE(html.contains(QStringLiteral("at the end of a step")));
+}

@@ -12,6 +12,9 @@
 #include "views/TimelineView.h"
 #include "models/TraceModel.h"
 
+#include "job/JobConfig.h"
+#include "job/ModelShape.h"
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -280,4 +283,132 @@ TEST(ExperimentPanel, TheHostfileFieldIsTheJobsHostfileCheckedByItsRules) {
   c.hostfile = "/somewhere/hosts";
   p.setConfig(c);
   EXPECT_EQ(hostfile->text(), QStringLiteral("/somewhere/hosts"));
+}
+
+namespace {
+// A tensor-parallel run's memory as the engine records it (engine/strategies/TensorParallel.cpp):
+// every block cut across the ranks (each rank holds 1/N of W1, b1, W2 and all of b2), the
+// embedding and the output replicated; the job record's model names every unit's full size.
+// Built through TraceWriter with the engine's own sizes (ModelShape), one forward op after.
+std::string tensorParallelText(int ranks) {
+  shardlab::JobConfig job;
+  job.strategy = shardlab::StrategyKind::Tp;
+  job.ranks = ranks;
+  job.hidden = 64;
+  job.steps = 1;
+  const shardlab::ModelShape shape = job.shape();
+  char* buf = nullptr;
+  std::size_t size = 0;
+  std::FILE* f = open_memstream(&buf, &size);
+  st::TraceWriter w(f, job.unitNames());
+  w.writeHeader();
+  nlohmann::json record = job.toJson();
+  record["model"] = job.modelJson();
+  w.writeJob(record);
+  for (int r = 0; r < ranks; ++r)
+    w.writeRank(r, {{"host", "localhost"}, {"device", "cpu"}, {"device_name", "CPU rank (Open MPI, shared memory)"}, {"pid", 100 + r}});
+  for (int r = 0; r < ranks; ++r) {
+    std::int64_t t = 1000, total = 0;
+    std::int64_t cat[st::kCategoryCount] = {};
+    for (int u = 0; u < shape.unitCount(); ++u) {
+      const bool block = shape.kindOf(u) == shardlab::UnitKind::Block;
+      const auto n = block ? shape.unitSize(u, 4 * job.hidden / ranks) : shape.unitSize(u);
+      for (st::Category c : {st::Category::ParamReplica, st::Category::Grads}) {
+        st::Event e;
+        e.record = st::Record::Memory;
+        e.rank = r;
+        e.t0 = e.t1 = t++;
+        e.category = c;
+        e.unit = u;
+        e.bytes = static_cast<std::int64_t>(n) * 4;
+        cat[static_cast<int>(c)] += e.bytes;
+        total += e.bytes;
+        e.value = cat[static_cast<int>(c)];
+        e.total = total;
+        w.write(e);
+      }
+    }
+    st::Event op;
+    op.record = st::Record::Op;
+    op.kind = st::Kind::Forward;
+    op.rank = r;
+    op.unit = 0;
+    op.step = 0;
+    op.t0 = t;
+    op.t1 = t + 10000;
+    w.write(op);
+  }
+  w.flush();
+  std::fclose(f);
+  std::string text(buf, size);
+  std::free(buf);
+  return text;
+}
+} // namespace
+
+// gui-walk-3 #3: the tensor-parallel cards filled every slot of every block on both ranks,
+// while each rank's records hold half a block. A block is drawn as the share its records
+// hold (half, in the rank's own slot); the replicated embedding and output stay whole.
+TEST(RankView, TensorParallelRanksHoldTheirShareOfEachBlock) {
+  TraceModel m;
+  m.setTrace(st::readTrace(tensorParallelText(2)).trace);
+  ASSERT_EQ(m.rankCount(), 2);
+  ASSERT_EQ(m.slotCount(), 2);
+  MemoryStateModel state(m);
+  const qint64 t = m.endTime();
+  const int last = m.unitCount() - 1;
+  for (int rank = 0; rank < 2; ++rank) {
+    const int own = m.slotOf(rank), other = 1 - own;
+    for (int unit = 1; unit < last; ++unit) { // the blocks
+      const auto params = RankView::parameterSlots(m, state, rank, unit, t);
+      EXPECT_DOUBLE_EQ(params[static_cast<std::size_t>(own)], 1.0) << "rank " << rank << " unit " << unit;
+      // b2 is whole on every rank: a sliver of the other half, well under 1 % of a slot.
+      EXPECT_LT(params[static_cast<std::size_t>(other)], 0.01) << "rank " << rank << " unit " << unit;
+      const auto grads = RankView::gradientSlots(m, state, rank, unit, t);
+      EXPECT_DOUBLE_EQ(grads[static_cast<std::size_t>(own)], 1.0);
+      EXPECT_LT(grads[static_cast<std::size_t>(other)], 0.01);
+      EXPECT_EQ(RankView::slotCategory(m, state, rank, unit, own, t), st::Category::ParamReplica);
+    }
+    for (int unit : {0, last}) { // embedding, output: replicated
+      const auto params = RankView::parameterSlots(m, state, rank, unit, t);
+      EXPECT_DOUBLE_EQ(params[0], 1.0) << "rank " << rank << " unit " << unit;
+      EXPECT_DOUBLE_EQ(params[1], 1.0) << "rank " << rank << " unit " << unit;
+    }
+  }
+  // Painted: the other rank's half of block0 stays empty on rank 0's card.
+  RankView v(m);
+  v.resize(1200, 800);
+  v.modelReset();
+  v.setTime(t);
+  const QImage img = render(v);
+  auto filled = [&](const QRectF& r) {
+    int hits = 0, all = 0;
+    for (int y = static_cast<int>(r.top()) + 3; y < r.bottom() - 3; y += 2)
+      for (int x = static_cast<int>(r.left()) + 3; x < r.right() - 3; x += 2, ++all)
+        if (near(img.pixelColor(x, y), Palette::category(st::Category::ParamReplica), 12)) ++hits;
+    return all > 0 ? static_cast<double>(hits) / all : 0.0;
+  };
+  EXPECT_GT(filled(v.slotRect(0, 1, 0)), 0.8) << "rank 0's own half of block0";
+  EXPECT_LT(filled(v.slotRect(0, 1, 1)), 0.05) << "rank 1's half of block0 is not on rank 0";
+  EXPECT_GT(filled(v.slotRect(1, 1, 1)), 0.8);
+  EXPECT_LT(filled(v.slotRect(1, 1, 0)), 0.05);
+  EXPECT_GT(filled(v.slotRect(0, 0, 1)), 0.8) << "the embedding is replicated";
+}
+
+// gui-walk-3 #4: the out-of-memory box cut its sentence ("…needed 129.2 KiB more while") in
+// a card of the Both runs tab (four cards in half the window). It is as tall as its words need.
+TEST(RankView, TheOutOfMemoryBoxHoldsItsWholeSentence) {
+  TraceModel m;
+  load(m, {4, 1, true});
+  RankView v(m);
+  v.resize(640, 420); // a run's half of the Both runs tab at 1600x1000: four cards of about 310x200
+  v.setLegendShown(false);
+  v.modelReset();
+  v.setTime(m.endTime());
+  render(v);
+  ASSERT_FALSE(v.outOfMemoryText(1).isEmpty());
+  EXPECT_TRUE(v.outOfMemoryText(0).isEmpty());
+  EXPECT_TRUE(v.outOfMemoryTextFits(1)) << v.outOfMemoryText(1).toStdString();
+  EXPECT_LE(v.outOfMemoryBoxRect(1).bottom(), v.cardRect(1).bottom());
+  EXPECT_GE(v.outOfMemoryBoxRect(1).top(), v.memoryBarRect(1).bottom()) << "under the memory bar";
 }
