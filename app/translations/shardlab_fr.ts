@@ -819,27 +819,27 @@
     </message>
     <message>
         <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Pas encore d&apos;exécution pour cette leçon : elle sera lancée une fois votre prédiction faite (ou si vous choisissez de lancer sans prédire).&lt;/p&gt;</translation>
     </message>
     <message>
         <source> of %1</source>
-        <translation type="unfinished"> de %1</translation>
+        <translation> de %1</translation>
     </message>
     <message>
         <source>The run ended out of memory before its first step</source>
-        <translation type="unfinished"></translation>
+        <translation>L&apos;exécution s&apos;est arrêtée, mémoire insuffisante, avant sa première étape</translation>
     </message>
     <message>
         <source>The run ended out of memory in step %1</source>
-        <translation type="unfinished"></translation>
+        <translation>L&apos;exécution s&apos;est arrêtée, mémoire insuffisante, à l&apos;étape %1</translation>
     </message>
     <message>
         <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
-        <translation type="unfinished"></translation>
+        <translation>le rang %1 demandait %2 de plus pour %3 en détenant %4 ; le budget est de %5. Ci-dessous : ce que détenait alors %6.</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;small&gt;à l&apos;arrêt de l&apos;exécution&lt;/small&gt;</translation>
     </message>
 </context>
 <context>
@@ -1253,7 +1253,7 @@
     </message>
     <message>
         <source>no run</source>
-        <translation type="unfinished"></translation>
+        <translation>aucune exécution</translation>
     </message>
 </context>
 <context>
@@ -1300,15 +1300,15 @@
     </message>
     <message>
         <source>no memory record of this rank before the run stopped out of memory</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun enregistrement mémoire de ce rang avant l&apos;arrêt pour mémoire insuffisante</translation>
     </message>
     <message>
         <source>not allocated when the run stopped out of memory</source>
-        <translation type="unfinished"></translation>
+        <translation>pas encore alloué quand l&apos;exécution s&apos;est arrêtée, mémoire insuffisante</translation>
     </message>
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
-        <translation type="unfinished"></translation>
+        <translation>il manque %1 : l&apos;exécution s&apos;est arrêtée, mémoire insuffisante, avant que tout soit alloué</translation>
     </message>
 </context>
 <context>
@@ -1717,23 +1717,23 @@
     </message>
     <message>
         <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas encore d&apos;exécution pour cette leçon : elle sera lancée une fois votre prédiction faite (ou si vous choisissez de lancer sans prédire).</translation>
     </message>
     <message>
         <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune comparaison : lancez une leçon de comparaison ou utilisez Fichier → Comparer avec une trace…</translation>
     </message>
     <message>
         <source>%1: needed, refused (out of memory)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 : demandé, refusé (mémoire insuffisante)</translation>
     </message>
     <message>
         <source>Needed, refused (out of memory)</source>
-        <translation type="unfinished"></translation>
+        <translation>Demandé, refusé (mémoire insuffisante)</translation>
     </message>
     <message>
         <source>%1 (%2 more)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 de plus)</translation>
     </message>
 </context>
 <context>
@@ -1905,7 +1905,7 @@
     </message>
     <message>
         <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas encore d&apos;exécution pour cette leçon : elle sera lancée une fois votre prédiction faite (ou si vous choisissez de lancer sans prédire).</translation>
     </message>
 </context>
 <context>

@@ -830,27 +830,27 @@
     </message>
     <message>
         <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).&lt;/p&gt;</translation>
     </message>
     <message>
         <source> of %1</source>
-        <translation type="unfinished"> из %1</translation>
+        <translation> из %1</translation>
     </message>
     <message>
         <source>The run ended out of memory before its first step</source>
-        <translation type="unfinished"></translation>
+        <translation>Запуск остановлен нехваткой памяти до первого шага</translation>
     </message>
     <message>
         <source>The run ended out of memory in step %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Запуск остановлен нехваткой памяти на шаге %1</translation>
     </message>
     <message>
         <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
-        <translation type="unfinished"></translation>
+        <translation>рангу %1 требовалось ещё %2 (%3) при %4 занятых; бюджет %5. Ниже: что тогда занимал %6.</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;small&gt;в момент остановки&lt;/small&gt;</translation>
     </message>
 </context>
 <context>
@@ -1266,7 +1266,7 @@
     </message>
     <message>
         <source>no run</source>
-        <translation type="unfinished"></translation>
+        <translation>запуска нет</translation>
     </message>
 </context>
 <context>
@@ -1313,15 +1313,15 @@
     </message>
     <message>
         <source>no memory record of this rank before the run stopped out of memory</source>
-        <translation type="unfinished"></translation>
+        <translation>нет записей памяти этого ранга до остановки из-за нехватки памяти</translation>
     </message>
     <message>
         <source>not allocated when the run stopped out of memory</source>
-        <translation type="unfinished"></translation>
+        <translation>ещё не выделено, когда запуск остановила нехватка памяти</translation>
     </message>
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
-        <translation type="unfinished"></translation>
+        <translation>не хватает %1: запуск остановила нехватка памяти, прежде чем всё было выделено</translation>
     </message>
 </context>
 <context>
@@ -1732,23 +1732,23 @@
     </message>
     <message>
         <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation type="unfinished"></translation>
+        <translation>Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).</translation>
     </message>
     <message>
         <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
-        <translation type="unfinished"></translation>
+        <translation>Сравнения нет: запустите урок-сравнение или выберите Файл → Сравнить с трассой…</translation>
     </message>
     <message>
         <source>%1: needed, refused (out of memory)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: требовалось, отказано (нехватка памяти)</translation>
     </message>
     <message>
         <source>Needed, refused (out of memory)</source>
-        <translation type="unfinished"></translation>
+        <translation>Требовалось, отказано (нехватка памяти)</translation>
     </message>
     <message>
         <source>%1 (%2 more)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (ещё %2)</translation>
     </message>
 </context>
 <context>
@@ -1922,7 +1922,7 @@
     </message>
     <message>
         <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation type="unfinished"></translation>
+        <translation>Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).</translation>
     </message>
 </context>
 <context>
