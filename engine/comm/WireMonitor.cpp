@@ -60,6 +60,13 @@ WireMonitor::WireMonitor() {
     inactiveReason_ = "Open MPI's monitoring is off (pml_monitoring_enable 0)";
     return;
   }
+  // The library must define the function its pml calls (an Open MPI that renamed it
+  // would leave the counters at 0: not measured, rather than a wrong 0).
+  const auto real = openMpisRecordPml();
+  if (!real || real == &mca_common_monitoring_record_pml) {
+    inactiveReason_ = "libmca_common_monitoring has no mca_common_monitoring_record_pml";
+    return;
+  }
   // Our counter sees the pml's calls only if it is the definition the dynamic linker
   // finds first, i.e. the executable exports it.
   if (dlsym(RTLD_DEFAULT, "mca_common_monitoring_record_pml") !=
