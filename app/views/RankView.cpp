@@ -602,6 +602,7 @@ void RankView::paintFailureBox(QPainter& p, int rank) {
     // As tall as its words need, up to half the card; a smaller font where even that is short.
     QFont f;
     const QRectF box = failureBoxRect(rank, text, &f);
+    if (box.isNull()) return;
     p.setPen(Qt::NoPen);
     p.setBrush(Palette::problem());
     p.drawRoundedRect(box, 4, 4);
@@ -618,6 +619,7 @@ void RankView::paintFailureBox(QPainter& p, int rank) {
     // As tall as its words need, up to half the card, in a smaller font where even that is
     // short: the whole sentence, never "…needed 129.2 KiB more while".
     const QRectF box = failureBoxRect(rank, text, &f);
+    if (box.isNull()) return;
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0xD5, 0x5E, 0x00, 230));
     p.drawRoundedRect(box, 4, 4);
@@ -643,16 +645,21 @@ QRectF RankView::failureBoxRect(int rank, const QString& text, QFont* fitted) co
   if (c.isNull() || text.isEmpty()) return {};
   const double lh = QFontMetricsF(font()).height();
   const double width = c.width() - 20;
+  // Under the memory bar's line of text, over the unit cells: never over the title or the bar.
+  const double top = memoryBarRect(rank).bottom() + lh + 2;
+  const double room = std::min(c.height() * 0.5, c.bottom() - lh * 0.4 - top);
   QFont f = font();
-  double needed = 0;
-  for (int shrink = 0; shrink < 5; ++shrink) {
+  double needed = 1e9;
+  for (int shrink = 0; shrink < 7 && f.pointSizeF() >= 6.0; ++shrink) {
     needed = QFontMetricsF(f).boundingRect(QRectF(0, 0, width - 12, 1e6), Qt::AlignCenter | Qt::TextWordWrap, text).height() + 6;
-    if (needed <= c.height() * 0.5) break;
+    if (needed <= room) break;
     f.setPointSizeF(f.pointSizeF() * 0.88);
   }
+  // A card too short for the sentence (four cards in a column) keeps its title's "OUT OF
+  // MEMORY"; the caption under the views says the whole sentence.
+  if (needed > room) return {};
   if (fitted) *fitted = f;
-  const double h = std::min(needed, c.height() * 0.5);
-  return QRectF(c.left() + 10, c.bottom() - h - lh * 0.4, width, h);
+  return QRectF(c.left() + 10, c.bottom() - needed - lh * 0.4, width, needed);
 }
 
 QRectF RankView::outOfMemoryBoxRect(int rank) const { return failureBoxRect(rank, outOfMemoryText(rank), nullptr); }
