@@ -3,7 +3,9 @@
 #include "models/AppSettings.h"
 #include "models/JobText.h"
 #include "models/TraceOpening.h"
+#include "models/LessonVerdict.h"
 #include "views/CaptionBar.h"
+#include "views/LessonCheckBar.h"
 #include "trace/ChromeTrace.h"
 #include "views/CompareView.h"
 #include "views/CompareWindow.h"
@@ -117,6 +119,13 @@ MainWindow::MainWindow(QWidget* parent)
   lessonNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   lessonNote_->hide();
   wl->addWidget(lessonNote_);
+  // After a lesson's runs: did its point show here, and if not, why (the lesson's check).
+  lessonCheck_ = new LessonCheckBar(work);
+  wl->addWidget(lessonCheck_);
+  connect(lessonCheck_, &LessonCheckBar::replayRequested, this, [this](shardlab::trace::ReplayMode mode) {
+    showRun(mode);
+    syncShownSwitch();
+  });
 
   auto* split = new QSplitter(Qt::Vertical, work);
   tabs_ = new QTabWidget(split);
@@ -297,6 +306,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&flow_, &LessonFlow::comparisonFinished, this,
           [this](JobRunner::Outcome, const QString& text) { onComparisonFinished(text); });
   connect(&flow_, &LessonFlow::lessonFinished, this, [this](bool ok) {
+    if (const Lesson* l = catalog_.find(lessonId_); l && !lessonId_.isEmpty())
+      lessonCheck_->setVerdict(lessonVerdict(*l, model_, l->specs.size() > 1 ? &compare_ : nullptr));
     guide_->setRunDone(true);
     lab_->lessonFinished(lessonId_, ok);
     Q_EMIT lessonFinished(ok, message_);
@@ -682,6 +693,7 @@ void MainWindow::resetProgress() {
 }
 
 void MainWindow::leaveLesson() {
+  lessonCheck_->clear();
   if (flow_.waitingForPrediction()) flow_.stop(); // its job must not start once the prediction box is gone
   rankView_->setAwaitingRun(false);
   plots_->setAwaitingRun(false);
@@ -864,6 +876,7 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
 }
 
 void MainWindow::onJobStarting(const shardlab::JobConfig& job) {
+  lessonCheck_->clear(); // a new run: the last lesson's check no longer describes what is shown
   showWorkspace();
   experiment_->setConfig(job);
   showMessage(tr("Running: %1").arg(describeJob(job)), false);

@@ -19,6 +19,7 @@ class CompareView;
 class ExperimentPanel;
 class GuidePanel;
 class LabPanel;
+class LessonCheckBar;
 class LogPane;
 class PipelineView;
 class PlaybackBar;
@@ -82,6 +83,8 @@ public:
   // Runs a lesson's job(s); lessonFinished() tells when all ended. With
   // askPrediction, a lesson that has a prediction waits for the learner's first.
   bool runLesson(const QString& id, bool askPrediction = false);
+  // What the lesson's own check said of the last lesson's runs (hidden before one ended).
+  const LessonCheckBar* lessonCheck() const { return lessonCheck_; }
   bool waitingForPrediction() const { return flow_.waitingForPrediction(); }
   // Exports say where they wrote in the status bar (or why they could not).
   bool exportChromeTrace(const QString& path);
@@ -140,6 +143,7 @@ private:
   QTimer viewTimer_, slowTimer_;
   QStackedWidget* stack_ = nullptr;
   StartPage* start_ = nullptr;
+  LessonCheckBar* lessonCheck_ = nullptr; // the lesson's own check on this run
   QLabel* lessonNote_ = nullptr;  // the size chosen for this machine and why; the lab's notes
   QWidget* workspace_ = nullptr;
   QTabWidget* tabs_ = nullptr;

@@ -99,8 +99,8 @@ TEST_P(replay_pipeline, ScheduleAloneBubbleIsTheTheoreticalOne) {
   EXPECT_NEAR(parts, b["measured"].get<double>(), 1e-9);
   EXPECT_NEAR(b["not_computing"].get<double>(),
               b["measured"].get<double>() + b["ops_above_fastest"].get<double>() + b["untracked"].get<double>(), 1e-9);
-  // Messages that take time only lengthen the waits: the bubble grows.
-  EXPECT_GE(b["handoffs"].get<double>(), -1e-9);
+  // (Hand-offs can lower the bubble as well as raise it: a receive's own copy is stage
+  // time that is not idle, and a longer copy can fill a wait.)
   EXPECT_LE(std::abs(b["unexplained"].get<double>()), kUnexplainedBound) << b.dump();
   std::printf("breakdown %s p=%d m=%d v=%d: %s\n", c.schedule.c_str(), c.stages, c.microbatches, c.virtualStages,
               b.dump().c_str());
