@@ -344,6 +344,10 @@
         <source>Hang timeout</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Run: fix the options named below</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -627,14 +631,6 @@
 <context>
     <name>JobText</name>
     <message>
-        <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> · %1, %2 micro-batches</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source> · no prefetch</source>
         <translation type="unfinished"></translation>
     </message>
@@ -647,6 +643,44 @@
         <translation>
             <numerusform> · shard groups of %n rank</numerusform>
             <numerusform> · shard groups of %n ranks</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 × %4 · batch %5 · %6</source>
+        <extracomment>%1 strategy, %2 &quot;4 ranks&quot;, %3 &quot;4 layers&quot;, %4 hidden size, %5 batch, %6 &quot;20 steps&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rank</numerusform>
+            <numerusform>%n ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n layer</numerusform>
+            <numerusform>%n layers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n step</numerusform>
+            <numerusform>%n steps</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · %1, %2</source>
+        <extracomment>%1 the pipeline schedule, %2 &quot;4 micro-batches&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n micro-batch</numerusform>
+            <numerusform>%n micro-batches</numerusform>
         </translation>
     </message>
 </context>
@@ -806,10 +840,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -831,6 +861,26 @@
     </message>
     <message>
         <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP and NO_SHARD (docs/sharding.md).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1434,10 +1484,6 @@
         </translation>
     </message>
     <message>
-        <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Step %1 · %2 · %3 · %4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1523,6 +1569,18 @@
     </message>
     <message>
         <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded idle (hatched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for a CPU core (dotted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1897,6 +1955,14 @@
     </message>
     <message>
         <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 held</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -344,6 +344,10 @@
         <source>Hang timeout</source>
         <translation>Délai de blocage</translation>
     </message>
+    <message>
+        <source>Run: fix the options named below</source>
+        <translation>Lancer : corrigez d&apos;abord les options signalées ci-dessous</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -635,14 +639,6 @@
 <context>
     <name>JobText</name>
     <message>
-        <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
-        <translation>%1 · %2 rangs · %3 couches × %4 · lot %5 · %6 pas</translation>
-    </message>
-    <message>
-        <source> · %1, %2 micro-batches</source>
-        <translation> · %1, %2 micro-lots</translation>
-    </message>
-    <message>
         <source> · no prefetch</source>
         <translation> · sans prélecture</translation>
     </message>
@@ -655,6 +651,44 @@
         <translation>
             <numerusform> · groupes de shards de %n rang</numerusform>
             <numerusform> · groupes de shards de %n rangs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 × %4 · batch %5 · %6</source>
+        <extracomment>%1 strategy, %2 &quot;4 ranks&quot;, %3 &quot;4 layers&quot;, %4 hidden size, %5 batch, %6 &quot;20 steps&quot;</extracomment>
+        <translation>%1 · %2 · %3 × %4 · lot %5 · %6</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rang</numerusform>
+            <numerusform>%n rangs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n couche</numerusform>
+            <numerusform>%n couches</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n pas</numerusform>
+            <numerusform>%n pas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · %1, %2</source>
+        <extracomment>%1 the pipeline schedule, %2 &quot;4 micro-batches&quot;</extracomment>
+        <translation> · %1, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n micro-lot</numerusform>
+            <numerusform>%n micro-lots</numerusform>
         </translation>
     </message>
 </context>
@@ -814,10 +848,6 @@
         <translation>persistant</translation>
     </message>
     <message>
-        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;ShardLab entraîne en fp32 et ses paramètres sont la copie maîtresse : les 16Ψ du manuel en précision mixte (2Ψ de paramètres bf16 + 2Ψ de gradients bf16 + 12Ψ fp32 de copie maîtresse, moment et variance) sont ici 4Ψ de paramètres + 4Ψ de gradients + 8Ψ de moments d&apos;AdamW : le même total, divisé par D pour ce que le stade ZeRO partitionne (docs/sharding.md).&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
         <translation>&lt;p&gt;Pas encore d&apos;exécution pour cette leçon : elle sera lancée une fois votre prédiction faite (ou si vous choisissez de lancer sans prédire).&lt;/p&gt;</translation>
     </message>
@@ -840,6 +870,26 @@
     <message>
         <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;à l&apos;arrêt de l&apos;exécution&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation>exécution A</translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation>exécution B</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP and NO_SHARD (docs/sharding.md).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ShardLab entraîne en fp32 et ses paramètres sont la copie maîtresse : les 16Ψ du manuel en précision mixte (2Ψ de paramètres bf16 + 2Ψ de gradients bf16 + 12Ψ fp32 de copie maîtresse, moment et variance) sont ici 4Ψ de paramètres + 4Ψ de gradients + 8Ψ de moments d&apos;AdamW : le même total. Une partie est divisée par D là où l&apos;exécution n&apos;en garde que sa propre tranche entre les pas : l&apos;état de l&apos;optimiseur sous ZeRO-1 ; les paramètres, les gradients et l&apos;état de l&apos;optimiseur sous SHARD_GRAD_OP, FULL_SHARD et HYBRID_SHARD ; rien sous DDP et NO_SHARD (docs/sharding.md).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;SHARD_GRAD_OP n&apos;est que proche de ZeRO-2 : ZeRO-2 garde les paramètres répliqués (4Ψ + 12Ψ/D), SHARD_GRAD_OP les partitionne aussi entre les pas (16Ψ/D), et ce bilan les compte ainsi.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1442,10 +1492,6 @@
         </translation>
     </message>
     <message>
-        <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
-        <translation>Le pas %1 a duré %2 · hachuré : inactivité enregistrée · pointillé : attente d&apos;un cœur de processeur dans l&apos;opération</translation>
-    </message>
-    <message>
         <source>Step %1 · %2 · %3 · %4</source>
         <translation>Pas %1 · %2 · %3 · %4</translation>
     </message>
@@ -1532,6 +1578,18 @@
     <message>
         <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
         <translation>Un autre chiffre : %1 du temps d&apos;étage n&apos;a pas servi à calculer au rythme le plus rapide des opérations = bulle %2 + opérations plus lentes que leur plus rapide %3 + temps sans aucun enregistrement %4.</translation>
+    </message>
+    <message>
+        <source>recorded idle (hatched)</source>
+        <translation>inactivité enregistrée (hachurée)</translation>
+    </message>
+    <message>
+        <source>waiting for a CPU core (dotted)</source>
+        <translation>attente d’un cœur CPU (pointillé)</translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2</source>
+        <translation>L’étape %1 a duré %2</translation>
     </message>
 </context>
 <context>
@@ -1906,6 +1964,14 @@
     <message>
         <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
         <translation>Pas encore d&apos;exécution pour cette leçon : elle sera lancée une fois votre prédiction faite (ou si vous choisissez de lancer sans prédire).</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>%1 held</source>
+        <translation>%1 détenus</translation>
     </message>
 </context>
 <context>

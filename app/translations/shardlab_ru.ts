@@ -347,6 +347,10 @@
         <source>Hang timeout</source>
         <translation>Тайм-аут зависания</translation>
     </message>
+    <message>
+        <source>Run: fix the options named below</source>
+        <translation>Запуск: сначала исправьте параметры, названные ниже</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -640,14 +644,6 @@
 <context>
     <name>JobText</name>
     <message>
-        <source>%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps</source>
-        <translation>%1 · рангов: %2 · слоёв: %3 × %4 · батч %5 · шагов: %6</translation>
-    </message>
-    <message>
-        <source> · %1, %2 micro-batches</source>
-        <translation> · %1, микробатчей: %2</translation>
-    </message>
-    <message>
         <source> · no prefetch</source>
         <translation> · без предвыборки</translation>
     </message>
@@ -661,6 +657,48 @@
             <numerusform> · группы шардирования по %n рангу</numerusform>
             <numerusform> · группы шардирования по %n ранга</numerusform>
             <numerusform> · группы шардирования по %n рангов</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 × %4 · batch %5 · %6</source>
+        <extracomment>%1 strategy, %2 &quot;4 ranks&quot;, %3 &quot;4 layers&quot;, %4 hidden size, %5 batch, %6 &quot;20 steps&quot;</extracomment>
+        <translation>%1 · %2 · %3 × %4 · батч %5 · %6</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n ранг</numerusform>
+            <numerusform>%n ранга</numerusform>
+            <numerusform>%n рангов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n слой</numerusform>
+            <numerusform>%n слоя</numerusform>
+            <numerusform>%n слоёв</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n шаг</numerusform>
+            <numerusform>%n шага</numerusform>
+            <numerusform>%n шагов</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · %1, %2</source>
+        <extracomment>%1 the pipeline schedule, %2 &quot;4 micro-batches&quot;</extracomment>
+        <translation> · %1, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n микробатч</numerusform>
+            <numerusform>%n микробатча</numerusform>
+            <numerusform>%n микробатчей</numerusform>
         </translation>
     </message>
 </context>
@@ -825,10 +863,6 @@
         <translation>постоянная</translation>
     </message>
     <message>
-        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage shards (docs/sharding.md).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;ShardLab обучает в fp32, и его параметры сами являются мастер-копией, поэтому 16Ψ из учебника при смешанной точности (2Ψ параметров bf16 + 2Ψ градиентов bf16 + 12Ψ fp32: мастер-копия, момент и дисперсия) здесь — это 4Ψ параметров + 4Ψ градиентов + 8Ψ моментов AdamW: та же сумма, делённая на D для того, что шардирует стадия ZeRO (docs/sharding.md).&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
         <translation>&lt;p&gt;Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).&lt;/p&gt;</translation>
     </message>
@@ -851,6 +885,26 @@
     <message>
         <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
         <translation>&lt;br&gt;&lt;small&gt;в момент остановки&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Запуск</translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation>запуск A</translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation>запуск B</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP and NO_SHARD (docs/sharding.md).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ShardLab обучает в fp32, и его параметры сами являются мастер-копией, поэтому 16Ψ из учебника при смешанной точности (2Ψ параметров bf16 + 2Ψ градиентов bf16 + 12Ψ fp32: мастер-копия, момент и дисперсия) здесь — это 4Ψ параметров + 4Ψ градиентов + 8Ψ моментов AdamW: та же сумма. Часть делится на D там, где запуск хранит между шагами только свою долю: состояние оптимизатора при ZeRO-1; параметры, градиенты и состояние оптимизатора при SHARD_GRAD_OP, FULL_SHARD и HYBRID_SHARD; ничего при DDP и NO_SHARD (docs/sharding.md).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;SHARD_GRAD_OP лишь близок к ZeRO-2: ZeRO-2 хранит параметры реплицированными (4Ψ + 12Ψ/D), SHARD_GRAD_OP шардирует между шагами и их (16Ψ/D), и этот учёт считает их так.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1457,10 +1511,6 @@
         </translation>
     </message>
     <message>
-        <source>Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op</source>
-        <translation>Шаг %1 длился %2 · штриховка: записанный простой · точки: ожидание ядра процессора внутри операции</translation>
-    </message>
-    <message>
         <source>Step %1 · %2 · %3 · %4</source>
         <translation>Шаг %1 · %2 · %3 · %4</translation>
     </message>
@@ -1547,6 +1597,18 @@
     <message>
         <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
         <translation>Другая величина: %1 времени стадий не ушло на вычисления в самом быстром темпе операций = пузырь %2 + операции медленнее своего самого быстрого времени %3 + время без записей %4.</translation>
+    </message>
+    <message>
+        <source>recorded idle (hatched)</source>
+        <translation>записанный простой (штриховка)</translation>
+    </message>
+    <message>
+        <source>waiting for a CPU core (dotted)</source>
+        <translation>ожидание ядра CPU (точки)</translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2</source>
+        <translation>Шаг %1 длился %2</translation>
     </message>
 </context>
 <context>
@@ -1923,6 +1985,14 @@
     <message>
         <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
         <translation>Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Ранг %1</translation>
+    </message>
+    <message>
+        <source>%1 held</source>
+        <translation>занято %1</translation>
     </message>
 </context>
 <context>

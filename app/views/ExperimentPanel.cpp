@@ -16,6 +16,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
@@ -41,6 +43,7 @@ std::string current(const QComboBox* c) { return c->currentText().toStdString();
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   auto* l = new QVBoxLayout(this);
   auto* form = new QFormLayout;
+  form_ = form;
   auto combo = [&](const QStringList& items) {
     auto* c = new QComboBox(this);
     c->addItems(items);
@@ -305,6 +308,21 @@ void ExperimentPanel::revalidate() {
   QStringList lines;
   for (const auto& i : issues) lines << QStringLiteral("• ") + issueText(i);
   issues_->setText(lines.join(QLatin1Char('\n')));
+  // A field that does not apply to this job is greyed with its label, so the form reads
+  // at a glance which options count.
+  // A row of two fields (precision, micro-steps) applies while either does.
+  const auto applies = [](const QWidget* w) {
+    if (!w->isEnabled()) return false;
+    const auto inputs = w->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly);
+    return inputs.isEmpty() || std::any_of(inputs.begin(), inputs.end(), [](const QWidget* input) { return input->isEnabled(); });
+  };
+  for (int row = 0; row < form_->rowCount(); ++row) {
+    auto* field = form_->itemAt(row, QFormLayout::FieldRole);
+    auto* label = form_->itemAt(row, QFormLayout::LabelRole);
+    if (field && field->widget() && label && label->widget()) label->widget()->setEnabled(applies(field->widget()));
+  }
   run_->setEnabled(issues.empty() && !running_);
+  // Disabled by the form's errors, the button says so in words, not by a shade alone.
+  run_->setText(issues.empty() || running_ ? tr("Run") : tr("Run: fix the options named below"));
   run_->setToolTip(issues.empty() ? tr("Run this job with shardlab-run") : tr("Fix the options named below first"));
 }

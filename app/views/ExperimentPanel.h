@@ -10,6 +10,7 @@
 #include <vector>
 
 class QCheckBox;
+class QFormLayout;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -51,5 +52,6 @@ private:
   QLineEdit* hostfile_;
   QLabel* issues_;
   QPushButton *run_, *stop_;
+  QFormLayout* form_ = nullptr;
   bool running_ = false;
 };

@@ -260,25 +260,27 @@ public:
                               "the reduce-scatters overlap the rest of the backward with prefetch on or off, so even "
                               "without prefetch this share is not 0. Prefetch adds the next unit's all-gather during "
                               "the current unit's compute, and can hide no more than that compute lasts. On CPU "
-                              "ranks hidden communication still shares the cores with compute: compare the step "
-                              "times of the two runs (wall {4} s here) too.",
+                              "ranks hidden communication still shares the cores with compute, so what counts in the "
+                              "end is the step time ({4} s here, the summary's step time), which the prefetch lesson "
+                              "compares between its two runs.",
                               "Votre résumé pour le rang {0} : comm_s = {1} s, exposed_comm_s = {2} s, donc {3} de la "
                               "communication s'est déroulée pendant le calcul. Tout n'est pas dû à la prélecture : "
                               "les reduce-scatters recouvrent la fin de la passe arrière, avec ou sans prélecture, "
                               "donc même sans elle cette part n'est pas nulle. La prélecture ajoute l'all-gather de "
                               "l'unité suivante pendant le calcul de l'unité courante, et ne peut masquer plus que la "
                               "durée de ce calcul. Sur des rangs CPU, la communication masquée partage encore les "
-                              "cœurs avec le calcul : comparez aussi les durées des pas des deux exécutions (ici "
-                              "{4} s au total).",
+                              "cœurs avec le calcul ; ce qui compte au bout du compte est la durée du pas (ici {4} s, "
+                              "celle du résumé), que la leçon sur la prélecture compare entre ses deux exécutions.",
                               "Ваша сводка для ранга {0}: comm_s = {1} с, exposed_comm_s = {2} с, значит {3} обмена "
                               "шло во время вычислений. Не всё это заслуга предвыборки: reduce-scatter перекрывает "
                               "остаток обратного прохода и с предвыборкой, и без неё, поэтому и без предвыборки эта "
                               "доля не равна 0. Предвыборка добавляет all-gather следующего модуля во время "
                               "вычислений текущего и может скрыть не больше, чем длятся эти вычисления. На "
-                              "CPU-рангах скрытый обмен всё равно делит ядра с вычислениями: сравните и время шагов "
-                              "двух запусков (здесь всего {4} с).",
+                              "CPU-рангах скрытый обмен всё равно делит ядра с вычислениями, поэтому в итоге важно "
+                              "время шага (здесь {4} с, по сводке), которое урок о предвыборке сравнивает для двух "
+                              "своих запусков.",
                               {std::to_string(r.rank), text::fixed(r.commS, 4), text::fixed(r.exposedCommS, 4),
-                               text::percent(hidden), text::fixed(in.summary.wallS, 2)});
+                               text::percent(hidden), text::fixed(in.summary.stepTimeS, 4)});
     d.numeric = NumericAnswer{hidden, 0.05, "fraction"};
     return finish(std::move(d), in);
   }

@@ -9,11 +9,13 @@
 #include "models/JobRunner.h"
 #include "models/Captions.h"
 #include "models/LessonCatalog.h"
+#include "models/MemoryLedger.h"
 #include "models/RunFigures.h"
 #include "models/TraceModel.h"
 #include "views/PipelineView.h"
 #include "views/SummaryView.h"
 
+#include "quiz/observations/EvidenceMoment.h"
 #include "quiz/observations/LessonCheck.h"
 #include "quiz/observations/PredictionCheck.h"
 #include "quiz/observations/ObservationText.h"
@@ -108,6 +110,16 @@ void expectPanesAgree(const QString& lesson, const RecordedRun& run, MainWindow&
     persistent = std::max(persistent, r.persistentBytes);
     exposedMean += r.exposedCommS / static_cast<double>(s.ranksDetail.size());
   }
+  // The Memory ledger measures what the summary measured: each rank's persistent bytes
+  // at its last completed step (a run that stopped out of memory is measured when it stopped).
+  if (!s.outOfMemory && s.stepsCompleted > 0) {
+    for (const auto& r : s.ranksDetail) {
+      const Ledger ledger = memoryLedger(model, r.rank);
+      if (!ledger.lines.empty()) {
+        EXPECT_EQ(ledger.measuredPersistent(), r.persistentBytes) << "ledger, rank " << r.rank;
+      }
+    }
+  }
   // Compare runs: the highest rank's memory, the mean over ranks of exposed communication.
   EXPECT_EQ(figures.peakBytes, peak);
   EXPECT_EQ(figures.persistentBytes, persistent);
@@ -141,6 +153,11 @@ void expectPanesAgree(const QString& lesson, const RecordedRun& run, MainWindow&
     ASSERT_TRUE(s.replay.breakdown);
     EXPECT_DOUBLE_EQ(s.replay.breakdown->measured, b);
     EXPECT_EQ(fixed3(j["replay"]["bubble_breakdown"]["measured"].get<double>()), fixed3(b));
+  }
+  // "Show me" on the bubble: one stage's idle share, and beside it the run's bubble.
+  if (const auto moment = shardlab::quiz::findMoment(model.measured(), s, "bubble")) {
+    const std::string en = moment->sentence.get("en");
+    EXPECT_NE(en.find("the run's bubble, all stages together, is " + shardlab::quiz::text::percent(b)), std::string::npos) << en;
   }
   if (s.bubble.schedule == "naive") {
     const auto m = shardlab::quiz::measurePrediction("naive-bubble", model.measured());

@@ -18,6 +18,9 @@
 #include "models/TraceModel.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
 #include <QSignalSpy>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -293,4 +296,43 @@ TEST(StartPage, TheListNamesTheJobAsItWillRunOnThisMachine) {
   EXPECT_TRUE(shown.contains(describeJob(ddp->specs.first()))) << shown.toStdString();
   EXPECT_TRUE(shown.contains(QStringLiteral("%1 ranks").arg(ddp->specs.first().ranks))) << shown.toStdString();
   EXPECT_TRUE(shown.contains(QStringLiteral("× %1").arg(ddp->specs.first().hidden))) << shown.toStdString();
+}
+
+// A field that does not apply is greyed with its label; Run disabled by the form's
+// errors says so in words (GUI walk 3: "Run does not look disabled", "inapplicable
+// fields are not greyed").
+TEST(ExperimentForm, InapplicableFieldsAreGreyedWithTheirLabelsAndRunSaysWhyItCannotRun) {
+  ExperimentPanel form;
+  shardlab::JobConfig ddp;
+  ddp.strategy = shardlab::StrategyKind::Ddp;
+  form.setConfig(ddp);
+  auto* noSync = form.findChild<QCheckBox*>(QStringLiteral("noSync"));
+  auto* paramDtype = form.findChild<QComboBox*>(QStringLiteral("paramDtype"));
+  ASSERT_TRUE(noSync && paramDtype);
+  // Both sit in a row of two fields: the row's label is the container's.
+  const auto labelOf = [&](QWidget* field) {
+    for (auto* layout : form.findChildren<QFormLayout*>())
+      for (QWidget* w = field; w; w = w->parentWidget())
+        if (auto* label = layout->labelForField(w)) return label;
+    return static_cast<QWidget*>(nullptr);
+  };
+  ASSERT_TRUE(labelOf(paramDtype) && labelOf(noSync));
+  EXPECT_FALSE(paramDtype->isEnabled()); // FSDP's mixed precision: not DDP's
+  EXPECT_FALSE(labelOf(paramDtype)->isEnabled());
+  EXPECT_TRUE(labelOf(noSync)->isEnabled());
+  auto* run = [&] {
+    for (auto* b : form.findChildren<QPushButton*>())
+      if (b->text().startsWith(QStringLiteral("Run"))) return b;
+    return static_cast<QPushButton*>(nullptr);
+  }();
+  ASSERT_TRUE(run);
+  EXPECT_TRUE(run->isEnabled());
+  EXPECT_EQ(run->text(), QStringLiteral("Run"));
+  auto* budget = form.findChild<QLineEdit*>(QStringLiteral("memoryBudget"));
+  ASSERT_TRUE(budget);
+  budget->setText(QStringLiteral("3 bananas")); // not a size
+  QCoreApplication::processEvents();
+  ASSERT_FALSE(form.issues().empty());
+  EXPECT_FALSE(run->isEnabled());
+  EXPECT_TRUE(run->text().contains(QStringLiteral("fix the options"))) << run->text().toStdString();
 }
