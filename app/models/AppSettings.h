@@ -38,6 +38,9 @@ public:
   static void setFontScale(double scale);
   // Installs the translator and palette; returns false when the language has no .qm.
   static bool apply(QApplication& app);
+  // How much larger than the style's own check boxes, radio buttons and sliders are drawn:
+  // the font scale, 1.5× presenting (applyAppearance()).
+  static double controlScale();
   // Style, palette and font only.
   static void applyAppearance(QApplication& app);
 

@@ -88,6 +88,8 @@ void CompareView::showPipeline(bool on) {
   for (int run = 0; run < 2; ++run) upper_[run]->setCurrentIndex(on ? 1 : 0);
   legend_->setVisible(!on); // the pipeline diagram colours ops, not memory
   upperChoice_->button(on ? 1 : 0)->setChecked(true);
+  window_ = {};
+  setTime(time_);
 }
 
 bool CompareView::showsPipeline() const { return upper_[0]->currentIndex() == 1; }
@@ -137,10 +139,21 @@ void CompareView::setTime(qint64 leadTime) {
   const bool newWindow = w.step != window_.step || w.span != window_.span || w.leadStart != window_.leadStart ||
                          w.followerStart != window_.followerStart || w.leadEnded != window_.leadEnded;
   window_ = w;
+  // Both diagrams draw the steps they show at one scale, the longer one across the whole
+  // width: the span of those steps' ops and waits (before the first step the diagrams show
+  // the first steady step, not the setup the timelines' window spans).
+  qint64 diagramSpan = w.span;
+  if (showsPipeline()) {
+    diagramSpan = 1;
+    for (int run = 0; run < 2; ++run) {
+      const auto [s0, s1] = pipeline_[run]->stepExtent(pipeline_[run]->stepAt(t[run]));
+      if (s1 > s0) diagramSpan = std::max(diagramSpan, s1 - s0);
+    }
+  }
   for (int run = 0; run < 2; ++run) {
     // Both timelines show the step under the playhead over the same span of time.
     if (newWindow) timeline_[run]->setVisibleRange(stepStart[run], stepStart[run] + w.span);
-    pipeline_[run]->setTimeSpan(w.span);
+    pipeline_[run]->setTimeSpan(diagramSpan);
     rank_[run]->setTime(t[run]);
     pipeline_[run]->setTime(t[run]);
     timeline_[run]->setTime(t[run]);

@@ -128,3 +128,11 @@ QPalette Palette::dark() {
 }
 
 bool Palette::isDark(const QPalette& p) { return p.color(QPalette::Window).lightness() < 128; }
+
+QPalette Palette::controls(const QPalette& p) {
+  QPalette c = p;
+  // Fusion's outline is the window colour darker(140); its groove the button colour at 90 %.
+  c.setColor(QPalette::Window, QColor(0xB4, 0xB8, 0xBE));
+  c.setColor(QPalette::Button, QColor(0x5C, 0x60, 0x68));
+  return c;
+}

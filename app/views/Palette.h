@@ -31,4 +31,9 @@ QString kindName(shardlab::trace::Kind k);         // translated, readable
 QPalette light();
 QPalette dark();
 bool isDark(const QPalette& p);
+// The palette check boxes, radio buttons and sliders are drawn with in the dark theme:
+// Fusion draws their outlines and the slider's groove from the window and button colours,
+// which are nearly the window's own there; these lighter ones make the box, the circle and
+// the groove stand out (the fill and the text keep the theme's colours).
+QPalette controls(const QPalette& p);
 } // namespace Palette

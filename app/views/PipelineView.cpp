@@ -28,11 +28,42 @@ void PipelineView::setTimeSpan(qint64 ns) {
   update();
 }
 
+int PipelineView::stepAt(qint64 t) const {
+  int step = -1;
+  for (int r = 0; r < model_.rankCount(); ++r)
+    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Idle})
+      for (int i : model_.lane(r, lane)) {
+        const auto& e = model_.event(i);
+        if (e.t0 > t) break;
+        step = std::max(step, e.step);
+      }
+  if (step < 0) step = model_.stepsDone() > 1 ? 1 : 0;
+  return step;
+}
+
+std::pair<qint64, qint64> PipelineView::stepExtent(int step) const {
+  qint64 t0 = INT64_MAX, t1 = INT64_MIN;
+  for (int r = 0; r < model_.rankCount(); ++r)
+    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Idle})
+      for (int i : model_.lane(r, lane)) {
+        const auto& e = model_.event(i);
+        if (e.step != step) continue;
+        t0 = std::min<qint64>(t0, e.t0);
+        t1 = std::max<qint64>(t1, e.t1);
+      }
+  return {t0, t1};
+}
+
 void PipelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   const QFontMetricsF fm(font());
   const bool dark = Palette::isDark(palette());
   const auto& config = model_.config();
+  header_.clear();
+  legend_.clear();
+  labelled_ = blocks_ = roomy_ = 0;
+  diagram_ = {};
+  stepShare_ = 0;
   if (!config || config->strategy != shardlab::StrategyKind::Pipeline) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
@@ -43,48 +74,111 @@ void PipelineView::paintEvent(QPaintEvent*) {
   // The step under the playhead: the step of the latest compute op or pipeline wait
   // started at or before it (a step may begin with a wait: "Show me" puts the playhead
   // on one, and the diagram must show the step the caption names).
-  step_ = -1;
-  for (int r = 0; r < model_.rankCount(); ++r)
-    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Idle})
-      for (int i : model_.lane(r, lane)) {
-        const auto& e = model_.event(i);
-        if (e.t0 > time_) break;
-        step_ = std::max(step_, e.step);
-      }
-  if (step_ < 0) step_ = model_.stepsDone() > 1 ? 1 : 0;
-  qint64 t0 = INT64_MAX, t1 = INT64_MIN;
-  for (int r = 0; r < model_.rankCount(); ++r)
-    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Idle})
-      for (int i : model_.lane(r, lane)) {
-        const auto& e = model_.event(i);
-        if (e.step != step_) continue;
-        t0 = std::min<qint64>(t0, e.t0);
-        t1 = std::max<qint64>(t1, e.t1);
-      }
+  step_ = stepAt(time_);
+  const auto [t0, t1] = stepExtent(step_);
   // summarize() walks the whole run: while a job streams, at most twice a second.
   const auto& s = model_.recentSummary();
   const auto& b = s.bubble;
   p.setPen(palette().color(QPalette::Text));
   const double lineH = fm.height() * 1.3;
+  const double textW = width() - 16;
   // Line 1: the bubble (one figure, the summary's), the theory and the parts of the
-  // difference, fitted to the width by folding the smallest parts into "other".
-  p.drawText(QRectF(8, 2, width() - 16, lineH), Qt::AlignLeft | Qt::AlignVCenter, bubbleLine(fm, width() - 16));
+  // difference, fitted to the width by folding the smallest parts into "other". Where even
+  // the shortest form would be cut (half of 1280 px, presenting, in Russian), the same line
+  // is fitted to two lines' width and wrapped between words, so nothing of it is cut.
+  const QString one = bubbleLine(fm, textW);
+  if (!one.endsWith(QChar(0x2026))) {
+    header_ << one;
+  } else {
+    for (double room = 2 * textW - fm.averageCharWidth() * 4; room > textW; room -= fm.averageCharWidth() * 4) {
+      const QString line = bubbleLine(fm, room);
+      if (line.endsWith(QChar(0x2026))) continue;
+      // Greedy breaks between words, as the painter wraps.
+      QStringList lines{QString()};
+      for (const QString& word : line.split(QLatin1Char(' '))) {
+        const QString next = lines.back().isEmpty() ? word : lines.back() + QLatin1Char(' ') + word;
+        if (fm.horizontalAdvance(next) > textW && !lines.back().isEmpty()) lines << word;
+        else lines.back() = next;
+      }
+      if (lines.size() <= 2) {
+        header_ = lines;
+        break;
+      }
+    }
+    if (header_.isEmpty()) header_ << one; // not even two lines: the one line, ended with "…"
+  }
+  for (int i = 0; i < header_.size(); ++i)
+    p.drawText(QRectF(8, 2 + i * lineH, textW, lineH), Qt::AlignLeft | Qt::AlignVCenter, header_[i]);
+  const double headerH = static_cast<double>(header_.size()) * lineH;
   const QString schedule = tr("Step %1 · %2 · %3 · %4")
                                .arg(step_)
                                .arg(QString::fromStdString(b.schedule), tr("%n stage(s)", nullptr, b.stages),
                                     tr("%n micro-batch(es)", nullptr, b.microbatches));
   p.setPen(palette().color(QPalette::PlaceholderText));
-  p.drawText(QRectF(8, 2 + lineH, width() - 16, lineH), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(schedule, Qt::ElideRight, width() - 16));
-  if (const QString tip = breakdownText(); tip != toolTip()) setToolTip(tip);
+  p.drawText(QRectF(8, 2 + headerH, textW, lineH), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(schedule, Qt::ElideRight, textW));
+  if (const QString tip = breakdownText() + QStringLiteral("\n\n") + schedule; tip != toolTip()) setToolTip(tip);
   if (t0 >= t1) return;
   const double label = fm.horizontalAdvance(tr("Stage 00")) + 16;
-  const double top = fm.height() * 3.0;
+  const double top = 2 + headerH + lineH + fm.height() * 0.4;
   const int n = std::max(1, model_.rankCount());
-  const double rowH = std::min((height() - top - fm.height() * 1.5) / n, fm.height() * 3.0);
   const double w = width() - label - 8;
   const qint64 span = std::max(span_, t1 - t0);
   auto x = [&](qint64 t) { return label + w * static_cast<double>(t - t0) / static_cast<double>(span); };
+  // What the step draws, for the legend under it: only what is there.
+  std::vector<st::Kind> kinds;
+  bool idleDrawn = false, coreWaitDrawn = false;
+  // The legend's entries and their rows, fitted to the width (drawn after the rows).
+  struct Entry {
+    QString text;
+    int what; // 0: an op kind, 1: recorded idle, 2: waiting for a CPU core
+    st::Kind kind;
+  };
+  std::vector<Entry> entries;
+  auto legendRows = [&](const std::vector<Entry>& list) {
+    const double sw = fm.height() * 1.2;
+    int rows = list.empty() ? 0 : 1;
+    double cx = label;
+    for (const Entry& e : list) {
+      const double ew = sw + 6 + fm.horizontalAdvance(e.text) + 18;
+      if (cx > label && cx + ew > label + w) ++rows, cx = label;
+      cx += ew;
+    }
+    return rows;
+  };
+  // First pass: what is drawn (the legend takes its rows from the diagram's height).
+  for (int r = 0; r < model_.rankCount(); ++r) {
+    for (int i : model_.lane(r, TraceModel::Lane::Idle))
+      if (model_.event(i).step == step_) idleDrawn = true;
+    for (int i : model_.lane(r, TraceModel::Lane::Compute)) {
+      const auto& e = model_.event(i);
+      if (e.step != step_) continue;
+      if (std::find(kinds.begin(), kinds.end(), e.kind) == kinds.end()) kinds.push_back(e.kind);
+      if (!Palette::coreWaitPart(e, QRectF(0, 0, 1000, 10)).isEmpty()) coreWaitDrawn = true;
+    }
+  }
+  std::sort(kinds.begin(), kinds.end());
+  // What the blocks' letters and colours do not say first: the hatched and dotted parts.
+  if (idleDrawn) entries.push_back({tr("recorded idle (hatched)"), 1, st::Kind::Forward});
+  if (coreWaitDrawn) entries.push_back({tr("waiting for a CPU core (dotted)"), 2, st::Kind::Forward});
+  for (st::Kind k : kinds) {
+    const QString letter = k == st::Kind::Forward ? QStringLiteral("F") : k == st::Kind::Backward ? QStringLiteral("B") : QStringLiteral("O");
+    entries.push_back({tr("%1 %2").arg(letter, Palette::kindName(k)), 0, k});
+  }
+  const QString footer = tr("Step %1 lasted %2").arg(step_).arg(Captions::duration(t1 - t0));
+  // The rows keep a legible height (a line and a half of text); the legend takes the rows of
+  // text left under them, its last entries (the op colours, which the letters F/B/O name)
+  // left out where there are none.
+  const double minRowH = fm.height() * 1.6;
+  while (!entries.empty() && top + n * minRowH + fm.height() * 1.4 * (1 + legendRows(entries)) > height())
+    entries.pop_back();
+  const int legendN = legendRows(entries);
+  const double footerH = fm.height() * 1.4 * (1 + legendN);
+  const double rowH = std::max(minRowH, std::min((height() - top - footerH) / n, fm.height() * 3.0));
+  diagram_ = QRectF(label, top, w, n * rowH);
+  stepShare_ = static_cast<double>(t1 - t0) / static_cast<double>(span);
+  // Micro-batch labels: "F3" where the block has room, the number alone where only it fits
+  // (the colour says forward or backward, as the legend does).
   for (int r = 0; r < model_.rankCount(); ++r) {
     const QRectF row(label, top + r * rowH, w, rowH - 4);
     p.setPen(palette().color(QPalette::Text));
@@ -105,10 +199,19 @@ void PipelineView::paintEvent(QPaintEvent*) {
       p.fillRect(Palette::coreWaitPart(e, bb), Palette::coreWait(dark));
       p.setPen(QPen(palette().color(QPalette::Base), 1));
       p.drawRect(bb);
+      ++blocks_;
       QString text = e.kind == st::Kind::Forward ? QStringLiteral("F") : e.kind == st::Kind::Backward ? QStringLiteral("B") : QStringLiteral("O");
-      if (e.micro >= 0) text += QString::number(e.micro);
+      const QString number = e.micro >= 0 ? QString::number(e.micro) : QString();
+      text += number;
       p.setPen(Qt::black);
-      if (bb.width() > fm.horizontalAdvance(text) + 2) p.drawText(bb, Qt::AlignCenter, text);
+      if (!number.isEmpty() && bb.width() > fm.horizontalAdvance(number) + 2) ++roomy_;
+      if (bb.width() > fm.horizontalAdvance(text) + 2) {
+        p.drawText(bb, Qt::AlignCenter, text);
+        if (!number.isEmpty()) ++labelled_;
+      } else if (!number.isEmpty() && bb.width() > fm.horizontalAdvance(number) + 2) {
+        p.drawText(bb, Qt::AlignCenter, number);
+        ++labelled_;
+      }
     }
   }
   if (time_ >= t0 && time_ <= t1) {
@@ -116,11 +219,32 @@ void PipelineView::paintEvent(QPaintEvent*) {
     p.drawLine(QPointF(x(time_), top), QPointF(x(time_), top + n * rowH));
   }
   p.setPen(palette().color(QPalette::Text));
-  const QString footer = tr("Step %1 lasted %2 · hatched: recorded idle · dotted: waiting for a CPU core inside the op")
-                             .arg(step_)
-                             .arg(Captions::duration(t1 - t0));
-  p.drawText(QRectF(label, top + n * rowH, w, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(footer, Qt::ElideRight, w));
+  double y = top + n * rowH;
+  p.drawText(QRectF(label, y, w, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(footer, Qt::ElideRight, w));
+  // The legend: a swatch drawn as the diagram draws it, then its words; rows as needed.
+  const double sw = fm.height() * 1.2, sh = fm.height() * 0.8;
+  double cx = label;
+  y += fm.height() * 1.4;
+  for (const Entry& e : entries) {
+    const double ew = sw + 6 + fm.horizontalAdvance(e.text) + 18;
+    if (cx > label && cx + ew > label + w) cx = label, y += fm.height() * 1.4;
+    const QRectF swatch(cx, y + (fm.height() * 1.4 - sh) / 2, sw, sh);
+    if (e.what == 0) {
+      p.fillRect(swatch, Palette::kind(e.kind));
+    } else if (e.what == 1) {
+      p.fillRect(swatch, Palette::idle(dark));
+      p.fillRect(swatch, QBrush(Palette::kind(st::Kind::ReduceScatter), Qt::BDiagPattern));
+    } else {
+      p.fillRect(swatch, Palette::kind(st::Kind::Forward));
+      p.fillRect(swatch, Palette::coreWait(dark));
+    }
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawRect(swatch);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(swatch.right() + 6, y, ew - sw - 6, fm.height() * 1.4), Qt::AlignLeft | Qt::AlignVCenter, e.text);
+    legend_ << e.text;
+    cx += ew;
+  }
 }
 
 namespace {

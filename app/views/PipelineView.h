@@ -8,8 +8,10 @@
 #include "models/TraceModel.h"
 
 #include <QFontMetricsF>
+#include <QStringList>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class PipelineView : public QWidget {
@@ -34,6 +36,23 @@ public:
   // The time the width stands for (ns): 0 draws the step across the whole width; a
   // comparison gives both runs the longer step's span, so lengths compare.
   void setTimeSpan(qint64 ns);
+  // The step the diagram draws at t (the step of the latest compute op or pipeline wait
+  // started at or before t; the first steady step before any), and where that step's ops
+  // and waits begin and end: a comparison spans both diagrams by the longer of the two.
+  int stepAt(qint64 t) const;
+  std::pair<qint64, qint64> stepExtent(int step) const;
+  // What the last paint wrote (tests): the header's bubble line(s), as wrapped over one or
+  // two lines so that nothing of it is cut; the legend's entries; the blocks labelled with
+  // their micro-batch.
+  QStringList shownHeader() const { return header_; }
+  QStringList legendEntries() const { return legend_; }
+  int labelledBlocks() const { return labelled_; }
+  int drawnBlocks() const { return blocks_; }
+  // The blocks of a micro-batch wide enough for its number.
+  int roomyBlocks() const { return roomy_; }
+  // Where the rows are drawn, and the share of their width the shown step takes.
+  QRectF diagramRect() const { return diagram_; }
+  double stepWidthShare() const { return stepShare_; }
 
 public Q_SLOTS:
   void setTime(qint64 t);
@@ -47,4 +66,8 @@ private:
   qint64 time_ = 0;
   int step_ = -1;
   qint64 span_ = 0;
+  QStringList header_, legend_;
+  int labelled_ = 0, blocks_ = 0, roomy_ = 0;
+  QRectF diagram_;
+  double stepShare_ = 0;
 };

@@ -9,6 +9,7 @@
 #include <QTableWidget>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -39,15 +40,28 @@ PlotsView::PlotsView(const TraceModel& model, QWidget* parent) : QWidget(parent)
   bytes_ = new QCustomPlot(this);
   tabs_->addTab(bytes_, tr("Bytes per step"));
   comparePage_ = new QWidget(this);
-  auto* cl = new QVBoxLayout(comparePage_);
-  compareTable_ = new QTableWidget(comparePage_);
+  auto* pageLayout = new QVBoxLayout(comparePage_);
+  pageLayout->setContentsMargins(0, 0, 0, 0);
+  // The whole table and a chart of a usable height on any screen: where the page is shorter
+  // than both (1280x720, presenting, the timeline below), it scrolls rather than squashing
+  // the chart into a strip.
+  compareScroll_ = new QScrollArea(comparePage_);
+  compareScroll_->setObjectName(QStringLiteral("compareScroll"));
+  compareScroll_->setWidgetResizable(true);
+  compareScroll_->setFrameShape(QFrame::NoFrame);
+  compareScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  pageLayout->addWidget(compareScroll_);
+  auto* content = new QWidget(compareScroll_);
+  compareScroll_->setWidget(content);
+  auto* cl = new QVBoxLayout(content);
+  compareTable_ = new QTableWidget(content);
   compareTable_->setObjectName(QStringLiteral("compareTable"));
   compareTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   compareTable_->setSelectionMode(QAbstractItemView::NoSelection);
   compareTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   compareTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   cl->addWidget(compareTable_);
-  compare_ = new QCustomPlot(comparePage_);
+  compare_ = new QCustomPlot(content);
   // The legend in a row under the chart, so it never hides a bar or the budget line.
   auto* legendRow = new QCPLayoutGrid;
   compare_->plotLayout()->addElement(1, 0, legendRow);
@@ -56,7 +70,7 @@ PlotsView::PlotsView(const TraceModel& model, QWidget* parent) : QWidget(parent)
   compare_->plotLayout()->setRowStretchFactor(1, 0.001);
   cl->addWidget(compare_, 1);
   // Without a second run the page says so, rather than an empty chart whose axes collapse.
-  compareEmpty_ = new QLabel(comparePage_);
+  compareEmpty_ = new QLabel(content);
   compareEmpty_->setObjectName(QStringLiteral("compareEmpty"));
   compareEmpty_->setAlignment(Qt::AlignCenter);
   compareEmpty_->setWordWrap(true);
@@ -294,6 +308,7 @@ void PlotsView::buildCompare() {
     for (int run = 0; run < 2; ++run) {
       auto* item = new QTableWidgetItem(row.value[run]);
       item->setTextAlignment(Qt::AlignCenter);
+      item->setToolTip(row.value[run]); // whole where a narrow column elides it
       compareTable_->setItem(i, run, item);
     }
   }
@@ -303,6 +318,10 @@ void PlotsView::buildCompare() {
   compareTable_->verticalHeader()->setDefaultSectionSize(compareTable_->fontMetrics().height() + 6);
   compareTable_->setFixedHeight(compareTable_->horizontalHeader()->sizeHint().height() +
                                 compareTable_->verticalHeader()->length() + 2 * compareTable_->frameWidth() + 2);
+  compareTable_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // The chart's least height: bars, the budget line with its label above them, the axes and
+  // the legend's rows (two runs × peak, persistent and refused) in the font of the page.
+  compare_->setMinimumHeight(kCompareChartLines * compare_->fontMetrics().height());
 
   // Peak and persistent memory per rank of both runs (summarize()), the budget as a line.
   const double mib = 1024.0 * 1024.0;

@@ -13,6 +13,7 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QCustomPlot;
 class QTabWidget;
 class QTableWidget;
@@ -26,6 +27,10 @@ public:
   // The comparison: a row per figure, a column per run (tests read it).
   QTableWidget* compareTable() const { return compareTable_; }
   QCustomPlot* comparePlot() const { return compare_; }
+  // Compare runs scrolls where the page is shorter than the table and the chart's least
+  // height (kCompareChartLines lines of text).
+  QScrollArea* compareScroll() const { return compareScroll_; }
+  static constexpr int kCompareChartLines = 14;
   // Shows the Compare runs tab.
   void showComparison();
   // A lesson waits for the learner's prediction before its run: the pages say there is no
@@ -52,6 +57,7 @@ private:
   QCustomPlot *memory_, *loss_, *bytes_, *compare_;
   QWidget* comparePage_;
   QTableWidget* compareTable_;
+  QScrollArea* compareScroll_ = nullptr;
   QLabel* compareEmpty_ = nullptr;
   bool awaitingRun_ = false;
   // The figures cost a replay of each run: kept until the run changes.

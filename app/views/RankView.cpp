@@ -5,8 +5,10 @@
 #include "models/Captions.h"
 #include "views/Palette.h"
 
+#include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 
 #include <algorithm>
 #include <bit>
@@ -254,12 +256,62 @@ void RankView::layoutCards() {
   for (int r = 0; r < n; ++r)
     cards_.push_back(QRectF(area.left() + (r % bestCols) * w, area.top() + (r / bestCols) * h + stripH, w, h - stripH)
                          .adjusted(4, 4, -4, -4));
+  // Unit rows: where the grid's cards cannot name every unit in full over cells of 16 px
+  // (four ranks in half of 1280 px, presenting), the cards stand in one row as columns, and
+  // each unit is a row across them, named once at the left (not under hybrid sharding,
+  // whose grid says which ranks are a group).
+  unitRows_ = false;
+  if (!model_.hybridGrid() && n > 1 && !gridLegible(cards_.front())) {
+    const double namesW = longestUnitName() + 12;
+    const double cw = (area.width() - namesW) / n;
+    const int units = std::max(1, model_.unitCount());
+    // Two lines of what the rank does and the memory line where the height allows; else one
+    // line of it, then no memory line (the bar stays): what is left out is in the tooltip.
+    bool fits = false;
+    for (const auto& [lines, memory] : {std::pair{2, true}, std::pair{1, true}, std::pair{1, false}}) {
+      const double top = 4 + lh * (1 + lines) + 2 + std::max(10.0, lh * 0.9) + (memory ? lh : 0.0) + 4;
+      const double rowH = std::min((area.height() - 8 - top - 4) / units, lh * 2.2);
+      const double slotW = (cw - 4 - 8) / std::max(1, model_.slotCount()), slotH = (rowH - 2) / 1.35;
+      if (std::min(slotW, slotH) >= 16.0) {
+        activityLines_ = lines;
+        memoryLine_ = memory;
+        fits = true;
+        break;
+      }
+    }
+    if (fits) {
+      unitRows_ = true;
+      names_ = QRectF(area.left() + 4, area.top(), namesW - 4, area.height());
+      for (int r = 0; r < n; ++r)
+        cards_[static_cast<std::size_t>(r)] =
+            QRectF(area.left() + namesW + r * cw, area.top(), cw, area.height()).adjusted(2, 4, -2, -4);
+    }
+  }
   groupLabels_.clear();
   if (groupRows)
     for (int first = 0; first < n; first += step) {
       const QRectF span = cardRect(first).united(cardRect(first + step - 1));
       groupLabels_.push_back(QRectF(span.left(), span.top() - stripH - 2, span.width(), stripH));
     }
+}
+
+double RankView::longestUnitName() const {
+  double longest = 0;
+  const QFontMetricsF fm(font());
+  for (int u = 0; u < model_.unitCount(); ++u) longest = std::max(longest, fm.horizontalAdvance(model_.unitName(u)));
+  return longest;
+}
+
+bool RankView::gridLegible(const QRectF& c) const {
+  const double lh = fontMetrics().height();
+  const int units = std::max(1, model_.unitCount());
+  const int cols = bestUnitColumns(c, lh, units);
+  const int rows = (units + cols - 1) / cols;
+  const double top = c.top() + lh * 2.6 + std::max(10.0, lh * 0.9) + lh * 1.6;
+  const double cellW = (c.width() - 16) / cols, cellH = std::min((c.bottom() - top - 6) / rows, lh * 4.0);
+  const double slotW = (cellW - 6) / std::max(1, model_.slotCount());
+  const double slotH = std::max(4.0, (cellH - labelHeight(cellH)) * 0.55);
+  return slotW >= 16.0 && slotH >= 16.0 && cellW - 6 >= longestUnitName() + 1 && labelHeight(cellH) >= lh;
 }
 
 QRectF RankView::cardRect(int rank) const {
@@ -275,6 +327,9 @@ QRectF RankView::memoryBarRect(int rank) const {
   const QRectF c = cardRect(rank);
   if (c.isNull()) return {};
   const double lh = fontMetrics().height();
+  // Unit rows: the title and two lines of what the rank does above the bar.
+  if (unitRows_)
+    return QRectF(c.left() + 4, c.top() + 4 + lh * (1 + activityLines_) + 2, c.width() - 8, std::max(10.0, lh * 0.9));
   return QRectF(c.left() + 8, c.top() + lh * 2.6, c.width() - 16, std::max(10.0, lh * 0.9));
 }
 
@@ -292,6 +347,15 @@ QRectF RankView::slotRect(int rank, int unit, int slot) const {
   if (bar.isNull() || unit < 0) return {};
   const QRectF c = cardRect(rank);
   const double lh = fontMetrics().height();
+  if (unitRows_) {
+    // A row per unit: the parameter slots, the gradient strip under them (a third as tall).
+    const double top = bar.bottom() + (memoryLine_ ? lh : 0.0) + 4;
+    const double rowH = std::min((c.bottom() - top - 4) / std::max(1, model_.unitCount()), lh * 2.2);
+    const QRectF params(c.left() + 4, top + unit * rowH, c.width() - 8, (rowH - 2) / 1.35);
+    const double sw = params.width() / model_.slotCount();
+    if (slot < 0) return params;
+    return QRectF(params.left() + slot * sw, params.top(), sw, params.height());
+  }
   const int cols = unitColumns();
   const int units = std::max(1, model_.unitCount());
   const int rowsN = (units + cols - 1) / cols;
@@ -337,9 +401,19 @@ void RankView::paintEvent(QPaintEvent*) {
       q->setRenderHint(QPainter::Antialiasing);
       q->setFont(font());
     }
+    titles_.clear();
     for (int r = 0; r < model_.rankCount(); ++r) {
       paintCardUnder(u, r);
       paintCardOver(o, r);
+    }
+    if (unitRows_) {
+      // Each unit named once, at the left of its row of cells.
+      u.setPen(palette().color(QPalette::Text));
+      for (int unit = 0; unit < model_.unitCount(); ++unit) {
+        const QRectF params = slotRect(0, unit, -1);
+        u.drawText(QRectF(names_.left(), params.center().y() - names_.width(), names_.width(), 2 * names_.width()),
+                   Qt::AlignLeft | Qt::AlignVCenter, unitLabel(unit, font(), names_.width()));
+      }
     }
     if (legendShown_) CategoryLegend::paint(u, legend_, font(), palette().color(QPalette::Text));
     if (model_.hybridGrid()) {
@@ -361,6 +435,7 @@ void RankView::paintEvent(QPaintEvent*) {
     layerKey_ = key;
   }
   p.drawPixmap(0, 0, under_);
+  shown_.assign(static_cast<std::size_t>(model_.rankCount()), {});
   for (int r = 0; r < model_.rankCount(); ++r) paintCard(p, r);
   p.drawPixmap(0, 0, over_);
   for (int r = 0; r < model_.rankCount(); ++r) paintFailureBox(p, r);
@@ -384,7 +459,19 @@ void RankView::paintCardUnder(QPainter& p, int rank) {
   bold.setBold(true);
   p.setFont(bold);
   p.setPen(palette().color(QPalette::Text));
-  p.drawText(QRectF(c.left() + 8, c.top() + 4, c.width() - 16, lh), Qt::AlignLeft | Qt::AlignVCenter, model_.rankLabel(rank));
+  if (unitRows_) {
+    // A narrow column: the device is the run's (its title says it), the rank's number stays.
+    const QFontMetricsF bm(bold);
+    const double room = c.width() - 8;
+    QString title = model_.rankLabel(rank);
+    if (bm.horizontalAdvance(title) > room) title = tr("Rank %1").arg(rank);
+    title = bm.elidedText(title, Qt::ElideRight, room);
+    if (titles_.size() <= static_cast<std::size_t>(rank)) titles_.resize(static_cast<std::size_t>(rank) + 1);
+    titles_[static_cast<std::size_t>(rank)] = {model_.rankLabel(rank), title};
+    p.drawText(QRectF(c.left() + 4, c.top() + 4, room, lh), Qt::AlignLeft | Qt::AlignVCenter, title);
+  } else {
+    p.drawText(QRectF(c.left() + 8, c.top() + 4, c.width() - 16, lh), Qt::AlignLeft | Qt::AlignVCenter, model_.rankLabel(rank));
+  }
   p.setFont(font());
   if (model_.hybridGrid()) {
     // Where the rank sits in the 2-D layout: its shard group (row) and slice (column).
@@ -401,7 +488,7 @@ void RankView::paintCardUnder(QPainter& p, int rank) {
     p.drawText(room, Qt::AlignRight | Qt::AlignVCenter, tag);
     p.setPen(palette().color(QPalette::Text));
   }
-  for (int u = 0; u < model_.unitCount(); ++u) {
+  for (int u = 0; u < model_.unitCount() && !unitRows_; ++u) {
     const QRectF params = slotRect(rank, u, -1);
     if (params.bottom() > c.bottom()) break;
     p.setPen(palette().color(QPalette::Text));
@@ -521,12 +608,38 @@ void RankView::paintCard(QPainter& p, int rank) {
            : waiting ? palette().color(QPalette::Text)
            : failure >= 0 ? Palette::kind(st::Kind::ReduceScatter)
                           : palette().color(QPalette::PlaceholderText));
-  // A narrow card (two runs side by side) ends a long line with "…" rather than cutting a letter.
-  p.drawText(QRectF(title.left(), title.bottom(), title.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-             QFontMetricsF(font()).elidedText(doing.isEmpty() ? tr("no work at this instant") : doing, Qt::ElideRight,
-                                              title.width()));
+  const QString doingText = doing.isEmpty() ? tr("no work at this instant") : doing;
+  if (unitRows_ && activityLines_ == 1) {
+    const QString shown = fm.elidedText(doingText, Qt::ElideRight, c.width() - 8);
+    noteShown(rank, doingText, shown);
+    p.drawText(QRectF(c.left() + 4, title.bottom(), c.width() - 8, lh), Qt::AlignLeft | Qt::AlignVCenter, shown);
+  } else if (unitRows_) {
+    // A narrow column: two lines, broken between words; what still does not fit ends
+    // with "…" and is whole in the card's tooltip.
+    const QRectF room(c.left() + 4, title.bottom(), c.width() - 8, lh * 2);
+    const QStringList words = doingText.split(QLatin1Char(' '));
+    QString first;
+    int used = 0;
+    for (; used < words.size(); ++used) {
+      const QString next = first.isEmpty() ? words[used] : first + QLatin1Char(' ') + words[used];
+      if (fm.horizontalAdvance(next) > room.width() && !first.isEmpty()) break;
+      first = next;
+    }
+    const QString rest = QStringList(words.mid(used)).join(QLatin1Char(' '));
+    first = fm.elidedText(first, Qt::ElideRight, room.width());
+    const QString second = fm.elidedText(rest, Qt::ElideRight, room.width());
+    noteShown(rank, doingText, rest.isEmpty() ? first : first + QLatin1Char(' ') + second);
+    p.drawText(QRectF(room.left(), room.top(), room.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, first);
+    p.drawText(QRectF(room.left(), room.top() + lh, room.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, second);
+  } else {
+    // A narrow card (two runs side by side) ends a long line with "…" rather than cutting a letter.
+    const QString shown = fm.elidedText(doingText, Qt::ElideRight, title.width());
+    noteShown(rank, doingText, shown);
+    p.drawText(QRectF(title.left(), title.bottom(), title.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, shown);
+  }
   if (idle || waiting) {
-    p.fillRect(QRectF(c.left() + 2, c.top() + 2, c.width() - 4, lh * 2.2), QBrush(Palette::idle(dark), Qt::BDiagPattern));
+    p.fillRect(QRectF(c.left() + 2, c.top() + 2, c.width() - 4, lh * (unitRows_ ? 1.2 + activityLines_ : 2.2)),
+               QBrush(Palette::idle(dark), Qt::BDiagPattern));
   }
 
   // Memory bar, stacked by category, to the scale of the largest rank (or the budget).
@@ -555,8 +668,16 @@ void RankView::paintCard(QPainter& p, int rank) {
   p.setPen(palette().color(QPalette::Text));
   QString memText = tr("%1 held · peak %2").arg(Captions::bytes(s.total), Captions::bytes(model_.peakBytes(rank)));
   if (budget_ > 0) memText += tr(" · budget %1").arg(Captions::bytes(budget_));
-  p.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(memText, Qt::ElideRight, static_cast<int>(bar.width())));
+  QString memShown = fm.elidedText(memText, Qt::ElideRight, bar.width());
+  if (unitRows_ && memShown != memText) {
+    // A narrow column: what the rank holds now (the bar's length), the rest in the tooltip.
+    memShown = tr("%1 held").arg(Captions::bytes(s.total));
+    if (fm.horizontalAdvance(memShown) > bar.width()) memShown = Captions::bytes(s.total);
+    memShown = fm.elidedText(memShown, Qt::ElideRight, bar.width());
+  }
+  if (unitRows_ && !memoryLine_) memShown.clear(); // no room under the bar: in the tooltip
+  noteShown(rank, memText, memShown);
+  if (!memShown.isEmpty()) p.drawText(QRectF(bar.left(), bar.bottom() + 1, bar.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, memShown);
 
   // Units: parameter slots (one per owner rank) and gradient slots under them.
   const int n = model_.slotCount();
@@ -588,6 +709,9 @@ void RankView::paintCard(QPainter& p, int rank) {
 }
 
 void RankView::paintFailureBox(QPainter& p, int rank) {
+  // Unit rows: a column too narrow for a sentence at a legible size; the title says what
+  // happened, the tooltip and the caption the whole sentence.
+  if (unitRows_) return;
   const int failure = failureAt(rank);
 
   // A hung or failed run's culprit: what happened, in the box the out-of-memory rank gets.
@@ -660,6 +784,44 @@ QRectF RankView::failureBoxRect(int rank, const QString& text, QFont* fitted) co
   if (needed > room) return {};
   if (fitted) *fitted = f;
   return QRectF(c.left() + 10, c.bottom() - needed - lh * 0.4, width, needed);
+}
+
+void RankView::noteShown(int rank, const QString& full, const QString& shown) const {
+  if (rank < 0) return;
+  if (shown_.size() <= static_cast<std::size_t>(rank)) shown_.resize(static_cast<std::size_t>(rank) + 1);
+  shown_[static_cast<std::size_t>(rank)].push_back({full, shown});
+}
+
+std::vector<RankView::ShownText> RankView::shownTexts(int rank) const {
+  std::vector<ShownText> texts;
+  if (unitRows_ && rank >= 0 && static_cast<std::size_t>(rank) < titles_.size())
+    texts.push_back(titles_[static_cast<std::size_t>(rank)]);
+  if (rank >= 0 && static_cast<std::size_t>(rank) < shown_.size())
+    texts.insert(texts.end(), shown_[static_cast<std::size_t>(rank)].begin(), shown_[static_cast<std::size_t>(rank)].end());
+  return texts;
+}
+
+QString RankView::toolTipAt(const QPointF& pos) const {
+  for (int r = 0; r < static_cast<int>(cards_.size()); ++r) {
+    if (!cardRect(r).contains(pos)) continue;
+    QStringList lines;
+    for (const ShownText& t : shownTexts(r))
+      if (!lines.contains(t.full)) lines << t.full;
+    if (const QString oom = outOfMemoryText(r); !oom.isEmpty()) lines << oom;
+    return lines.join(QLatin1Char('\n'));
+  }
+  return {};
+}
+
+bool RankView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(e);
+    const QString tip = toolTipAt(help->pos());
+    if (tip.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(help->globalPos(), tip, this);
+    return true;
+  }
+  return QWidget::event(e);
 }
 
 QRectF RankView::outOfMemoryBoxRect(int rank) const { return failureBoxRect(rank, outOfMemoryText(rank), nullptr); }

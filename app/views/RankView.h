@@ -57,6 +57,19 @@ public:
   QRectF outOfMemoryBoxRect(int rank) const;
   bool outOfMemoryTextFits(int rank) const;
   QSize sizeHint() const override { return {900, 600}; }
+  // Where the usual grid of cards cannot give every unit a legible cell with its name in
+  // full (four ranks in half of 1280 px, presenting), the cards stand in one row as
+  // columns and every unit is a row across them, named once at the left.
+  bool unitRows() const { return unitRows_; }
+  // The texts the last paint wrote on a card, each with what it stands for: equal, or
+  // shortened where the card is narrow, the whole text then in the card's tooltip (tests).
+  struct ShownText {
+    QString full, shown;
+  };
+  std::vector<ShownText> shownTexts(int rank) const;
+  // The tooltip of the card under `pos`: its title, activity and memory in full, and the
+  // out-of-memory sentence.
+  QString toolTipAt(const QPointF& pos) const;
   // What the card says the rank does at the playhead: the ops running, idle, or at the
   // newest recorded instant (a live job's edge) what it did last.
   QString activityText(int rank) const;
@@ -68,9 +81,14 @@ public Q_SLOTS:
 protected:
   void paintEvent(QPaintEvent*) override;
   void resizeEvent(QResizeEvent*) override;
+  bool event(QEvent*) override;
 
 private:
   void layoutCards();
+  // Whether cards of this size give every unit a cell of 16 px with its whole name.
+  bool gridLegible(const QRectF& card) const;
+  double longestUnitName() const;
+  void noteShown(int rank, const QString& full, const QString& shown) const;
   QString hybridHeaderText() const;
   void paintCard(QPainter& p, int rank);
   // The sentence under the card's title and whether the rank is idle.
@@ -98,6 +116,12 @@ private:
   int laidOutSlots_ = 0;
   std::vector<QRectF> groupLabels_; // hybrid sharding, cards in one row: above each shard group
   bool legendShown_ = true;
+  bool unitRows_ = false;
+  int activityLines_ = 2;   // unit rows: lines of what the rank does under its title
+  bool memoryLine_ = true;  // unit rows: the memory line under the bar
+  QRectF names_; // unit rows: the column of unit names at the left
+  mutable std::vector<std::vector<ShownText>> shown_; // this frame's texts, per card
+  std::vector<ShownText> titles_;                     // unit rows: the titles, drawn with the layers
   bool awaitingRun_ = false;
   qint64 budget_ = 0;
   struct ColumnsKey {

@@ -8,12 +8,23 @@
 #include "models/AppSettings.h"
 #include "views/CompareView.h"
 #include "views/Palette.h"
+#include "models/JobRunner.h"
+#include "views/PipelineView.h"
 #include "views/PlaybackBar.h"
+#include "views/PlotsView.h"
 #include "views/QuizPanel.h"
 #include "views/RankView.h"
 #include "views/TimelineView.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QLocale>
+#include <QProcess>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QStyleOption>
+#include <QTableWidget>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFontInfo>
@@ -27,6 +38,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 namespace {
 // Presentation mode for this test only (as --presentation does), then back.
@@ -43,11 +55,13 @@ struct PresentationMode {
 } // namespace
 
 // A synthetic FSDP trace of `ranks` ranks and 6 units under the engine's own unit
-// names, the longest of which ("embedding") a narrow cell cuts.
-std::string sixUnitTrace(int ranks) {
+// names, the longest of which ("embedding") a narrow cell cuts; `oom`: rank 1 runs out of
+// memory in step 0 (a budget in the job record).
+std::string sixUnitTrace(int ranks, bool oom = false) {
   sample::Options o;
   o.ranks = ranks;
   o.steps = 2;
+  o.oomOnRank1 = oom;
   o.blocks = 4; // embed, block0..block3, head: 6 units
   std::string text = sample::fsdpText(o);
   for (const auto& [from, to] : {std::pair<std::string, std::string>{"embed", "embedding"}, {"head", "output"}})
@@ -209,5 +223,293 @@ TEST(Presentation, AMenuChoiceAfterTheCommandLineWins) {
   if (savedTheme.isEmpty()) QSettings().remove(QStringLiteral("ui/theme"));
   else AppSettings::setTheme(savedTheme);
   QSettings().remove(QStringLiteral("ui/presentation"));
+  AppSettings::applyAppearance(*qApp);
+}
+
+namespace {
+// The app's language for one test (as --lang does), then English again.
+struct Language {
+  explicit Language(const char* code) {
+    AppSettings::setLanguageOverride(QLatin1String(code));
+    ok = AppSettings::applyLanguage(*qApp);
+  }
+  ~Language() {
+    AppSettings::setLanguageOverride(QStringLiteral("en"));
+    AppSettings::applyLanguage(*qApp);
+  }
+  bool ok = false;
+};
+
+// Nothing on a card cut without its whole text at hand: each text the card shows is whole,
+// or shortened with the whole of it in the card's tooltip.
+void expectNothingCutWithoutATooltip(const RankView& ranks, const TraceModel& model) {
+  for (int r = 0; r < model.rankCount(); ++r) {
+    const auto texts = ranks.shownTexts(r);
+    EXPECT_GE(texts.size(), 3u) << "title, activity and memory of rank " << r;
+    const QString tip = ranks.toolTipAt(ranks.cardRect(r).center());
+    for (const auto& t : texts) {
+      if (t.shown == t.full) continue;
+      EXPECT_TRUE(tip.contains(t.full)) << "rank " << r << ": \"" << t.shown.toStdString() << "\" without \""
+                                        << t.full.toStdString() << "\" in the tooltip";
+    }
+  }
+}
+} // namespace
+
+// The walk's instructor (98): the out-of-memory lesson's Both runs at 1280x720, two runs of
+// four ranks, had 5 px cells under overlapping names and cut texts ("…block2 needed"). Four
+// cards in half the width stand in one row, each unit a row across them named once, cells
+// of 16 px; a text too long for the column is whole in its tooltip. In every language.
+TEST(Presentation, BothRunsOfFourRanksAreLegibleAt1280x720) {
+  PresentationMode presenting;
+  QTemporaryDir dir;
+  const QString trace = dir.filePath(QStringLiteral("oom.trace"));
+  std::ofstream(trace.toStdString()) << sixUnitTrace(4, true);
+  for (const char* lang : {"en", "fr", "ru"}) {
+    SCOPED_TRACE(lang);
+    Language language(lang);
+    ASSERT_TRUE(language.ok);
+    MainWindow w;
+    w.setPresentationLayout(true);
+    w.resize(1280, 720);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(w.openTrace(trace).isEmpty());
+    w.comparisonModel().setTrace(shardlab::trace::readTrace(sixUnitTrace(4)).trace);
+    w.refreshViews();
+    ASSERT_TRUE(w.showView(QStringLiteral("both")));
+    CompareView* both = w.compareView();
+    for (const double at : {0.4, 1.0}) {
+      SCOPED_TRACE(at);
+      w.playback().setFraction(at);
+      QCoreApplication::processEvents();
+      for (int run = 0; run < 2; ++run) {
+        SCOPED_TRACE("run " + std::to_string(run));
+        RankView* ranks = both->rankView(run);
+        const TraceModel& model = run == 0 ? w.model() : w.comparisonModel();
+        ASSERT_EQ(model.rankCount(), 4);
+        ranks->repaint();
+        EXPECT_GE(QFontInfo(ranks->font()).pixelSize(), 18);
+        EXPECT_TRUE(ranks->unitRows());
+        expectLegibleCards(*ranks, model);
+        expectNothingCutWithoutATooltip(*ranks, model);
+        // Names in a column of their own: no name over another or over a cell.
+        for (int u = 0; u + 1 < model.unitCount(); ++u)
+          EXPECT_LE(ranks->slotRect(0, u, 0).bottom(), ranks->slotRect(0, u + 1, 0).top());
+      }
+    }
+    EXPECT_EQ(both->rankView(0)->outOfMemoryText(1).isEmpty(), false);
+    EXPECT_TRUE(both->rankView(0)->toolTipAt(both->rankView(0)->cardRect(1).center()).contains(both->rankView(0)->outOfMemoryText(1)));
+    const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+    if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/presentation-both-4ranks-%1.png").arg(QLatin1String(lang)));
+  }
+}
+
+// The walk's instructor (99): Compare runs at 1280x720 stopped at "Peak memory" and drew
+// its chart as a 20 px strip under the budget's label, with an empty legend. The page
+// scrolls: the whole table, the chart at its least height, the legend filled, the budget's
+// label clear of every bar.
+TEST(Presentation, CompareRunsIsWholeAt1280x720) {
+  PresentationMode presenting;
+  QTemporaryDir dir;
+  const QString trace = dir.filePath(QStringLiteral("oom.trace"));
+  std::ofstream(trace.toStdString()) << sixUnitTrace(4, true);
+  for (const char* lang : {"en", "ru"}) {
+    SCOPED_TRACE(lang);
+    Language language(lang);
+    MainWindow w;
+    w.setPresentationLayout(true);
+    w.resize(1280, 720);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(w.openTrace(trace).isEmpty());
+    w.comparisonModel().setTrace(shardlab::trace::readTrace(sixUnitTrace(4)).trace);
+    w.refreshViews();
+    w.plotsView()->setComparison(&w.comparisonModel(), QStringLiteral("DDP"), QStringLiteral("FSDP"));
+    ASSERT_TRUE(w.showView(QStringLiteral("compare")));
+    QCoreApplication::processEvents();
+    PlotsView* plots = w.plotsView();
+    QTableWidget* table = plots->compareTable();
+    QCustomPlot* chart = plots->comparePlot();
+    ASSERT_TRUE(table->isVisible());
+    ASSERT_GE(table->rowCount(), 8);
+    // Every row of the table inside the table (no row under its edge).
+    EXPECT_LE(table->horizontalHeader()->height() + table->verticalHeader()->length(), table->viewport()->height() +
+                                                                                          table->horizontalHeader()->height());
+    EXPECT_EQ(table->verticalScrollBar()->maximum(), 0);
+    // The row names whole.
+    for (int i = 0; i < table->rowCount(); ++i) {
+      const QString name = table->verticalHeaderItem(i)->text();
+      EXPECT_GE(table->verticalHeader()->width(), table->verticalHeader()->fontMetrics().horizontalAdvance(name)) << name.toStdString();
+    }
+    // The chart at its least height, the legend filled and as tall as its text.
+    EXPECT_GE(chart->height(), PlotsView::kCompareChartLines * chart->fontMetrics().height() - 1);
+    chart->replot();
+    EXPECT_GE(chart->legend->outerRect().height(), QFontMetrics(chart->legend->font()).height());
+    int entries = 0;
+    for (int i = 0; i < chart->legend->itemCount(); ++i)
+      if (QCPAbstractLegendItem* item = chart->legend->item(i)) {
+        ++entries;
+        EXPECT_GE(item->outerRect().height(), QFontMetrics(chart->legend->font()).height() - 1);
+      }
+    EXPECT_GE(entries, 4);
+    // The budget's label over no bar.
+    QRectF label;
+    for (int i = 0; i < chart->itemCount(); ++i)
+      if (auto* text = qobject_cast<QCPItemText*>(chart->item(i)))
+        label = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+    ASSERT_FALSE(label.isNull());
+    EXPECT_TRUE(chart->axisRect()->rect().contains(label.toRect()));
+    for (int i = 0; i < chart->plottableCount(); ++i)
+      if (auto* bars = qobject_cast<QCPBars*>(chart->plottable(i)))
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+          const double base = bars->baseValue();
+          const QPointF a = bars->coordsToPixels(it->key - bars->width() / 2, base);
+          const QPointF b = bars->coordsToPixels(it->key + bars->width() / 2, base + it->value);
+          EXPECT_FALSE(QRectF(a, b).normalized().intersects(label)) << bars->name().toStdString() << " at " << it->key;
+        }
+    // Scrolled, the whole page is reachable.
+    EXPECT_GE(plots->compareScroll()->widget()->height(), table->height() + chart->height());
+    const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+    if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/presentation-compare-%1.png").arg(QLatin1String(lang)));
+  }
+}
+
+namespace {
+// A real pipeline run of 2 stages, 4 micro-batches, 3 steps (a second or two).
+QString pipelineTrace(const QTemporaryDir& dir, const QString& schedule) {
+  const QString trace = dir.filePath(schedule + QStringLiteral(".trace"));
+  QProcess run;
+  run.start(JobRunner::findLauncher(),
+            {QStringLiteral("--strategy"), QStringLiteral("pipeline"), QStringLiteral("--ranks"), QStringLiteral("2"),
+             QStringLiteral("--schedule"), schedule, QStringLiteral("--microbatches"), QStringLiteral("4"),
+             QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--layers"), QStringLiteral("4"),
+             QStringLiteral("--hidden"), QStringLiteral("64"), QStringLiteral("--batch"), QStringLiteral("256"),
+             QStringLiteral("--trace"), trace});
+  if (!run.waitForFinished(120000) || run.exitCode() != 0) return {};
+  return trace;
+}
+} // namespace
+
+// The walk's instructor (125, 36, 80): presenting at 1280x720, the Russian pipeline header
+// lost its theory figure; in Both runs the two diagrams filled a third to half of their
+// width, without micro-batch labels, and nothing said what the hatched gaps are. The header
+// is whole (two lines where one does not hold it), the longer step spans its diagram, the
+// blocks are labelled where they have room and a legend names recorded idle.
+TEST(Presentation, PipelineHeadersAndDiagramsAt1280x720) {
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built";
+  PresentationMode presenting;
+  QTemporaryDir dir;
+  const QString gpipe = pipelineTrace(dir, QStringLiteral("gpipe"));
+  const QString ofob = pipelineTrace(dir, QStringLiteral("1f1b"));
+  ASSERT_FALSE(gpipe.isEmpty());
+  ASSERT_FALSE(ofob.isEmpty());
+  for (const char* lang : {"en", "fr", "ru"}) {
+    SCOPED_TRACE(lang);
+    Language language(lang);
+    MainWindow w;
+    w.setPresentationLayout(true);
+    w.resize(1280, 720);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    ASSERT_TRUE(w.openTrace(gpipe).isEmpty());
+    w.comparisonModel().setTrace(shardlab::trace::readTraceFile(ofob.toStdString()).trace);
+    w.refreshViews();
+    // The bubble measured and the theory, as the header writes them: never cut.
+    auto expectWholeHeader = [&](PipelineView* view, const TraceModel& model) {
+      view->repaint();
+      const QString header = view->shownHeader().join(QLatin1Char(' '));
+      ASSERT_TRUE(model.breakdown().has_value());
+      const QLocale locale;
+      for (double f : {model.breakdown()->measured, model.breakdown()->theory})
+        EXPECT_TRUE(header.contains(locale.toString(f * 100.0, 'f', 1))) << header.toStdString();
+      EXPECT_FALSE(header.contains(QChar(0x2026))) << header.toStdString();
+      EXPECT_LE(view->shownHeader().size(), 2);
+      EXPECT_TRUE(view->legendEntries().contains(QCoreApplication::translate("PipelineView", "recorded idle (hatched)")));
+    };
+    ASSERT_TRUE(w.showView(QStringLiteral("pipeline")));
+    w.playback().setFraction(0.5);
+    QCoreApplication::processEvents();
+    expectWholeHeader(w.pipelineView(), w.model());
+    ASSERT_TRUE(w.showView(QStringLiteral("both")));
+    CompareView* both = w.compareView();
+    ASSERT_TRUE(both->showsPipeline());
+    for (const double at : {0.0, 0.5}) {
+      SCOPED_TRACE(at);
+      w.playback().setFraction(at);
+      QCoreApplication::processEvents();
+      double widest = 0;
+      int labelled = 0, roomy = 0;
+      for (int run = 0; run < 2; ++run) {
+        PipelineView* view = both->pipelineView(run);
+        expectWholeHeader(view, run == 0 ? w.model() : w.comparisonModel());
+        EXPECT_GE(QFontInfo(view->font()).pixelSize(), 18);
+        widest = std::max(widest, view->stepWidthShare());
+        labelled += view->labelledBlocks();
+        roomy += view->roomyBlocks();
+      }
+      EXPECT_EQ(both->pipelineView(0)->shownStep(), both->pipelineView(1)->shownStep());
+      EXPECT_GT(widest, 0.999) << "the longer of the two steps spans its diagram";
+      EXPECT_EQ(labelled, roomy) << "every block with room for its micro-batch is labelled";
+      EXPECT_GT(both->pipelineView(0)->drawnBlocks(), 0);
+    }
+    const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
+    if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/presentation-pipeline-both-%1.png").arg(QLatin1String(lang)));
+  }
+}
+
+namespace {
+// The largest difference in lightness between `colour` and a pixel of `rect` in `image`.
+int contrastIn(const QImage& image, const QRect& rect, const QColor& colour) {
+  int most = 0;
+  for (int y = rect.top(); y <= rect.bottom(); ++y)
+    for (int x = rect.left(); x <= rect.right(); ++x)
+      if (image.rect().contains(x, y)) most = std::max(most, std::abs(image.pixelColor(x, y).lightness() - colour.lightness()));
+  return most;
+}
+} // namespace
+
+// The walk's instructor (94): in the dark theme the "Follow live" box and the slider's groove
+// were nearly the window's colour; radio buttons kept their small size when presenting. The
+// box's outline and the groove stand out from the window, and indicators grow with the text.
+TEST(Presentation, DarkControlsStandOutAndIndicatorsGrow) {
+  const int normalRadio = qApp->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth);
+  const int normalBox = qApp->style()->pixelMetric(QStyle::PM_IndicatorWidth);
+  AppSettings::setOverrides(QStringLiteral("dark"), true);
+  AppSettings::applyAppearance(*qApp);
+  EXPECT_GE(qApp->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth), normalRadio * 1.4);
+  EXPECT_GE(qApp->style()->pixelMetric(QStyle::PM_IndicatorWidth), normalBox * 1.4);
+  {
+    QWidget page;
+    page.setAutoFillBackground(true);
+    auto* box = new QCheckBox(QStringLiteral("Follow live"), &page);
+    auto* slider = new QSlider(Qt::Horizontal, &page);
+    auto* radio = new QRadioButton(QStringLiteral("choice"), &page);
+    box->move(10, 10);
+    slider->setGeometry(10, 60, 400, 40);
+    radio->move(10, 110);
+    page.resize(440, 160);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    EXPECT_GE(radio->sizeHint().height(), QFontInfo(radio->font()).pixelSize());
+    const QImage image = page.grab().toImage();
+    const QColor window = page.palette().color(QPalette::Window);
+    ASSERT_LT(window.lightness(), 60) << "the dark theme";
+    QStyleOptionButton bo;
+    bo.initFrom(box);
+    const QRect indicator = box->style()->subElementRect(QStyle::SE_CheckBoxIndicator, &bo, box).translated(box->pos());
+    EXPECT_GE(contrastIn(image, indicator, window), 70) << "the box's outline";
+    QStyleOptionSlider so;
+    so.initFrom(slider);
+    so.minimum = slider->minimum();
+    so.maximum = slider->maximum();
+    so.sliderPosition = so.sliderValue = slider->value();
+    so.orientation = Qt::Horizontal;
+    const QRect handle = slider->style()->subControlRect(QStyle::CC_Slider, &so, QStyle::SC_SliderHandle, slider);
+    QRect groove = slider->style()->subControlRect(QStyle::CC_Slider, &so, QStyle::SC_SliderGroove, slider);
+    groove.setLeft(handle.right() + 4); // the groove right of the handle, at the start of a run
+    EXPECT_GE(contrastIn(image, groove.translated(slider->pos()), window), 40) << "the slider's groove";
+  }
+  AppSettings::setOverrides(QString(), false);
   AppSettings::applyAppearance(*qApp);
 }
