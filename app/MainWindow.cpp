@@ -363,6 +363,7 @@ void MainWindow::buildMenus() {
     const QString err = compare_.loadFile(f);
     if (!err.isEmpty()) showMessage(err, true);
     plots_->setComparison(&compare_, tr("this run"), QFileInfo(f).fileName());
+    ledger_->setComparison(&compare_, tr("this run"), QFileInfo(f).fileName());
     auto* w = new CompareWindow(model_, compare_, this);
     w->show();
   });
@@ -906,6 +907,7 @@ void MainWindow::onComparisonFinished(const QString& text) {
   log_->append(text + QLatin1Char('\n'));
   const QStringList labels = flow_.runLabels();
   plots_->setComparison(&compare_, labels.value(0, tr("run A")), labels.value(1, tr("run B")));
+  ledger_->setComparison(&compare_, labels.value(0, tr("run A")), labels.value(1, tr("run B"))); // the ledger of each run
   // Both runs side by side, one playhead: what a comparison lesson is for.
   compareView_->setRunNames(labels.value(0, tr("run A")), labels.value(1, tr("run B")));
   compareView_->modelReset();

@@ -12,15 +12,20 @@ QString strategyLabel(shardlab::StrategyKind strategy) { return text(shardlab::n
 
 QString describeJob(const shardlab::JobConfig& c) {
   using shardlab::StrategyKind;
-  QString d = QCoreApplication::translate("JobText", "%1 · %2 ranks · %3 layers × %4 · batch %5 · %6 steps")
-                  .arg(strategyLabel(c.strategy))
-                  .arg(c.ranks)
-                  .arg(c.layers)
+  // Each count takes its plural (Qt's %n: "1 rank", "4 ranks"; "1 ранг", "2 слоя"), then
+  // the line puts them together.
+  //: %1 strategy, %2 "4 ranks", %3 "4 layers", %4 hidden size, %5 batch, %6 "20 steps"
+  QString d = QCoreApplication::translate("JobText", "%1 · %2 · %3 × %4 · batch %5 · %6")
+                  .arg(strategyLabel(c.strategy), QCoreApplication::translate("JobText", "%n rank(s)", nullptr, c.ranks),
+                       QCoreApplication::translate("JobText", "%n layer(s)", nullptr, c.layers))
                   .arg(c.hidden)
                   .arg(c.batch)
-                  .arg(c.steps);
+                  .arg(QCoreApplication::translate("JobText", "%n step(s)", nullptr, c.steps));
   if (c.strategy == StrategyKind::Pipeline)
-    d += QCoreApplication::translate("JobText", " · %1, %2 micro-batches").arg(text(shardlab::name(c.schedule))).arg(c.microbatches);
+    //: %1 the pipeline schedule, %2 "4 micro-batches"
+    d += QCoreApplication::translate("JobText", " · %1, %2")
+             .arg(text(shardlab::name(c.schedule)),
+                  QCoreApplication::translate("JobText", "%n micro-batch(es)", nullptr, c.microbatches));
   if (c.strategy == StrategyKind::Fsdp) {
     d += QStringLiteral(" · %1 (%2, ZeRO-%3)")
              .arg(text(shardlab::name(c.sharding)), text(shardlab::pytorchName(c.sharding)))

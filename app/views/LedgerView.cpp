@@ -20,6 +20,18 @@ LedgerView::LedgerView(const TraceModel& model, QWidget* parent) : QWidget(paren
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(0, 0, 0, 0);
   auto* top = new QHBoxLayout;
+  // Which run: shown only while there is a comparison run.
+  runRow_ = new QWidget(this);
+  auto* runLayout = new QHBoxLayout(runRow_);
+  runLayout->setContentsMargins(0, 0, 0, 0);
+  auto* runLabel = new QLabel(tr("Run"), runRow_);
+  run_ = new QComboBox(runRow_);
+  run_->setObjectName(QStringLiteral("ledgerRun"));
+  runLabel->setBuddy(run_);
+  runLayout->addWidget(runLabel);
+  runLayout->addWidget(run_);
+  runRow_->hide();
+  top->addWidget(runRow_);
   auto* label = new QLabel(tr("Rank"), this);
   rank_ = new QComboBox(this);
   rank_->setObjectName(QStringLiteral("ledgerRank"));
@@ -32,22 +44,61 @@ LedgerView::LedgerView(const TraceModel& model, QWidget* parent) : QWidget(paren
   text_->setObjectName(QStringLiteral("ledgerText"));
   v->addWidget(text_);
   connect(rank_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+  connect(run_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
 }
 
 int LedgerView::rank() const { return std::max(0, rank_->currentIndex()); }
 
-void LedgerView::rebuild() {
-  const int keep = rank_->currentIndex();
-  if (rank_->count() != model_.rankCount()) {
-    const QSignalBlocker block(rank_);
-    rank_->clear();
-    for (int r = 0; r < model_.rankCount(); ++r) rank_->addItem(model_.rankLabel(r));
-    rank_->setCurrentIndex(std::clamp(keep, 0, std::max(0, model_.rankCount() - 1)));
+void LedgerView::setComparison(const TraceModel* other, const QString& labelA, const QString& labelB) {
+  if (other_ != other) {
+    if (other_) disconnect(other_, nullptr, this, nullptr);
+    other_ = other;
+    // A cleared comparison run is gone: its labels must not name the next one.
+    if (other_)
+      connect(other_, &TraceModel::reset, this, [this] {
+        if (other_ && other_->isEmpty()) setComparison(nullptr, {}, {});
+        else if (showsComparisonRun()) rebuild();
+      });
   }
+  labelA_ = labelA;
+  labelB_ = labelB;
+  rebuild();
+}
+
+bool LedgerView::offersComparison() const { return other_ && !other_->isEmpty(); }
+
+bool LedgerView::showsComparisonRun() const { return offersComparison() && run_->currentIndex() == 1; }
+
+void LedgerView::showComparisonRun(bool runB) {
+  if (offersComparison()) run_->setCurrentIndex(runB ? 1 : 0);
+}
+
+const TraceModel& LedgerView::shownModel() const { return showsComparisonRun() ? *other_ : model_; }
+
+void LedgerView::rebuild() {
+  // Set a combo's items to `items` (untouched when they already are), keeping its index.
+  auto setItems = [](QComboBox* box, const QStringList& items) {
+    QStringList now;
+    for (int i = 0; i < box->count(); ++i) now << box->itemText(i);
+    if (now == items) return;
+    const QSignalBlocker block(box);
+    const int keep = box->currentIndex();
+    box->clear();
+    box->addItems(items);
+    box->setCurrentIndex(std::clamp(keep, 0, std::max(0, static_cast<int>(items.size()) - 1)));
+  };
+  setItems(run_, offersComparison() ? QStringList{labelA_.isEmpty() ? tr("run A") : labelA_,
+                                                  labelB_.isEmpty() ? tr("run B") : labelB_}
+                                    : QStringList{});
+  runRow_->setVisible(offersComparison());
+  const TraceModel& model = shownModel();
+  QStringList ranks;
+  for (int r = 0; r < model.rankCount(); ++r) ranks << model.rankLabel(r);
+  setItems(rank_, ranks);
   text_->setHtml(awaitingRun_ && model_.isEmpty()
                      ? tr("<p>No run yet for this lesson: it runs once you have made your prediction (or chosen to run "
                           "without one).</p>")
-                     : html(model_, rank()));
+                     : html(model, rank()));
 }
 
 void LedgerView::setAwaitingRun(bool awaiting) {
@@ -117,10 +168,16 @@ QString LedgerView::html(const TraceModel& model, int rank) {
              .arg(tr("persistent"), Captions::bytes(ledger.measuredPersistent()), inPsi(static_cast<double>(ledger.measuredPersistent())),
                   inPsi(*f), Captions::bytes(static_cast<qint64>(std::llround(*f))));
   h += QStringLiteral("</table>");
-  if (ledger.applies)
+  if (ledger.applies) {
     h += tr("<p>ShardLab trains in fp32 and its parameters are the master copy, so the textbook's 16Ψ at mixed "
             "precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here "
-            "4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total, divided by D for what the ZeRO stage "
-            "shards (docs/sharding.md).</p>");
+            "4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run "
+            "keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the "
+            "gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP "
+            "and NO_SHARD (docs/sharding.md).</p>");
+    if (model.config()->strategy == shardlab::StrategyKind::Fsdp && model.config()->sharding == shardlab::Sharding::GradOp)
+      h += tr("<p>SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), "
+              "SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.</p>");
+  }
   return h;
 }
