@@ -245,6 +245,15 @@ std::string perStepByKind(const trace::Summary& s, bool measured) {
   return out;
 }
 
+// Whether the run's collectives ran as rings: its job record's collective_algorithms
+// (docs/trace-format.md, "Bytes on the wire"); a trace without it left the choice to Open MPI.
+bool ranAsRings(const trace::Trace& t) {
+  const auto it = t.job.find("collective_algorithms");
+  if (it == t.job.end() || !it->is_object()) return false;
+  const auto choice = it->find("choice");
+  return choice != it->end() && choice->is_string() && choice->get<std::string>() == "ring";
+}
+
 class SentBytesRatio final : public ObservationTemplate {
 public:
   std::string id() const override { return "sent-bytes-ratio"; }
@@ -297,19 +306,44 @@ public:
                                         text::bytes(static_cast<std::int64_t>(perB)), text::times(ratio),
                                         perStepByKind(*runs->ddpS, measured), perStepByKind(*runs->fsdpS, measured),
                                         text::times(modelledRatio)};
+    // By default shardlab-run runs the collectives as rings (--collective-algorithms ring,
+    // recorded in the job record), so what was measured is what the ring model says; a
+    // run that left the choice to Open MPI (or a trace older than the option) may differ.
     d.explanation =
-        measured
+        measured && ranAsRings(*runs->ddp) && ranAsRings(*runs->fsdp)
             ? localized("Your summaries: rank 0 really sent {0} per step under DDP and {1} under FSDP, {2} (Open MPI's "
                         "monitoring, measured_sent_bytes). Per step, DDP: {3}; FSDP: {4}. The ring model of the same "
-                        "calls gives {5}: Open MPI's own algorithm for a collective can send more or less than a ring.",
+                        "calls gives {5}: both runs ran their all-reduces, all-gathers and reduce-scatters as rings "
+                        "(shardlab-run --collective-algorithms ring, the default), so each call sent what the ring "
+                        "model says.",
                         "Vos résumés : le rang 0 a réellement envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2} "
                         "(surveillance d'Open MPI, measured_sent_bytes). Par pas, DDP : {3} ; FSDP : {4}. Le modèle en "
-                        "anneau des mêmes appels donne {5} : l'algorithme qu'Open MPI choisit pour une collective peut "
-                        "envoyer plus ou moins qu'un anneau.",
+                        "anneau des mêmes appels donne {5} : les deux exécutions ont fait leurs all-reduce, all-gather "
+                        "et reduce-scatter en anneau (shardlab-run --collective-algorithms ring, le réglage par "
+                        "défaut), si bien que chaque appel a envoyé ce que dit le modèle en anneau.",
                         "Ваши сводки: ранг 0 реально отправил {0} за шаг при DDP и {1} при FSDP, то есть {2} "
                         "(мониторинг Open MPI, measured_sent_bytes). За шаг, DDP: {3}; FSDP: {4}. Кольцевая модель тех "
-                        "же вызовов даёт {5}: алгоритм, который Open MPI выбирает для коллективной операции, может "
-                        "отправлять больше или меньше, чем кольцо.",
+                        "же вызовов даёт {5}: оба запуска выполняли all-reduce, all-gather и reduce-scatter по кольцу "
+                        "(shardlab-run --collective-algorithms ring, по умолчанию), поэтому каждый вызов отправил "
+                        "столько, сколько говорит кольцевая модель.",
+                        args)
+        : measured
+            ? localized("Your summaries: rank 0 really sent {0} per step under DDP and {1} under FSDP, {2} (Open MPI's "
+                        "monitoring, measured_sent_bytes). Per step, DDP: {3}; FSDP: {4}. The ring model of the same "
+                        "calls gives {5}: these runs left each collective's algorithm to Open MPI "
+                        "(--collective-algorithms open-mpi, or a trace older than that option), and its own algorithm "
+                        "can send more or less than a ring for the same call.",
+                        "Vos résumés : le rang 0 a réellement envoyé {0} par pas sous DDP et {1} sous FSDP, soit {2} "
+                        "(surveillance d'Open MPI, measured_sent_bytes). Par pas, DDP : {3} ; FSDP : {4}. Le modèle en "
+                        "anneau des mêmes appels donne {5} : ces exécutions ont laissé Open MPI choisir l'algorithme "
+                        "de chaque collective (--collective-algorithms open-mpi, ou une trace antérieure à cette "
+                        "option), et l'algorithme qu'il choisit peut envoyer plus ou moins qu'un anneau pour le même "
+                        "appel.",
+                        "Ваши сводки: ранг 0 реально отправил {0} за шаг при DDP и {1} при FSDP, то есть {2} "
+                        "(мониторинг Open MPI, measured_sent_bytes). За шаг, DDP: {3}; FSDP: {4}. Кольцевая модель тех "
+                        "же вызовов даёт {5}: в этих запусках алгоритм каждой коллективной операции выбирал Open MPI "
+                        "(--collective-algorithms open-mpi или трасса, записанная до появления этого параметра), а "
+                        "его алгоритм может отправить для того же вызова больше или меньше, чем кольцо.",
                         args)
             : localized("Your summaries: rank 0 sent {0} per step under DDP and {1} under FSDP, {2}. These bytes are "
                         "modelled, not measured: sent_bytes applies the ring algorithm's factor to each collective "
