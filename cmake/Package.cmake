@@ -29,19 +29,20 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "ShardLab maintainers <maintainers@users.nor
     CACHE STRING "Maintainer field of the .deb")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "learn distributed training by running it
- ShardLab teaches how large models are trained on many devices. It runs small
- but real training jobs (DDP, FSDP and the ZeRO stages, pipeline and tensor
- parallelism) on CPU ranks under Open MPI, records every operation, collective
- and allocation in a trace, and animates that trace in a Qt desktop app with
- lessons and quizzes about the learner's own numbers.
- .
- Programs: shardlab (the app), shardlab-run (runs a job through mpirun),
- shardlab-worker (one rank), shardlab-quiz, shardlab-replay. This package is
- built without the CUDA backend.")
+# CPack writes the synopsis (CPACK_PACKAGE_DESCRIPTION_SUMMARY) and indents these
+# lines itself, an empty line becoming " ." (CPackDeb, CMake >= 3.16).
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "ShardLab teaches how large models are trained on many devices. It runs small
+but real training jobs (DDP, FSDP and the ZeRO stages, pipeline and tensor
+parallelism) on CPU ranks under Open MPI, records every operation, collective
+and allocation in a trace, and animates that trace in a Qt desktop app with
+lessons and quizzes about the learner's own numbers.
+
+Programs: shardlab (the app), shardlab-run (runs a job through mpirun),
+shardlab-worker (one rank), shardlab-quiz, shardlab-replay. This package is
+built without the CUDA backend.")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "openmpi-bin")
-set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "")
 
 if(SHARDLAB_HAVE_CUDA)
   message(STATUS "ShardLab: this build has the CUDA backend: make the .deb from a CPU-only build "
