@@ -901,6 +901,14 @@
         <source>Show the projected replay</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Less</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why?</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LogPane</name>

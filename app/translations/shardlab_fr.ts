@@ -909,6 +909,14 @@
         <source>Show the projected replay</source>
         <translation>Montrer le rejeu « Projeté »</translation>
     </message>
+    <message>
+        <source>Less</source>
+        <translation>Moins</translation>
+    </message>
+    <message>
+        <source>Why?</source>
+        <translation>Pourquoi ?</translation>
+    </message>
 </context>
 <context>
     <name>LogPane</name>

@@ -924,6 +924,14 @@
         <source>Show the projected replay</source>
         <translation>Показать прогнозный повтор</translation>
     </message>
+    <message>
+        <source>Less</source>
+        <translation>Скрыть</translation>
+    </message>
+    <message>
+        <source>Why?</source>
+        <translation>Почему?</translation>
+    </message>
 </context>
 <context>
     <name>LogPane</name>

@@ -9,6 +9,7 @@
 
 class QLabel;
 class QPushButton;
+class QToolButton;
 
 class LessonCheckBar : public QFrame {
   Q_OBJECT
@@ -17,7 +18,7 @@ public:
   // Shows `verdict` (hidden when no check was made).
   void setVerdict(const LessonVerdict& verdict);
   void clear();
-  QString text() const;
+  QString text() const; // the whole verdict, as the details show it
   const LessonVerdict& verdict() const { return verdict_; }
 
 Q_SIGNALS:
@@ -31,5 +32,6 @@ private:
 
   LessonVerdict verdict_;
   QLabel* label_ = nullptr;
+  QToolButton* details_ = nullptr; // the cause, measured: shown on demand so the bar stays one line
   QPushButton* replay_ = nullptr;
 };

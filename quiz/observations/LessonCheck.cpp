@@ -25,8 +25,13 @@ std::string points(double f) {
 }
 
 // A number as each language writes it (decimal comma in French and Russian).
+// The unit stays on the number's line: "28.9 %" never breaks before its "%".
 LocalizedText number(const std::string& en) {
-  return localized(en, text::localNumber("fr", en), text::localNumber("ru", en));
+  const auto keep = [](std::string s) {
+    for (auto at = s.find(" %"); at != std::string::npos; at = s.find(" %", at)) s.replace(at, 1, "\u00a0");
+    return s;
+  };
+  return localized(keep(en), keep(text::localNumber("fr", en)), keep(text::localNumber("ru", en)));
 }
 
 // The largest share of its step time any rank of these runs spent waiting for a CPU

@@ -15,7 +15,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <QLabel>
 #include <QPushButton>
+#include <QToolButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -125,6 +127,13 @@ TEST(LessonCheckInTheApp, ALessonWhosePointDidNotShowSaysSoWithTheMeasuredCause)
   // replay that shows what the schedule alone costs, one click away.
   EXPECT_TRUE(bar->text().contains(QStringLiteral("did not show"))) << bar->text().toStdString();
   EXPECT_TRUE(bar->text().contains(QStringLiteral("each part a replay of this run"))) << bar->text().toStdString();
+  // One line on the bar (whether the point showed); the cause on demand.
+  auto* details = bar->findChild<QToolButton*>(QStringLiteral("lessonCheckDetails"));
+  auto* label = bar->findChild<QLabel*>();
+  ASSERT_TRUE(details && details->isVisible() && label);
+  EXPECT_FALSE(label->text().contains(QStringLiteral("each part a replay"))) << label->text().toStdString();
+  details->click();
+  EXPECT_TRUE(label->text().contains(QStringLiteral("each part a replay"))) << label->text().toStdString();
   auto* replay = bar->findChild<QPushButton*>(QStringLiteral("lessonCheckReplay"));
   ASSERT_TRUE(replay && replay->isVisible());
   replay->click();

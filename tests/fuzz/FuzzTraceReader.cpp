@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)summarize(whole.trace);
   (void)summarizeMeasured(whole.trace);
 
-  // Line by line, as the launcher follows a live rank: stops at the same line.
+  // Line by line, as the launcher follows a live rank: skips the same lines and stops at
+  // the same line.
   Trace live;
   TraceParser parser(live);
   long errorLine = 0;
@@ -27,6 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto end = text.find('\n', start);
     const auto line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     if (parser.parseLine(line)) {
+      // A complete line with no known record is skipped, as readTrace skips it.
+      if (parser.lastWasUnknownRecord() && end != std::string_view::npos) {
+        start = end + 1;
+        continue;
+      }
       errorLine = parser.linesRead();
       break;
     }

@@ -55,7 +55,7 @@ TEST(LessonCheck, AGPipeBubbleNearTheTheoryShowsThePoint) {
   EXPECT_EQ(c->figure, "GPipe bubble (GPipe)");
   EXPECT_EQ(c->measured, "0.130");
   EXPECT_NE(c->verdict.get("en").find("showed the lesson's point"), std::string::npos) << c->verdict.get("en");
-  EXPECT_NE(c->verdict.get("fr").find("13,0 %"), std::string::npos) << c->verdict.get("fr");
+  EXPECT_NE(c->verdict.get("fr").find("13,0\u00a0%"), std::string::npos) << c->verdict.get("fr");
   EXPECT_EQ(c->replay, ReplayToShow::None);
 }
 
@@ -86,8 +86,8 @@ TEST(LessonCheck, ABubbleFarFromTheTheoryNamesItsLargestMeasuredPartsAndOffersTh
   ASSERT_NE(cores, std::string::npos) << en;
   EXPECT_LT(handoffs, cores);
   EXPECT_EQ(en.find("slower ops"), std::string::npos) << en;
-  EXPECT_NE(en.find("10.0 %"), std::string::npos) << "the schedule-alone replay's bubble: " << en;
-  EXPECT_NE(en.find("up to 20.0 %"), std::string::npos) << "the core waits: " << en;
+  EXPECT_NE(en.find("10.0\u00a0%"), std::string::npos) << "the schedule-alone replay's bubble: " << en;
+  EXPECT_NE(en.find("up to 20.0\u00a0%"), std::string::npos) << "the core waits: " << en;
   EXPECT_NE(c->verdict.get("ru").find("передачи между стадиями +15,0"), std::string::npos) << c->verdict.get("ru");
   EXPECT_EQ(c->replay, ReplayToShow::ScheduleAlone);
 }
