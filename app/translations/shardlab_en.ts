@@ -1591,6 +1591,10 @@
         <source>Step %1 lasted %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · difference %2 (its parts: hover)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

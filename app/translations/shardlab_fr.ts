@@ -1599,6 +1599,10 @@
         <source>Step %1 lasted %2</source>
         <translation>L’étape %1 a duré %2</translation>
     </message>
+    <message>
+        <source>%1 · difference %2 (its parts: hover)</source>
+        <translation>%1 · écart %2 (ses parts : au survol)</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

@@ -1618,6 +1618,10 @@
         <source>Step %1 lasted %2</source>
         <translation>Шаг %1 длился %2</translation>
     </message>
+    <message>
+        <source>%1 · difference %2 (its parts: hover)</source>
+        <translation>%1 · разница %2 (части — во всплывающей подсказке)</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

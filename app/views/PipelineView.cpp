@@ -289,7 +289,10 @@ QString PipelineView::bubbleLine(const QFontMetricsF& fm, double width) const {
       if (i < shown) items << tr("%1 %2").arg(list[i].name, points(list[i].value));
       else other += list[i].value;
     if (shown < list.size()) items << tr("other %1").arg(points(other));
-    const QString line = tr("%1 · difference %2 = %3").arg(measured, points(d.measured - d.theory), items.join(QStringLiteral(", ")));
+    // No part fits beside the figures (a narrow diagram): the difference alone, its
+    // parts in the tooltip, rather than one "other" that says nothing.
+    const QString line = shown == 0 ? tr("%1 · difference %2 (its parts: hover)").arg(measured, points(d.measured - d.theory))
+                                    : tr("%1 · difference %2 = %3").arg(measured, points(d.measured - d.theory), items.join(QStringLiteral(", ")));
     if (fm.horizontalAdvance(line) <= width || shown == 0) return fm.elidedText(line, Qt::ElideRight, width);
   }
 }
