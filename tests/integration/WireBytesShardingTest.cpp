@@ -9,6 +9,7 @@
 // size, counted nothing for it. It also pins the all-reduce at the ring's 2(N−1)/N·B,
 // where that coll counter said (N−1)·B whatever the algorithm sent.
 #include "RunShardlab.h"
+#include "TracedRun.h"
 #include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>
@@ -30,27 +31,9 @@ namespace {
 // 2·B on 4 ranks, 1.33× the ring; a reduce-and-scatter's root several B).
 constexpr double kTolerance = 0.01;
 
-struct Run {
-  trace::Trace trace;
-  nlohmann::json summary;
-};
+using Run = TracedRun;
 
-Run run(const std::string& name, std::vector<std::string> args) {
-  const auto dir = freshDir(name);
-  const std::vector<std::string> tiny{"--layers", "2", "--hidden", "32", "--vocab", "32", "--batch", "16", "--steps",
-                                      "2", "--seed", "5", "--device", "cpu", "-q", "--trace", dir + "/run.trace",
-                                      "--summary-json", dir + "/summary.json"};
-  args.insert(args.end(), tiny.begin(), tiny.end());
-  const auto r = runShardlab(args);
-  EXPECT_EQ(r.status, 0) << r.err;
-  Run out;
-  auto read = trace::readTraceFile(dir + "/run.trace");
-  EXPECT_TRUE(read.ok()) << (read.error ? read.error->describe("run.trace") : "");
-  out.trace = std::move(read.trace);
-  std::ifstream in(dir + "/summary.json");
-  out.summary = nlohmann::json::parse(in, nullptr, false);
-  return out;
-}
+Run run(const std::string& name, std::vector<std::string> args) { return runTraced(name, std::move(args), 5); }
 
 // The ring model, as wire_bytes counts it (engine/trace/Summary.cpp).
 std::int64_t ringBytes(const trace::Event& e) {

@@ -2,6 +2,7 @@
 // real jobs: what each collective really sent, against what its algorithm implies, and
 // null where nothing was measured. docs/trace-format.md, "Bytes on the wire".
 #include "RunShardlab.h"
+#include "TracedRun.h"
 #include "trace/Summary.h"
 #include "trace/TraceReader.h"
 
@@ -15,27 +16,9 @@ using namespace shardlab::testing;
 
 namespace {
 
-struct Run {
-  trace::Trace trace;
-  nlohmann::json summary; // --summary-json
-};
+using Run = TracedRun;
 
-Run run(const std::string& name, std::vector<std::string> args) {
-  const auto dir = freshDir(name);
-  const std::vector<std::string> tiny{"--layers", "2", "--hidden", "32", "--vocab", "32", "--batch", "16", "--steps",
-                                      "2", "--seed", "3", "--device", "cpu", "-q", "--trace", dir + "/run.trace",
-                                      "--summary-json", dir + "/summary.json"};
-  args.insert(args.end(), tiny.begin(), tiny.end());
-  const auto r = runShardlab(args);
-  EXPECT_EQ(r.status, 0) << r.err;
-  Run out;
-  auto read = trace::readTraceFile(dir + "/run.trace");
-  EXPECT_TRUE(read.ok()) << (read.error ? read.error->describe("run.trace") : "");
-  out.trace = std::move(read.trace);
-  std::ifstream in(dir + "/summary.json");
-  out.summary = nlohmann::json::parse(in, nullptr, false);
-  return out;
-}
+Run run(const std::string& name, std::vector<std::string> args) { return runTraced(name, std::move(args), 3); }
 
 std::int64_t ringBytes(const trace::Event& e) {
   const std::int64_t n = std::popcount(e.participants);
