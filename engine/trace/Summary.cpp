@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdio>
 #include <sstream>
+#include <type_traits>
 
 namespace shardlab::trace {
 namespace {
@@ -92,15 +93,16 @@ std::int64_t wireBytesOf(Kind kind, std::int64_t bytes, int n) {
   }
 }
 
+// A damaged record may hold any JSON: a value of the wrong type keeps the fallback. The
+// type is checked before get(), since get<int64_t>() of a float such as 1e300 is undefined
+// behaviour, not an exception (found by fuzz_trace_reader).
 template <typename T>
 T jsonOr(const nlohmann::json& j, const char* key, T fallback) {
-  if (j.is_object() && j.contains(key) && !j[key].is_null()) {
-    try {
-      return j[key].get<T>();
-    } catch (...) {
-    }
-  }
-  return fallback;
+  if (!j.is_object() || !j.contains(key)) return fallback;
+  const auto& v = j[key];
+  if constexpr (std::is_same_v<T, std::string>) return v.is_string() ? v.get<std::string>() : fallback;
+  else if constexpr (std::is_integral_v<T>) return v.is_number_integer() ? v.get<T>() : fallback;
+  else return v.is_number() ? v.get<T>() : fallback;
 }
 
 } // namespace
