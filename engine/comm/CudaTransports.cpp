@@ -6,6 +6,7 @@
 
 #include "comm/CommStream.h"
 #include "cuda/CudaCheck.h"
+#include "cuda/Spin.h"
 #include "comm/MpiCheck.h"
 #include "cuda/NcclCheck.h"
 #include "cuda/Nvtx.h"
@@ -30,6 +31,19 @@ std::chrono::milliseconds gpuTimeoutFromEnvironment() {
     return kDefault;
   }
   return std::chrono::milliseconds(std::llround(seconds * 1000.0));
+}
+
+std::chrono::microseconds gpuTestCommDelayFromEnvironment() {
+  const char* text = std::getenv("SHARDLAB_TEST_COMM_DELAY_US");
+  if (text == nullptr || *text == '\0') return std::chrono::microseconds(0);
+  char* end = nullptr;
+  const long long us = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || us < 1 || us > 10'000'000) {
+    std::fprintf(stderr, "SHARDLAB_TEST_COMM_DELAY_US=%s is not a whole number of microseconds in [1, 10000000]: "
+                 "no delay\n", text);
+    return std::chrono::microseconds(0);
+  }
+  return std::chrono::microseconds(us);
 }
 
 std::string nvtxName(Kind kind, int unit, int step, int micro, const std::vector<std::string>& unitNames) {
@@ -261,7 +275,13 @@ public:
     cudaStreamDestroy(commStream_);
   }
 
-  std::string name() const override { return "NCCL"; }
+  std::string name() const override {
+    // A trace made under the test hook says so: its collectives started late on purpose.
+    if (options_.commDelay.count() > 0)
+      return "NCCL (test hook SHARDLAB_TEST_COMM_DELAY_US: each collective starts " +
+             std::to_string(options_.commDelay.count()) + " us late)";
+    return "NCCL";
+  }
 
   Issued issue(const CommOp& op) override {
     if (op.kind == trace::Kind::Send) return StagedTransport::issue(op); // point-to-point: staged (docs/gpu.md)
@@ -280,6 +300,10 @@ public:
       // stream has produced its input (the "ready" event).
       CUDA_CHECK(cudaEventRecord(ev->ready.get(), compute()));
       CUDA_CHECK(cudaStreamWaitEvent(commStream_, ev->ready.get(), 0));
+      // The test hook: the collective starts this much later than it could. Before
+      // "start", so the trace keeps the collective's own duration.
+      if (options_.commDelay.count() > 0)
+        cuda::spin(1000ull * static_cast<unsigned long long>(options_.commDelay.count()), commStream_);
       CUDA_CHECK(cudaEventRecord(ev->start.get(), commStream_));
       switch (op.kind) {
       case trace::Kind::AllGather:

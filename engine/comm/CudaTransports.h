@@ -88,8 +88,18 @@ private:
 // is not a positive number is reported on stderr and ignored.
 std::chrono::milliseconds gpuTimeoutFromEnvironment();
 
+// A test hook: SHARDLAB_TEST_COMM_DELAY_US (whole microseconds, 1 to 10 000 000) or
+// else none. With it the NCCL transport keeps its communication stream busy that long
+// (a spin kernel) after the stream's wait for "ready" and before each collective, so
+// compute-stream work that does not wait for the collective's end runs before the
+// collective has written its output, every time, and fails a test instead of passing
+// by luck (docs/gpu.md, "Races that fail every time"). A value out of range is
+// reported on stderr and ignored.
+std::chrono::microseconds gpuTestCommDelayFromEnvironment();
+
 struct GpuTransportOptions {
   std::chrono::milliseconds timeout = gpuTimeoutFromEnvironment(); // a GPU-side wait longer than this aborts
+  std::chrono::microseconds commDelay = gpuTestCommDelayFromEnvironment(); // the test hook above; 0: none
   std::vector<std::string> unitNames;                           // for the NVTX range names
 };
 

@@ -7,14 +7,15 @@
 namespace shardlab {
 
 DeviceChoice chooseDevice(const JobConfig& job) {
-  DeviceChoice c;
 #ifdef SHARDLAB_HAVE_CUDA
-  const int gpus = cudaDeviceCount();
-  const bool built = true;
+  return chooseDevice(job, cudaDeviceCount(), true);
 #else
-  const int gpus = 0;
-  const bool built = false;
+  return chooseDevice(job, 0, false);
 #endif
+}
+
+DeviceChoice chooseDevice(const JobConfig& job, int gpus, bool built) {
+  DeviceChoice c;
   // "cuda" and "cuda+mpi-staged" both ask for GPUs: refuse rather than fall back to CPU.
   const bool gpuAskedFor = job.device == DeviceKind::Cuda || job.device == DeviceKind::CudaMpiStaged;
   const std::string asked(name(job.device));
@@ -47,6 +48,20 @@ DeviceChoice chooseDevice(const JobConfig& job) {
     if (gpuAskedFor) c.error = asked + " was asked for, but no CUDA device was found on this machine";
     c.device = DeviceKind::Cpu;
     c.reason = "no CUDA device found";
+    return c;
+  }
+  // --device cuda is NCCL, one GPU per rank. On one machine, more ranks than GPUs
+  // cannot have that: refuse rather than quietly stage (which --device auto does).
+  // With a hostfile the ranks spread over machines whose GPUs this one cannot count;
+  // the worker refuses there when two ranks would share a GPU.
+  if (job.device == DeviceKind::Cuda && gpus < job.ranks && job.hostfile.empty()) {
+    c.error = asked + " was asked for with --ranks " + std::to_string(job.ranks) + ", but this machine has " +
+              std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") +
+              ": NCCL needs one GPU per rank; use --device cuda+mpi-staged (ranks share GPUs, collectives through "
+              "Open MPI staged in host memory) or --device auto, or at most " + std::to_string(gpus) +
+              (gpus == 1 ? " rank" : " ranks");
+    c.device = DeviceKind::Cuda;
+    c.reason = "asked for (--device cuda)";
     return c;
   }
   if (gpus >= job.ranks && job.device != DeviceKind::CudaMpiStaged) {

@@ -7,6 +7,7 @@
 
 #include "RequireGpu.h"
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -20,6 +21,9 @@ using testing::runShardlab;
 TEST(GpuJob, OneRankCudaJobRecordsDeviceMemoryAndTheGpu) {
   SHARDLAB_NEED_GPU();
   const std::string gpuName = cudaDeviceInfo(0).name;
+  // The query made this process's primary context: give it back (as the launcher does
+  // after its own query), so a GPU in EXCLUSIVE_PROCESS mode is free for the job's rank.
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
   for (const std::string strategy : {"ddp", "fsdp"}) {
     const auto dir = freshDir("gpu-" + strategy);
     const std::string traceFile = dir + "/run.trace";

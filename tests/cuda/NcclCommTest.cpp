@@ -4,7 +4,7 @@
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaDevice.h"
 #include "cuda/NcclComm.h"
-#include "Spin.h"
+#include "cuda/Spin.h"
 
 #include "RequireGpu.h"
 
@@ -91,7 +91,7 @@ TEST_F(NcclOneRank, CollectivesOnOneRankCopy) {
 
 TEST_F(NcclOneRank, WaitTimesOutAndAborts) {
   constexpr int kSpinMs = 2000;
-  testing::spin(stream(), kSpinMs); // the stream stays busy for 2 s
+  cuda::spin(1'000'000ull * kSpinMs, stream()); // the stream stays busy for 2 s
   const auto start = std::chrono::steady_clock::now();
   EXPECT_THROW(comm_.waitFor(stream(), std::chrono::milliseconds(200)), nccl::TimeoutError);
   const auto waited = std::chrono::steady_clock::now() - start;

@@ -2,10 +2,23 @@
 // mpirun): staged through pinned host memory, and NCCL on a communication stream.
 // Each collective must give the one-rank answer (a copy), tickets must order the
 // compute stream, and every operation must be recorded. Skipped without a GPU.
+//
+// The ordering is tested so that a missing wait fails every time, not by chance
+// (docs/gpu.md, "Races that fail every time"): the compute stream spins for
+// kComputeSpinMs before the scale that produces the collective's input, and the NCCL
+// transport's test hook (commDelay) keeps the communication stream busy for
+// kCommDelayMs after its wait for "ready". Without that wait the collective copies
+// the input after kCommDelayMs, long before the scale runs (kComputeSpinMs later):
+// the output is unscaled. Without the compute stream's wait for the collective's
+// end, the download runs right after the scale while the communication stream still
+// spins: the output is the value written before. The CMake file builds this test
+// once more against CudaTransports.cpp with each of those two cudaStreamWaitEvent
+// lines removed; on a GPU each of those builds must fail here.
 #include "comm/CommStream.h"
 #include "cuda/CudaDevice.h"
 #include "comm/CudaTransports.h"
 #include "cuda/NcclComm.h"
+#include "cuda/Spin.h"
 #include "trace/TraceReader.h"
 
 #include "RequireGpu.h"
@@ -23,6 +36,11 @@ namespace {
 
 enum class Which { Staged, Nccl };
 
+// kCommDelayMs must stay well below kComputeSpinMs: the delay also holds back a
+// collective that (wrongly) does not wait for "ready", which must still run first.
+constexpr unsigned kComputeSpinMs = 200;
+constexpr unsigned kCommDelayMs = 20;
+
 class OneRankTransport : public ::testing::TestWithParam<Which> {
 protected:
   void SetUp() override {
@@ -34,6 +52,7 @@ protected:
     GpuTransportOptions options;
     options.unitNames = {"embedding", "block0", "output"};
     options.timeout = std::chrono::seconds(30);
+    options.commDelay = std::chrono::milliseconds(kCommDelayMs); // used by the NCCL transport only
     auto clock = std::make_shared<GpuClock>(*recorder_, 0);
     std::unique_ptr<Transport> transport =
         GetParam() == Which::Nccl
@@ -86,19 +105,32 @@ TEST_P(OneRankTransport, CollectivesGiveTheOneRankAnswer) {
   float* a = upload(data);
   float* b = upload(std::vector<float>(n, -99.0f));
 
-  // Compute-stream work before the collective must be seen by it: scale a by 2 first.
+  // Compute-stream work before the collective must be seen by it: scale a by 2 first,
+  // late (after the spin), so a collective that does not wait for it reads a unscaled.
+  cuda::spin(1'000'000ull * kComputeSpinMs, device_->computeStream());
   device_->scale(a, 2.0f, n);
   std::vector<float> twice = data;
   for (float& x : twice) x *= 2.0f;
 
+  // What each missing wait leaves in the output, named (the planted-removal ctests
+  // look for these lines).
+  const auto expectOrdered = [&](const char* what, const std::vector<float>& got, const std::vector<float>& before) {
+    if (got == data)
+      ADD_FAILURE() << what << " read its input before the scale: the communication stream did not wait for ready";
+    else if (got == before)
+      ADD_FAILURE() << "the download ran before the " << what << ": the compute stream did not wait for its end";
+    else
+      EXPECT_EQ(got, twice) << what;
+  };
+
   auto t = comm_->allGather(a, b, n, {1, 0, -1});
   comm_->wait(t, 0);
-  EXPECT_EQ(download(b, n), twice);
+  expectOrdered("all_gather", download(b, n), std::vector<float>(n, -99.0f));
 
   device_->zero(b, n * sizeof(float));
   t = comm_->reduceScatter(a, b, n, {1, 0, -1});
   comm_->wait(t, 0);
-  EXPECT_EQ(download(b, n), twice);
+  expectOrdered("reduce_scatter", download(b, n), std::vector<float>(n, 0.0f));
 
   t = comm_->allReduce(a, n, {1, 0, -1});
   comm_->wait(t, 0);

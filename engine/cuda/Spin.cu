@@ -1,12 +1,11 @@
-// A kernel that keeps a stream busy for a given time: lets the tests drive
-// nccl::Comm::waitFor into its timeout without needing a broken peer.
-#include "Spin.h"
-
+// A kernel that keeps a stream busy for a given time and does nothing else (Spin.h).
 #include "cuda/CudaCheck.h"
+#include "cuda/Spin.h"
 
-namespace shardlab::testing {
+namespace shardlab::cuda {
 namespace {
 
+// One thread, asleep most of the time: it takes no SM time other streams need.
 __global__ void spinKernel(unsigned long long nanoseconds) {
   unsigned long long start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
@@ -18,9 +17,9 @@ __global__ void spinKernel(unsigned long long nanoseconds) {
 
 } // namespace
 
-void spin(cudaStream_t stream, unsigned milliseconds) {
-  spinKernel<<<1, 1, 0, stream>>>(1000000ull * milliseconds);
+void spin(unsigned long long nanoseconds, cudaStream_t stream) {
+  spinKernel<<<1, 1, 0, stream>>>(nanoseconds);
   CUDA_CHECK_LAUNCH("spinKernel");
 }
 
-} // namespace shardlab::testing
+} // namespace shardlab::cuda
