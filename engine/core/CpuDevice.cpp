@@ -3,6 +3,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +42,89 @@ public:
             int ldb, float beta, float* C, int ldc) override {
     cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, M, N, K,
                 alpha, A, lda, B, ldb, beta, C, ldc);
+  }
+
+  // OpenBLAS has no strided-batched sgemm of its own in every version we build with:
+  // one sgemm per matrix (the matrices are small; the loop costs nothing beside them).
+  void gemmStridedBatched(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda,
+                          std::int64_t strideA, const float* B, int ldb, std::int64_t strideB, float beta, float* C,
+                          int ldc, std::int64_t strideC, int batch) override {
+    for (int i = 0; i < batch; ++i)
+      gemm(transA, transB, M, N, K, alpha, A + i * strideA, lda, B + i * strideB, ldb, beta, C + i * strideC, ldc);
+  }
+
+  void causalSoftmaxForward(const float* scores, float* probs, int matrices, int S) override {
+    const auto n = static_cast<std::size_t>(S);
+    for (std::size_t r = 0; r < static_cast<std::size_t>(matrices) * n; ++r) {
+      const std::size_t i = r % n; // the row within its matrix: it sees columns 0..i
+      const float* z = scores + r * n;
+      float* p = probs + r * n;
+      float maxv = z[0];
+      for (std::size_t j = 1; j <= i; ++j) maxv = std::max(maxv, z[j]);
+      double sum = 0.0;
+      for (std::size_t j = 0; j <= i; ++j) sum += std::exp(static_cast<double>(z[j] - maxv));
+      for (std::size_t j = 0; j <= i; ++j) p[j] = static_cast<float>(std::exp(static_cast<double>(z[j] - maxv)) / sum);
+      for (std::size_t j = i + 1; j < n; ++j) p[j] = 0.0f;
+    }
+  }
+
+  void causalSoftmaxBackward(const float* probs, const float* dprobs, float* dscores, int matrices, int S) override {
+    const auto n = static_cast<std::size_t>(S);
+    for (std::size_t r = 0; r < static_cast<std::size_t>(matrices) * n; ++r) {
+      const std::size_t i = r % n;
+      const float* p = probs + r * n;
+      const float* dp = dprobs + r * n;
+      float* ds = dscores + r * n;
+      double dot = 0.0;
+      for (std::size_t j = 0; j <= i; ++j) dot += static_cast<double>(p[j]) * dp[j];
+      for (std::size_t j = 0; j <= i; ++j) ds[j] = p[j] * static_cast<float>(dp[j] - dot);
+      for (std::size_t j = i + 1; j < n; ++j) ds[j] = 0.0f;
+    }
+  }
+
+  void layerNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
+                        int rows, int cols) override {
+    const auto C = static_cast<std::size_t>(cols);
+    for (std::size_t r = 0; r < static_cast<std::size_t>(rows); ++r) {
+      const float* xr = x + r * C;
+      double sum = 0.0, sq = 0.0;
+      for (std::size_t c = 0; c < C; ++c) sum += xr[c];
+      const double mu = sum / static_cast<double>(C);
+      for (std::size_t c = 0; c < C; ++c) sq += (xr[c] - mu) * (xr[c] - mu);
+      const double rs = 1.0 / std::sqrt(sq / static_cast<double>(C) + kLayerNormEps);
+      float* yr = y + r * C;
+      for (std::size_t c = 0; c < C; ++c) yr[c] = static_cast<float>((xr[c] - mu) * rs) * gamma[c] + beta[c];
+      mean[r] = static_cast<float>(mu);
+      rstd[r] = static_cast<float>(rs);
+    }
+  }
+
+  // dxhat = dy * gamma; dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)).
+  void layerNormBackward(const float* x, const float* gamma, const float* mean, const float* rstd, const float* dy,
+                         float* dx, float* dgamma, float* dbeta, int rows, int cols, bool accumulate) override {
+    const auto C = static_cast<std::size_t>(cols);
+    for (std::size_t r = 0; r < static_cast<std::size_t>(rows); ++r) {
+      const float* xr = x + r * C;
+      const float* g = dy + r * C;
+      float* d = dx + r * C;
+      const float mu = mean[r], rs = rstd[r];
+      double meanD = 0.0, meanDX = 0.0;
+      for (std::size_t c = 0; c < C; ++c) {
+        const float xhat = (xr[c] - mu) * rs;
+        const float dxhat = g[c] * gamma[c];
+        meanD += dxhat;
+        meanDX += static_cast<double>(dxhat) * xhat;
+        dgamma[c] += g[c] * xhat;
+        dbeta[c] += g[c];
+      }
+      meanD /= static_cast<double>(C);
+      meanDX /= static_cast<double>(C);
+      for (std::size_t c = 0; c < C; ++c) {
+        const float xhat = (xr[c] - mu) * rs;
+        const float v = rs * static_cast<float>(g[c] * gamma[c] - meanD - xhat * meanDX);
+        d[c] = accumulate ? d[c] + v : v;
+      }
+    }
   }
 
   void addBias(float* y, const float* bias, int rows, int cols) override {

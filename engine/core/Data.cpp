@@ -1,5 +1,6 @@
 #include "core/Data.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace shardlab {
@@ -19,7 +20,8 @@ double unit(std::uint64_t& s) { return static_cast<double>(mix(s) >> 11) / 90071
 
 } // namespace
 
-SyntheticLanguage::SyntheticLanguage(int vocab, std::uint64_t seed) : vocab_(vocab), seed_(seed) {
+SyntheticLanguage::SyntheticLanguage(int vocab, std::uint64_t seed, int seqLen)
+    : vocab_(vocab), seed_(seed), seqLen_(seqLen) {
   std::uint64_t s = seed ^ 0x5eed5eed5eedULL;
   successors_.resize(static_cast<std::size_t>(vocab) * 3);
   for (auto& t : successors_) t = static_cast<std::int32_t>(mix(s) % static_cast<std::uint64_t>(vocab));
@@ -36,6 +38,26 @@ int SyntheticLanguage::next(int token, std::uint64_t& state) const {
 
 TokenBatch SyntheticLanguage::globalBatch(int step, int batch) const {
   TokenBatch b;
+  if (seqLen_ > 1) {
+    const auto S = static_cast<std::size_t>(seqLen_);
+    b.rowLength = seqLen_;
+    b.inputs.resize(static_cast<std::size_t>(batch) * S);
+    b.targets.resize(static_cast<std::size_t>(batch) * S);
+    // Its own stream, apart from the MLP's, so that the MLP's batches stay as they were.
+    std::uint64_t state = (seed_ ^ 0x5e9a11ce5ULL) * 1000003ULL + static_cast<std::uint64_t>(step) * 0x2545F4914F6CDD1DULL;
+    std::vector<std::int32_t> seq(S + 1);
+    for (int r = 0; r < batch; ++r) {
+      seq[0] = static_cast<std::int32_t>(mix(state) % static_cast<std::uint64_t>(vocab_));
+      for (std::size_t i = 1; i <= S; ++i)
+        seq[i] = i < static_cast<std::size_t>(kCopyPeriod) ? next(seq[i - 1], state) : seq[i - kCopyPeriod];
+      const std::size_t row = static_cast<std::size_t>(r) * S;
+      for (std::size_t i = 0; i < S; ++i) {
+        b.inputs[row + i] = seq[i];
+        b.targets[row + i] = seq[i + 1];
+      }
+    }
+    return b;
+  }
   b.inputs.resize(static_cast<std::size_t>(batch));
   b.targets.resize(static_cast<std::size_t>(batch));
   std::uint64_t state = seed_ * 1000003ULL + static_cast<std::uint64_t>(step) * 0x2545F4914F6CDD1DULL;
@@ -49,8 +71,10 @@ TokenBatch SyntheticLanguage::globalBatch(int step, int batch) const {
 
 TokenBatch SyntheticLanguage::slice(const TokenBatch& b, int first, int count) {
   TokenBatch s;
-  s.inputs.assign(b.inputs.begin() + first, b.inputs.begin() + first + count);
-  s.targets.assign(b.targets.begin() + first, b.targets.begin() + first + count);
+  s.rowLength = b.rowLength;
+  const auto begin = static_cast<std::ptrdiff_t>(first) * b.rowLength, end = begin + static_cast<std::ptrdiff_t>(count) * b.rowLength;
+  s.inputs.assign(b.inputs.begin() + begin, b.inputs.begin() + end);
+  s.targets.assign(b.targets.begin() + begin, b.targets.begin() + end);
   return s;
 }
 
@@ -60,6 +84,13 @@ double SyntheticLanguage::entropy() const {
   for (int i = 0; i < 3; ++i) h -= kProb[i] * std::log(kProb[i] + kProb[3] / vocab_);
   h -= kProb[3] * std::log(kProb[3] / vocab_);
   return h;
+}
+
+double SyntheticLanguage::sequenceEntropy() const {
+  if (seqLen_ <= 1) return entropy();
+  // Targets 1 .. kCopyPeriod - 1 follow the chain; every later one repeats a token in view.
+  const int chained = std::min(seqLen_, kCopyPeriod - 1);
+  return entropy() * chained / seqLen_;
 }
 
 } // namespace shardlab

@@ -11,6 +11,9 @@
 
 namespace shardlab {
 
+// LayerNorm's epsilon, as in GPT-2 (and PyTorch's default).
+constexpr float kLayerNormEps = 1e-5f;
+
 struct AdamWParams {
   float lr = 1e-3f;
   float beta1 = 0.9f;
@@ -37,6 +40,28 @@ public:
   // C = alpha * op(A) * op(B) + beta * C, with op(A) M x K, op(B) K x N, C M x N.
   virtual void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda,
                     const float* B, int ldb, float beta, float* C, int ldc) = 0;
+  // `batch` GEMMs at fixed strides (cuBLAS's strided-batched GEMM): for i in [0, batch),
+  // C + i*strideC = alpha * op(A + i*strideA) * op(B + i*strideB) + beta * (C + i*strideC).
+  // The GPT's attention: per sequence, one matrix per head (QK^T, PV and their gradients).
+  virtual void gemmStridedBatched(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda,
+                                  std::int64_t strideA, const float* B, int ldb, std::int64_t strideB, float beta,
+                                  float* C, int ldc, std::int64_t strideC, int batch) = 0;
+  // Causal softmax over `matrices` contiguous S x S score matrices: row i of each is
+  // the softmax of its columns 0..i (a position sees itself and the ones before); the
+  // columns past i are 0.
+  virtual void causalSoftmaxForward(const float* scores, float* probs, int matrices, int S) = 0;
+  // Its backward: dscores[i, j] = probs[i, j] * (dprobs[i, j] - sum_k probs[i, k] dprobs[i, k])
+  // for j <= i, 0 above the diagonal. dscores may be dprobs.
+  virtual void causalSoftmaxBackward(const float* probs, const float* dprobs, float* dscores, int matrices, int S) = 0;
+  // LayerNorm over each row of x (rows x cols, eps kLayerNormEps, biased variance):
+  // y = (x - mean) * rstd * gamma + beta; writes each row's mean and rstd = 1/sqrt(var + eps).
+  virtual void layerNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
+                                float* rstd, int rows, int cols) = 0;
+  // Its backward from the saved mean and rstd: dx (+)= the input gradient; dgamma and
+  // dbeta are accumulated (+=).
+  virtual void layerNormBackward(const float* x, const float* gamma, const float* mean, const float* rstd,
+                                 const float* dy, float* dx, float* dgamma, float* dbeta, int rows, int cols,
+                                 bool accumulate) = 0;
   // y[r, c] += bias[c]
   virtual void addBias(float* y, const float* bias, int rows, int cols) = 0;
   // dbias[c] (+)= sum over r of dy[r, c]

@@ -1,5 +1,7 @@
 #include "core/Model.h"
 
+#include "core/Gpt.h"
+
 #include <cmath>
 
 namespace shardlab {
@@ -23,6 +25,7 @@ float uniform(std::uint64_t seed, int unit, std::size_t index) {
 float initialValue(const ModelShape& s, std::uint64_t seed, int unit, std::size_t i) {
   const auto H = static_cast<std::size_t>(s.hidden), V = static_cast<std::size_t>(s.vocab), F = 4 * H;
   const float u = uniform(seed, unit, i);
+  if (s.gpt) return gptInitialValue(s, unit, i, u);
   // Uniform with the variance of N(0, 1/fan_in): sqrt(3 / fan_in).
   switch (s.kindOf(unit)) {
   case UnitKind::Embedding: return u;

@@ -221,8 +221,39 @@ void CudaDevice::gemm(bool transA, bool transB, int M, int N, int K, float alpha
   CUBLAS_CHECK(cublasSgemm(cublas_, opB, opA, N, M, K, &alpha, B, ldb, A, lda, &beta, C, ldc));
 }
 
+// The same swap for every matrix of the batch: each operand keeps its own stride.
+void CudaDevice::gemmStridedBatched(bool transA, bool transB, int M, int N, int K, float alpha, const float* A,
+                                    int lda, std::int64_t strideA, const float* B, int ldb, std::int64_t strideB,
+                                    float beta, float* C, int ldc, std::int64_t strideC, int batch) {
+  if (M < 0 || N < 0 || K < 0 || batch < 0) throw std::invalid_argument("gemmStridedBatched: negative dimension");
+  if (M == 0 || N == 0 || batch == 0) return;
+  const cublasOperation_t opB = transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t opA = transA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  CUBLAS_CHECK(cublasSgemmStridedBatched(cublas_, opB, opA, N, M, K, &alpha, B, ldb, strideB, A, lda, strideA, &beta,
+                                         C, ldc, strideC, batch));
+}
+
 // ---------------------------------------------------------------------------------
 // kernels (Kernels.h)
+
+void CudaDevice::causalSoftmaxForward(const float* scores, float* probs, int matrices, int S) {
+  cuda::causalSoftmaxForward(scores, probs, matrices, S, stream_);
+}
+
+void CudaDevice::causalSoftmaxBackward(const float* probs, const float* dprobs, float* dscores, int matrices, int S) {
+  cuda::causalSoftmaxBackward(probs, dprobs, dscores, matrices, S, stream_);
+}
+
+void CudaDevice::layerNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
+                                  float* rstd, int rows, int cols) {
+  cuda::layerNormForward(x, gamma, beta, y, mean, rstd, rows, cols, kLayerNormEps, stream_);
+}
+
+void CudaDevice::layerNormBackward(const float* x, const float* gamma, const float* mean, const float* rstd,
+                                   const float* dy, float* dx, float* dgamma, float* dbeta, int rows, int cols,
+                                   bool accumulate) {
+  cuda::layerNormBackward(x, gamma, mean, rstd, dy, dx, dgamma, dbeta, rows, cols, accumulate, stream_);
+}
 
 void CudaDevice::addBias(float* y, const float* bias, int rows, int cols) {
   cuda::addBias(y, bias, rows, cols, stream_);

@@ -68,6 +68,15 @@ public:
 
   void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda, const float* B,
             int ldb, float beta, float* C, int ldc) override;
+  void gemmStridedBatched(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda,
+                          std::int64_t strideA, const float* B, int ldb, std::int64_t strideB, float beta, float* C,
+                          int ldc, std::int64_t strideC, int batch) override;
+  void causalSoftmaxForward(const float* scores, float* probs, int matrices, int S) override;
+  void causalSoftmaxBackward(const float* probs, const float* dprobs, float* dscores, int matrices, int S) override;
+  void layerNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
+                        int rows, int cols) override;
+  void layerNormBackward(const float* x, const float* gamma, const float* mean, const float* rstd, const float* dy,
+                         float* dx, float* dgamma, float* dbeta, int rows, int cols, bool accumulate) override;
   void addBias(float* y, const float* bias, int rows, int cols) override;
   void biasGrad(const float* dy, float* dbias, int rows, int cols, bool accumulate) override;
   void add(float* y, const float* x, std::size_t n) override;

@@ -39,6 +39,20 @@ void embeddingBackward(const std::int32_t* tokens, const float* dout, float* dta
 void softmaxCrossEntropy(const float* logits, const std::int32_t* targets, float* dlogits, float* rowLoss, int rows,
                          int vocab, float gradScale, cudaStream_t stream);
 
+// CausalSoftmax.cu: softmax of each row i of `matrices` stacked S x S matrices over its
+// columns 0..i (0 past i), and its backward (dscores may alias dprobs).
+void causalSoftmaxForward(const float* scores, float* probs, int matrices, int S, cudaStream_t stream);
+void causalSoftmaxBackward(const float* probs, const float* dprobs, float* dscores, int matrices, int S,
+                           cudaStream_t stream);
+
+// LayerNorm.cu: LayerNorm over rows, saving each row's mean and rstd; the backward
+// writes (or adds to) dx and adds to dgamma and dbeta.
+void layerNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
+                      int rows, int cols, float eps, cudaStream_t stream);
+void layerNormBackward(const float* x, const float* gamma, const float* mean, const float* rstd, const float* dy,
+                       float* dx, float* dgamma, float* dbeta, int rows, int cols, bool accumulate,
+                       cudaStream_t stream);
+
 // AdamW.cu: one bias-corrected AdamW step with decoupled weight decay.
 // beta1Correction = 1 - beta1^step, beta2Correction = 1 - beta2^step (computed by the caller).
 void adamw(float* param, const float* grad, float* m, float* v, std::size_t n, float lr, float beta1, float beta2,

@@ -78,7 +78,7 @@ std::string formatNumber(double v) {
 }
 } // namespace
 
-std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
+std::vector<JobIssue> JobConfig::validateSizes() const {
   std::vector<JobIssue> e;
   auto add = [&](const char* field, JobRule rule, std::vector<std::string> args = {}) {
     e.push_back({field, rule, std::move(args)});
@@ -99,6 +99,8 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   within("hidden", hidden, 1, kMaxHidden);
   within("vocab", vocab, 2, kMaxVocab);
   within("batch", batch, 1, kMaxBatch);
+  within("heads", heads, 1, kMaxHidden);
+  within("seq_len", seqLen, 1, kMaxSeqLen);
   atLeast("steps", steps, 1);
   if (!(lr > 0) || !std::isfinite(lr)) add("lr", JobRule::Positive);
   if (weightDecay < 0) add("weight_decay", JobRule::NotNegative);
@@ -116,6 +118,15 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
       add("straggler", JobRule::StragglerFactor, {formatNumber(straggler->factor)});
     if (straggler->fromStep < 0) add("straggler", JobRule::AtLeast, {"0", s(straggler->fromStep)});
   }
+  return e;
+}
+
+std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
+  std::vector<JobIssue> e = validateSizes();
+  auto add = [&](const char* field, JobRule rule, std::vector<std::string> args = {}) {
+    e.push_back({field, rule, std::move(args)});
+  };
+  auto s = [](auto v) { return std::to_string(v); };
   if (!hostfile.empty() && hostfileCheck == HostfileCheck::Read) {
     std::error_code ec;
     const auto hosts = hostfileHosts(hostfile);
@@ -124,6 +135,18 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
     else if (hosts->empty()) add("hostfile", JobRule::HostfileEmpty, {hostfile});
   }
   if (!e.empty()) return e;  // the rules below divide by these
+
+  if (model == ModelKind::Gpt) {
+    if (hidden % heads != 0) add("heads", JobRule::HeadsDivideHidden, {s(heads), s(hidden)});
+    if (static_cast<std::int64_t>(batch) * seqLen > kMaxBatch)
+      add("seq_len", JobRule::TokensPerBatch, {s(batch), s(seqLen), s(kMaxBatch)});
+    if (strategy == StrategyKind::Tp && heads % ranks != 0)
+      add("ranks", JobRule::TpDividesHeads, {s(ranks), s(heads)});
+    // The units of the GPT run in the data-parallel step (core/Gpt.h); the pipeline's
+    // stage hand-offs and TP's head split are not written yet.
+    if (strategy != StrategyKind::Ddp && strategy != StrategyKind::Fsdp)
+      add("model", JobRule::GptStrategy, {std::string(name(strategy))});
+  }
 
   if ((strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp) && batch % ranks != 0)
     add("batch", JobRule::BatchDivisibleByRanks, {s(batch), s(ranks)});
@@ -181,16 +204,17 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
 
 const std::vector<std::string>& JobConfig::keys() {
   static const std::vector<std::string> k = {
-      "strategy", "sharding",      "ranks",        "layers",   "hidden",         "vocab",
-      "batch",    "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
+      "strategy", "sharding",      "ranks",        "model",    "layers",   "hidden",         "vocab",
+      "batch",    "heads",         "seq_len",      "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
       "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "param_dtype", "reduce_dtype", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace",
       "collective_timeout", "straggler", "hostfile"};
   return k;
 }
 
 nlohmann::json JobConfig::toJson() const {
-  return {{"strategy", name(strategy)}, {"sharding", name(sharding)}, {"ranks", ranks}, {"layers", layers},
-          {"hidden", hidden}, {"vocab", vocab}, {"batch", batch}, {"steps", steps}, {"seed", seed},
+  return {{"strategy", name(strategy)}, {"sharding", name(sharding)}, {"ranks", ranks}, {"model", name(model)},
+          {"layers", layers}, {"hidden", hidden}, {"vocab", vocab}, {"batch", batch}, {"heads", heads},
+          {"seq_len", seqLen}, {"steps", steps}, {"seed", seed},
           {"lr", lr}, {"weight_decay", weightDecay}, {"shard_group", shardGroup},
           {"backward_prefetch", name(backwardPrefetch)}, {"forward_prefetch", forwardPrefetch},
           {"limit_all_gathers", limitAllGathers ? nlohmann::json(*limitAllGathers) : nlohmann::json()},
@@ -242,6 +266,14 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     else if (k == "sharding") getEnum(k, v, c.sharding);
     else if (k == "schedule") getEnum(k, v, c.schedule);
     else if (k == "device") getEnum(k, v, c.device);
+    else if (k == "model" && v.is_object() && other == OtherKeys::Skip) {
+      // A trace's job record: the launcher writes the model's description (modelJson)
+      // under this key, its kind in "kind"; a record without one is the MLP's.
+      const auto kind = v.value("kind", nlohmann::json("mlp"));
+      getEnum(k, kind, c.model);
+    } else if (k == "model") getEnum(k, v, c.model);
+    else if (k == "heads") getInt(k, v, c.heads);
+    else if (k == "seq_len") getInt(k, v, c.seqLen);
     else if (k == "ranks") getInt(k, v, c.ranks);
     else if (k == "layers") getInt(k, v, c.layers);
     else if (k == "hidden") getInt(k, v, c.hidden);
@@ -334,7 +366,7 @@ int JobConfig::shardDegree() const {
 }
 
 std::vector<std::string> JobConfig::unitNames() const {
-  std::vector<std::string> names{"embedding"};
+  std::vector<std::string> names{"embedding"};  // gpt too: its blocks are transformer blocks
   for (int i = 0; i < layers; ++i) names.push_back("block" + std::to_string(i));
   names.push_back("output");
   return names;
@@ -353,7 +385,7 @@ nlohmann::json JobConfig::modelJson() const {
   for (int u = 0; u < s.unitCount(); ++u) sizes.push_back(s.unitSize(u));
   return {{"units", unitNames()}, {"unit_parameters", sizes}, {"parameters", parameterCount()},
           {"bytes", parameterCount() * 4}, {"vocab", vocab}, {"hidden", hidden}, {"layers", layers},
-          {"dtype", "fp32"}, {"optimizer", "AdamW"}};
+          {"dtype", "fp32"}, {"optimizer", "AdamW"}, {"kind", name(model)}};
 }
 
 } // namespace shardlab

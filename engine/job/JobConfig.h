@@ -21,6 +21,10 @@
 namespace shardlab {
 
 enum class StrategyKind { Ddp, Fsdp, Pipeline, Tp };
+// The network trained (docs/model.md): the residual MLP over independent tokens, or a
+// GPT-2-style pre-norm decoder over sequences of `seq_len` tokens with `heads`
+// attention heads. The MLP is the default: every lesson is checked against it.
+enum class ModelKind { Mlp, Gpt };
 // FSDP's sharding strategy (docs/sharding.md): what each rank keeps a slice of.
 //   NoShard   NO_SHARD       ZeRO-0: nothing sharded; gradients all-reduced (DDP inside FSDP)
 //   Optimizer (ZeRO-1)       optimizer state sharded; gradients reduce-scattered; each rank
@@ -51,6 +55,9 @@ template <class E> struct EnumNames;
 template <> struct EnumNames<StrategyKind> {
   static constexpr std::array<std::pair<StrategyKind, std::string_view>, 4> values{
       {{StrategyKind::Ddp, "ddp"}, {StrategyKind::Fsdp, "fsdp"}, {StrategyKind::Pipeline, "pipeline"}, {StrategyKind::Tp, "tp"}}};
+};
+template <> struct EnumNames<ModelKind> {
+  static constexpr std::array<std::pair<ModelKind, std::string_view>, 2> values{{{ModelKind::Mlp, "mlp"}, {ModelKind::Gpt, "gpt"}}};
 };
 template <> struct EnumNames<Sharding> {
   static constexpr std::array<std::pair<Sharding, std::string_view>, 5> values{{{Sharding::NoShard, "no-shard"},
@@ -133,15 +140,21 @@ struct JobConfig {
   static constexpr int kMaxLayers = 100000;
   static constexpr int kMaxHidden = 65536;
   static constexpr int kMaxVocab = 1 << 20;
-  static constexpr int kMaxBatch = 1 << 20;
+  static constexpr int kMaxBatch = 1 << 20;   // tokens (a GPT's batch x seq_len)
+  // The synthetic language's longest sequence (core/Data.h): beyond it the s x s
+  // attention scores of one head of one sequence pass 64 MiB.
+  static constexpr int kMaxSeqLen = 4096;
 
   StrategyKind strategy = StrategyKind::Fsdp;
   Sharding sharding = Sharding::Full;  // fsdp
   int ranks = 4;
-  int layers = 4;                      // residual MLP blocks
+  ModelKind model = ModelKind::Mlp;
+  int layers = 4;                      // residual MLP blocks (gpt: transformer blocks)
   int hidden = 64;
   int vocab = 64;
-  int batch = 64;                      // global batch, in tokens
+  int batch = 64;                      // global batch: tokens (mlp), sequences of seq_len tokens (gpt)
+  int heads = 4;                       // gpt: attention heads, each of hidden / heads
+  int seqLen = 32;                     // gpt: tokens per sequence
   int steps = 20;
   std::uint64_t seed = 1;
   double lr = 3e-3;
@@ -175,6 +188,11 @@ struct JobConfig {
   enum class HostfileCheck { Read, Skip };
   // Every rule the job breaks, each naming its field; empty when the job is valid.
   std::vector<JobIssue> validate(HostfileCheck hostfileCheck = HostfileCheck::Read) const;
+  // The first of validate()'s rules: every size and count within its bounds, so that
+  // nothing sized from the job allocates without end or divides by zero. A trace's job
+  // record is checked with these alone: the rules between options may grow stricter in
+  // a later version, and a trace recorded before must still open.
+  std::vector<JobIssue> validateSizes() const;
 
   nlohmann::json toJson() const;
   // What to do with keys that are not options: a spec refuses them; a trace's job
@@ -190,7 +208,9 @@ struct JobConfig {
   // The spec keys, in the order toJson writes them.
   static const std::vector<std::string>& keys();
 
-  ModelShape shape() const { return {vocab, hidden, layers}; }
+  ModelShape shape() const { return {vocab, hidden, layers, model == ModelKind::Gpt, heads, seqLen}; }
+  // Tokens in one row of the batch: 1 (mlp), seq_len (gpt); the batch's tokens are batch x this.
+  int tokensPerRow() const { return model == ModelKind::Gpt ? seqLen : 1; }
   // The model's units in order: "embedding", "block0".."blockL-1", "output".
   std::vector<std::string> unitNames() const;
   int unitCount() const { return layers + 2; }

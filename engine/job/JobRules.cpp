@@ -89,6 +89,16 @@ const RuleText kRules[] = {
      QT_TRANSLATE_NOOP("JobRule", "'%1' cannot be read as a hostfile (not a readable file)")},
     {JobRule::HostfileEmpty, "hostfile-empty",
      QT_TRANSLATE_NOOP("JobRule", "'%1' names no host (one host per line, e.g. 'lab-pc-01 slots=4')")},
+    {JobRule::HeadsDivideHidden, "heads-divide-hidden",
+     QT_TRANSLATE_NOOP("JobRule", "the attention heads (%1) must divide hidden (%2): each head has hidden / heads "
+                                  "dimensions")},
+    {JobRule::TpDividesHeads, "tp-divides-heads",
+     QT_TRANSLATE_NOOP("JobRule", "the tensor-parallel degree (%1) must divide the attention heads (%2)")},
+    {JobRule::TokensPerBatch, "tokens-per-batch",
+     QT_TRANSLATE_NOOP("JobRule", "a batch of %1 sequences of %2 tokens is more than the %3 tokens a batch may "
+                                  "hold")},
+    {JobRule::GptStrategy, "gpt-strategy",
+     QT_TRANSLATE_NOOP("JobRule", "the GPT trains under ddp and fsdp so far (the strategy is %1)")},
 };
 
 const RuleText& row(JobRule rule) {

@@ -51,6 +51,10 @@ enum class JobRule {
   HostfileMissing,               // %1 the path
   HostfileUnreadable,            // %1 the path
   HostfileEmpty,                 // %1 the path
+  HeadsDivideHidden,             // %1 heads, %2 hidden
+  TpDividesHeads,                // %1 ranks, %2 heads
+  TokensPerBatch,                // %1 batch, %2 seq_len, %3 the most tokens
+  GptStrategy,                   // %1 strategy
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".

@@ -5,6 +5,13 @@ namespace shardlab {
 std::size_t ModelShape::unitSize(int unit, int inner) const {
   const auto V = static_cast<std::size_t>(vocab), H = static_cast<std::size_t>(hidden);
   const auto F = static_cast<std::size_t>(inner > 0 ? inner : 4 * hidden);
+  if (gpt) { // layouts in core/Gpt.h
+    switch (kindOf(unit)) {
+    case UnitKind::Embedding: return V * H + static_cast<std::size_t>(seqLen) * H;
+    case UnitKind::Output: return 2 * H + H * V + V;
+    case UnitKind::Block: return 2 * H + H * 3 * H + 3 * H + H * H + H + 2 * H + H * F + F + F * H + H;
+    }
+  }
   switch (kindOf(unit)) {
   case UnitKind::Embedding: return V * H;
   case UnitKind::Output: return H * V + V;

@@ -9,8 +9,14 @@ namespace shardlab {
 
 enum class UnitKind { Embedding, Block, Output };
 
+// The MLP (gpt false): embedding, residual MLP blocks, output. The GPT (gpt true,
+// core/Gpt.h): the same three kinds of unit with a transformer's layouts; a batch
+// row is a sequence of seqLen tokens.
 struct ModelShape {
   int vocab = 64, hidden = 64, layers = 4;
+  bool gpt = false;
+  int heads = 1, seqLen = 1;             // gpt only
+  int tokensPerRow() const { return gpt ? seqLen : 1; }
   int unitCount() const { return layers + 2; }
   UnitKind kindOf(int unit) const {
     return unit == 0 ? UnitKind::Embedding : unit == layers + 1 ? UnitKind::Output : UnitKind::Block;

@@ -9,8 +9,9 @@ static_assert(sizeof(std::int32_t) == sizeof(float), "token ids are stored in fl
 const std::int32_t* UnitRunner::onDevice(const std::int32_t* host, Buffer& held, int unit) {
   if (ctx_.device.kind() == "cpu") return host; // host memory is the CPU device's memory
   if (held.empty()) {
-    held = act(unit, static_cast<std::size_t>(n_));
-    ctx_.device.copyToDevice(held.data(), host, static_cast<std::size_t>(n_) * sizeof(std::int32_t));
+    const auto count = static_cast<std::size_t>(n_) * static_cast<std::size_t>(ctx_.shape.tokensPerRow());
+    held = act(unit, count);
+    ctx_.device.copyToDevice(held.data(), host, count * sizeof(std::int32_t));
   }
   return reinterpret_cast<const std::int32_t*>(held.data());
 }
@@ -27,6 +28,7 @@ void UnitRunner::setTensorParallel(int innerWidth, std::function<void(float*, st
 
 void UnitRunner::forward(int unit, const float* params) {
   ScopedOp op(ctx_.recorder, Kind::Forward, unit, step_, micro_);
+  if (ctx_.shape.gpt) return gptForward(unit, params, false);
   Device& d = ctx_.device;
   const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
   const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
@@ -73,6 +75,7 @@ void UnitRunner::forward(int unit, const float* params) {
 // work its backward does not use (it needs only the tokens), as with the wrapper.
 void UnitRunner::recompute(int unit, const float* params) {
   ScopedOp op(ctx_.recorder, Kind::Forward, unit, step_, micro_, /*recompute=*/true);
+  if (ctx_.shape.gpt) return gptForward(unit, params, true);
   Device& d = ctx_.device;
   const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
   const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
@@ -106,6 +109,11 @@ void UnitRunner::recompute(int unit, const float* params) {
 void UnitRunner::backward(int unit, const float* params, float* dparams) {
   if (checkpoint_) recompute(unit, params); // its own op, before the backward's
   ScopedOp op(ctx_.recorder, Kind::Backward, unit, step_, micro_);
+  if (ctx_.shape.gpt) {
+    gptBackward(unit, params, dparams);
+    inputs_.erase(unit + 1);
+    return;
+  }
   Device& d = ctx_.device;
   const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
   const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);

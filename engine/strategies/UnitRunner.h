@@ -53,6 +53,11 @@ private:
   const std::int32_t* onDevice(const std::int32_t* host, Buffer& held, int unit);
   // Activation checkpointing: the unit's forward again, inside its backward.
   void recompute(int unit, const float* params);
+  // The GPT's units (core/Gpt.h; GptUnits.cpp): a row is a sequence of seqLen tokens.
+  // recompute: checkpointing's second forward (keeps what the backward needs, not the
+  // output, and does not count the loss again).
+  void gptForward(int unit, const float* params, bool recompute);
+  void gptBackward(int unit, const float* params, float* dparams);
 
   StrategyContext& ctx_;
   const std::int32_t* tokens_;  // host
@@ -68,6 +73,7 @@ private:
   std::map<int, Buffer> inputs_;     // inputs_[u]: input of unit u (output of u - 1)
   std::map<int, Buffer> preAct_;     // blocks: x W1 + b1
   std::map<int, Buffer> postAct_;    // blocks: gelu(x W1 + b1)
+  std::map<int, Buffer> gptSaved_;  // GPT: what each unit's forward keeps for its backward
   Buffer dlogits_;
   Buffer grad_;                      // gradient flowing backward
   double lossSum_ = 0.0;

@@ -138,12 +138,12 @@ int main(int argc, char** argv) {
     });
     CommStream comm(MPI_COMM_WORLD, recorder, std::move(setup.transport), spin);
     comm.setFlightRecorder(&flight);
-    StrategyContext ctx{job, ModelShape{job.vocab, job.hidden, job.layers}, *setup.device, memory, recorder, comm,
+    StrategyContext ctx{job, job.shape(), *setup.device, memory, recorder, comm,
                         rank, size};
     try {
       auto strategy = makeStrategy(ctx);
       strategy->setup();
-      SyntheticLanguage data(job.vocab, job.seed);
+      SyntheticLanguage data(job.vocab, job.seed, job.tokensPerRow());
       MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank starts step 0 together
       for (int step = 0; step < job.steps; ++step) {
         injectFaultIfAsked(rank, step);
@@ -154,7 +154,8 @@ int main(int argc, char** argv) {
         comm.drain();
         if (OpTimer* timer = recorder.opTimer()) timer->drain(); // GPU ranks: the step's ops, from their events
         recordDeviceMemory(*setup.device, recorder);
-        recorder.stepEnd(step, result.lossSum, result.tokens);
+        // A strategy counts the rows of the batch it computed the loss of; a GPT's row is a sequence.
+        recorder.stepEnd(step, result.lossSum, result.tokens * job.tokensPerRow());
       }
       if (!dumpParams.empty()) {
         const auto params = strategy->fullParameters();
