@@ -3,7 +3,7 @@
 #   P/bin/shardlab, shardlab-run, shardlab-worker, shardlab-quiz, shardlab-replay
 #       the app runs shardlab-run from its own folder (app/models/JobRunner.cpp), and
 #       shardlab-run runs shardlab-worker from its own (engine/launcher/main.cpp);
-#   P/share/shardlab/assets/   quiz/, lessons/, labs/, specs/, glossary.json: the app and
+#   P/share/shardlab/assets/   quiz/, observations/, lessons/, labs/, specs/, glossary.json: the app and
 #       shardlab-quiz find them as <exe>/../share/shardlab/assets (quiz/bank/AssetLocator);
 #   P/share/applications/shardlab.desktop, P/share/icons/hicolor/scalable/apps/shardlab.svg;
 #   P/share/doc/shardlab/      README.md, docs/multi-host.md, copyright, changelog.gz.

@@ -15,6 +15,7 @@
 #include "quiz/bank/Placeholders.h"
 #include "quiz/export/MoodleXmlExporter.h"
 #include "quiz/observations/Observation.h"
+#include "quiz/observations/ObservationMessages.h"
 #include "quiz/progress/Progress.h"
 #include "quiz/progress/ProgressLocation.h"
 #include "quiz/bank/QuestionBank.h"
@@ -70,8 +71,8 @@ void addExportCommand(CLI::App& app, Context& ctx) {
 }
 
 void addValidateCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand("validate", "Check the question bank, the lessons and the given lab files; "
-                                             "print every error; exit 1 on any");
+  auto* cmd = app.add_subcommand("validate", "Check the question bank, the lessons, the observation messages and the "
+                                             "given lab files; print every error; exit 1 on any");
   auto labs = std::make_shared<std::vector<std::string>>();
   cmd->add_option("LAB", *labs, "Lab files (JSON)");
   cmd->callback([&ctx, labs] {
@@ -79,6 +80,7 @@ void addValidateCommand(CLI::App& app, Context& ctx) {
     Diagnostics diagnostics;
     const auto bank = QuestionBank::load(QuestionBank::jsonFilesIn(assets / "quiz"), diagnostics);
     const auto lessons = LessonLibrary::load(assets / "lessons", &bank, diagnostics);
+    ObservationMessages::load(assets / "observations", diagnostics);
     const auto ids = observationTemplateIds();
     const LabLoader loader(bank, lessons, std::set<std::string>(ids.begin(), ids.end()));
     for (const auto& lab : *labs) loader.load(lab, diagnostics);
@@ -156,6 +158,7 @@ void addObserveCommand(CLI::App& app, Context& ctx) {
     for (const auto& id : *only)
       if (!findObservationTemplate(id))
         throw std::runtime_error("unknown template \"" + id + "\"; known: " + joined(observationTemplateIds()));
+    useObservationAssets(ctx.assets());
     const auto questions = observe(runs[0], runs.size() > 1 ? &runs[1] : nullptr, only->empty() ? nullptr : only.get());
     nlohmann::json out = {{"format", 1}, {"lang", *lang}, {"seed", *seed}, {"traces", described}};
     out["questions"] = nlohmann::json::array();
@@ -281,6 +284,7 @@ void addCheckLessonCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--lang", *lang, "en, fr or ru: the verdict's language")->check(CLI::IsMember({"en", "fr", "ru"}));
   cmd->callback([&ctx, id, traces, unmet, lang] {
     const auto assets = ctx.assets();
+    useObservationAssets(assets);
     const auto lessons = LessonLibrary::loadDirectory(assets / "lessons", nullptr);
     const Lesson& lesson = findLesson(lessons, *id);
     std::vector<shardlab::trace::Trace> read;

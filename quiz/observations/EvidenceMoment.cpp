@@ -40,8 +40,7 @@ std::optional<std::size_t> firstWhere(const trace::Trace& t, const std::function
   return best;
 }
 
-
-LocalizedText same(const std::string& s) { return text::localized("{0}", "{0}", "{0}", {s}); }
+LocalizedText same(const std::string& s) { return text::same(s); }
 
 MomentLocation at(const trace::Trace& t, std::string_view moment, std::size_t index) {
   const auto& e = t.events[index];
@@ -59,10 +58,10 @@ MomentLocation at(const trace::Trace& t, std::string_view moment, std::size_t in
 
 LocalizedText kindWord(Kind k) {
   switch (k) {
-  case Kind::Forward: return text::localized("the forward pass", "la passe avant", "прямой проход");
-  case Kind::Backward: return text::localized("the backward pass", "la passe arrière", "обратный проход");
-  case Kind::Optimizer: return text::localized("the optimizer step", "le pas de l'optimiseur", "шаг оптимизатора");
-  default: return text::localized("compute", "le calcul", "вычисления");
+  case Kind::Forward: return text::message("kind-word.forward-pass");
+  case Kind::Backward: return text::message("kind-word.backward-pass");
+  case Kind::Optimizer: return text::message("kind-word.optimizer-step");
+  default: return text::message("kind-word.compute");
   }
 }
 
@@ -72,15 +71,13 @@ std::optional<MomentLocation> firstAllGather(const trace::Trace& t) {
   auto m = at(t, "first_all_gather", *i);
   const auto& e = t.events[*i];
   const int n = std::max(1, std::popcount(e.participants));
-  m.sentence = text::localized(
-      "In your run rank {0} all-gathered the full parameters of {1} ({2}) from the {3} ranks' shards at t = {4}; "
-      "each rank sent its {5} slice, and the call took {6}.",
-      "Dans votre exécution, le rang {0} a rassemblé (all-gather) les paramètres complets de {1} ({2}) à partir des "
-      "shards des {3} rangs à t = {4} ; chaque rang a envoyé sa tranche de {5}, et l'appel a duré {6}.",
-      "В вашем запуске ранг {0} собрал (all-gather) полные параметры {1} ({2}) из шардов {3|ранга|рангов|рангов} при t = {4}; "
-      "каждый ранг отправил свою часть {5}, вызов занял {6}.",
-      {text::integer(e.rank), m.unitName, text::bytes(e.bytes), text::integer(n), text::ms(e.t0 - traceOrigin(t)),
-       text::bytes(e.bytes / n), text::ms(e.t1 - e.t0)});
+  m.sentence = text::message("first-all-gather.run-rank-all-gathered-full", {{"rank", text::integer(e.rank)},
+                                                                             {"unit", m.unitName},
+                                                                             {"bytes", text::bytes(e.bytes)},
+                                                                             {"ranks", text::integer(n)},
+                                                                             {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                                             {"shard_bytes", text::bytes(e.bytes / n)},
+                                                                             {"duration", text::ms(e.t1 - e.t0)}});
   return m;
 }
 
@@ -91,14 +88,11 @@ std::optional<MomentLocation> gatheredFreed(const trace::Trace& t) {
   if (!i) return std::nullopt;
   auto m = at(t, "gathered_freed", *i);
   const auto& e = t.events[*i];
-  m.sentence = text::localized(
-      "In your run rank {0} freed the {1} of {2}'s gathered parameters at t = {3}, right after computing with them; "
-      "it then held {4} in all.",
-      "Dans votre exécution, le rang {0} a libéré les {1} des paramètres rassemblés de {2} à t = {3}, juste après "
-      "s'en être servi ; il détenait alors {4} au total.",
-      "В вашем запуске ранг {0} освободил {1} собранных параметров {2} при t = {3}, сразу после вычислений с ними; "
-      "после этого у него было {4} всего.",
-      {text::integer(e.rank), text::bytes(-e.bytes), m.unitName, text::ms(e.t0 - traceOrigin(t)), text::bytes(e.total)});
+  m.sentence = text::message("gathered-freed.run-rank-freed-s-gathered", {{"rank", text::integer(e.rank)},
+                                                                          {"bytes", text::bytes(-e.bytes)},
+                                                                          {"unit", m.unitName},
+                                                                          {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                                          {"total", text::bytes(e.total)}});
   return m;
 }
 
@@ -109,15 +103,13 @@ std::optional<MomentLocation> firstReduceScatter(const trace::Trace& t) {
   auto m = at(t, "first_reduce_scatter", *i);
   const auto& e = t.events[*i];
   const int n = std::max(1, std::popcount(e.participants));
-  m.sentence = text::localized(
-      "In your run rank {0} reduce-scattered the gradients of {1} ({2}) at t = {3}: the {4} ranks summed them and "
-      "each kept only its own {5} slice.",
-      "Dans votre exécution, le rang {0} a fait un reduce-scatter des gradients de {1} ({2}) à t = {3} : les {4} "
-      "rangs les ont sommés et chacun n'a gardé que sa tranche de {5}.",
-      "В вашем запуске ранг {0} выполнил reduce-scatter градиентов {1} ({2}) при t = {3}: {4|ранг сложил|ранга сложили|рангов сложили} их, и "
-      "каждый оставил себе только свою долю {5}.",
-      {text::integer(e.rank), m.unitName, text::bytes(e.bytes), text::ms(e.t0 - traceOrigin(t)), text::integer(n),
-       text::bytes(e.bytes / n)});
+  m.sentence = text::message("first-reduce-scatter.run-rank-reduce-scattered-gradients",
+                             {{"rank", text::integer(e.rank)},
+                              {"unit", m.unitName},
+                              {"bytes", text::bytes(e.bytes)},
+                              {"at", text::ms(e.t0 - traceOrigin(t))},
+                              {"ranks", text::integer(n)},
+                              {"e_bytes_n", text::bytes(e.bytes / n)}});
   return m;
 }
 
@@ -139,14 +131,11 @@ std::optional<MomentLocation> persistentMemory(const trace::Trace& t, const trac
   if (!last) return std::nullopt;
   auto m = at(t, "persistent_memory", *last);
   const std::int64_t model = modelBytes(t);
-  m.sentence = text::localized(
-      "In your run rank {0} held {1} between steps (parameters, gradients and AdamW moments); the model's parameters "
-      "alone are {2}, and its full training state (parameters, gradients, two moments) is {3}.",
-      "Dans votre exécution, le rang {0} détenait {1} entre les pas (paramètres, gradients et moments d'AdamW) ; les "
-      "paramètres du modèle seuls font {2}, et tout son état d'entraînement (paramètres, gradients, deux moments) {3}.",
-      "В вашем запуске ранг {0} хранил {1} между шагами (параметры, градиенты и моменты AdamW); одни параметры модели "
-      "занимают {2}, а всё её состояние обучения (параметры, градиенты, два момента) — {3}.",
-      {text::integer(rank->rank), text::bytes(rank->persistentBytes), text::bytes(model), text::bytes(4 * model)});
+  m.sentence =
+      text::message("persistent-memory.run-rank-held-between-steps", {{"rank", text::integer(rank->rank)},
+                                                                      {"held", text::bytes(rank->persistentBytes)},
+                                                                      {"model", text::bytes(model)},
+                                                                      {"model_times_4", text::bytes(4 * model)}});
   return m;
 }
 
@@ -182,18 +171,12 @@ std::optional<MomentLocation> prefetchOverlap(const trace::Trace& t) {
   auto m = at(t, "prefetch_overlap", *best);
   const auto& e = t.events[*best];
   const auto& o = t.events[bestOp];
-  m.sentence = text::localized(
-      "In your run rank {0}'s all-gather of {1} ran while {2} of {3} was computing: {4} of its {5} were hidden "
-      "behind compute.",
-      "Dans votre exécution, l'all-gather de {1} du rang {0} s'est déroulé pendant {2} de {3} : {4} de ses {5} ont "
-      "été masquées par le calcul.",
-      "В вашем запуске all-gather {1} на ранге {0} шёл одновременно с операцией «{2}» модуля {3}: {4} из его {5} "
-      "скрыты за вычислениями.",
-      std::vector<LocalizedText>{same(text::integer(e.rank)),
-                                 same(m.unitName), kindWord(o.kind),
-                                 same(t.unitName(o.unit)),
-                                 same(text::ms(bestOverlap)),
-                                 same(text::ms(e.t1 - e.t0))});
+  m.sentence = text::message("prefetch-overlap.run-rank-s-all-gather", {{"rank", same(text::integer(e.rank))},
+                                                                        {"unit", same(m.unitName)},
+                                                                        {"kind", kindWord(o.kind)},
+                                                                        {"other_unit", same(t.unitName(o.unit))},
+                                                                        {"overlap", same(text::ms(bestOverlap))},
+                                                                        {"duration", same(text::ms(e.t1 - e.t0))}});
   return m;
 }
 
@@ -206,28 +189,21 @@ std::optional<MomentLocation> allReduce(const trace::Trace& t, bool tensorParall
   const int n = std::max(1, std::popcount(e.participants));
   if (tensorParallel) {
     auto m = at(t, "tp_all_reduce", *i);
-    m.sentence = text::localized(
-        "In your run rank {0} all-reduced {1} inside {2} at t = {3}: the {4} ranks each computed a partial result "
-        "from their slice of the weights, and the all-reduce summed them; it took {5}.",
-        "Dans votre exécution, le rang {0} a fait un all-reduce de {1} à l'intérieur de {2} à t = {3} : chacun des "
-        "{4} rangs avait calculé un résultat partiel avec sa tranche des poids, et l'all-reduce les a sommés ; "
-        "durée {5}.",
-        "В вашем запуске ранг {0} выполнил all-reduce {1} внутри {2} при t = {3}: каждый из {4} рангов посчитал "
-        "частичный результат по своей части весов, а all-reduce сложил их; это заняло {5}.",
-        {text::integer(e.rank), text::bytes(e.bytes), m.unitName, text::ms(e.t0 - traceOrigin(t)), text::integer(n),
-         text::ms(e.t1 - e.t0)});
+    m.sentence = text::message("all-reduce.run-rank-all-reduced-inside", {{"rank", text::integer(e.rank)},
+                                                                          {"bytes", text::bytes(e.bytes)},
+                                                                          {"unit", m.unitName},
+                                                                          {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                                          {"ranks", text::integer(n)},
+                                                                          {"duration", text::ms(e.t1 - e.t0)}});
     return m;
   }
   auto m = at(t, "first_all_reduce", *i);
-  m.sentence = text::localized(
-      "In your run rank {0} all-reduced the {1} of gradients of {2} with the other {3|rank|ranks} at t = {4}; afterwards "
-      "every rank holds the same summed gradient.",
-      "Dans votre exécution, le rang {0} a fait un all-reduce des {1} de gradients de {2} avec {3|autre rang|autres rangs} "
-      "à t = {4} ; ensuite chaque rang détient le même gradient sommé.",
-      "В вашем запуске ранг {0} выполнил all-reduce {1} градиентов {2} с {3|другим рангом|другими рангами|другими рангами} при t = {4}; после "
-      "этого у всех рангов одинаковый суммарный градиент.",
-      {text::integer(e.rank), text::bytes(e.bytes), m.unitName.empty() ? std::string("-") : m.unitName,
-       text::integer(n - 1), text::ms(e.t0 - traceOrigin(t))});
+  m.sentence = text::message("all-reduce.run-rank-all-reduced-gradients",
+                             {{"rank", text::integer(e.rank)},
+                              {"bytes", text::bytes(e.bytes)},
+                              {"unit", m.unitName.empty() ? std::string("-") : m.unitName},
+                              {"others", text::integer(n - 1)},
+                              {"at", text::ms(e.t0 - traceOrigin(t))}});
   return m;
 }
 
@@ -252,26 +228,18 @@ std::optional<MomentLocation> bubble(const trace::Trace& t, const trace::Summary
   const double perStage =
       e.rank >= 0 && static_cast<std::size_t>(e.rank) < s.bubble.perStage.size() ? s.bubble.perStage[static_cast<std::size_t>(e.rank)] : 0.0;
   const bool activation = e.kind == Kind::WaitActivation;
-  m.sentence = text::localized(
-      "In your run stage {0} waited {1} for {2} at t = {3} (step {4}); over the steady steps this stage was idle {5} "
-      "of its time; the run's bubble, all stages together, is {9}, against {6} in theory for p = {7}, m = {8}.",
-      "Dans votre exécution, l'étage {0} a attendu {1} {2} à t = {3} (pas {4}) ; sur les pas stables cet étage a été "
-      "inactif {5} de son temps ; la bulle de l'exécution, tous les étages ensemble, est de {9}, contre {6} en théorie "
-      "pour p = {7}, m = {8}.",
-      "В вашем запуске стадия {0} ждала {2} {1} при t = {3} (шаг {4}); на установившихся шагах эта стадия простаивала "
-      "{5} своего времени; пузырь всего запуска, по всем стадиям вместе, — {9}, против {6} по теории при p = {7}, m = {8}.",
-      std::vector<LocalizedText>{
-          same(text::integer(e.rank)),
-          same(text::ms(e.t1 - e.t0)),
-          activation ? text::localized("an activation", "une activation", "активацию")
-                     : text::localized("a gradient", "un gradient", "градиент"),
-          same(text::ms(e.t0 - traceOrigin(t))),
-          same(text::integer(e.step)),
-          same(text::percent(perStage)),
-          same(text::percent(s.bubble.theory)),
-          same(text::integer(s.bubble.stages)),
-          same(text::integer(s.bubble.microbatches)),
-          same(text::percent(s.bubble.measured))});
+  m.sentence =
+      text::message("bubble.run-stage-waited-t-step",
+                    {{"stage", same(text::integer(e.rank))},
+                     {"waited", same(text::ms(e.t1 - e.t0))},
+                     {"what", activation ? text::message("bubble.activation") : text::message("bubble.gradient")},
+                     {"at", same(text::ms(e.t0 - traceOrigin(t)))},
+                     {"step", same(text::integer(e.step))},
+                     {"stage_share", same(text::percent(perStage))},
+                     {"theory", same(text::percent(s.bubble.theory))},
+                     {"stages", same(text::integer(s.bubble.stages))},
+                     {"microbatches", same(text::integer(s.bubble.microbatches))},
+                     {"measured", same(text::percent(s.bubble.measured))}});
   return m;
 }
 
@@ -282,15 +250,13 @@ std::optional<MomentLocation> activationSend(const trace::Trace& t) {
   if (!i) return std::nullopt;
   auto m = at(t, "activation_send", *i);
   const auto& e = t.events[*i];
-  m.sentence = text::localized(
-      "In your run rank {0} sent micro-batch {1}'s activation to rank {2} at t = {3}: a {4}×{5} tensor of fp32, "
-      "{4} × {5} × 4 = {6}.",
-      "Dans votre exécution, le rang {0} a envoyé l'activation du micro-lot {1} au rang {2} à t = {3} : un tenseur "
-      "fp32 de {4}×{5}, soit {4} × {5} × 4 = {6}.",
-      "В вашем запуске ранг {0} отправил активацию микробатча {1} к рангу {2} при t = {3}: тензор fp32 {4}×{5}, "
-      "{4} × {5} × 4 = {6}.",
-      {text::integer(e.rank), text::integer(e.micro), text::integer(e.peer), text::ms(e.t0 - traceOrigin(t)), text::integer(e.rows),
-       text::integer(e.cols), text::bytes(e.bytes)});
+  m.sentence = text::message("activation-send.run-rank-sent-micro-batch", {{"rank", text::integer(e.rank)},
+                                                                           {"micro", text::integer(e.micro)},
+                                                                           {"peer", text::integer(e.peer)},
+                                                                           {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                                           {"rows", text::integer(e.rows)},
+                                                                           {"cols", text::integer(e.cols)},
+                                                                           {"bytes", text::bytes(e.bytes)}});
   return m;
 }
 
@@ -300,17 +266,15 @@ std::optional<MomentLocation> outOfMemory(const trace::Trace& t, const trace::Su
   const auto i = firstWhere(t, [&](const Event& e) { return e.record == Record::OutOfMemory && e.rank == o.rank; });
   if (!i) return std::nullopt;
   auto m = at(t, "out_of_memory", *i);
-  m.sentence = text::localized(
-      "In your run rank {0} needed {1} more ({2}, unit {3}) while holding {4}; with a budget of {5}, the {6} it "
-      "would have held do not fit, so it stopped at t = {7}.",
-      "Dans votre exécution, le rang {0} avait besoin de {1} de plus ({2}, unité {3}) en détenant déjà {4} ; avec un "
-      "budget de {5}, les {6} qu'il aurait détenus ne tiennent pas : il s'est arrêté à t = {7}.",
-      "В вашем запуске ранг {0} уже занимал {4} и запросил ещё {1} ({2}, модуль {3}); при бюджете {5} итоговые "
-      "{6} не помещаются, и он остановился при t = {7}.",
-      std::vector<LocalizedText>{same(text::integer(o.rank)), same(text::bytes(o.needed)), categoryName(o.category),
-                                 same(o.unit), same(text::bytes(o.holding)), same(text::bytes(o.budget)),
-                                 same(text::bytes(o.holding + o.needed)),
-                                 same(text::ms(t.events[*i].t0 - traceOrigin(t)))});
+  m.sentence = text::message("out-of-memory.run-rank-needed-more-unit",
+                             {{"rank", same(text::integer(o.rank))},
+                              {"needed", same(text::bytes(o.needed))},
+                              {"category", categoryName(o.category)},
+                              {"unit", same(o.unit)},
+                              {"holding", same(text::bytes(o.holding))},
+                              {"budget", same(text::bytes(o.budget))},
+                              {"total", same(text::bytes(o.holding + o.needed))},
+                              {"at", same(text::ms(t.events[*i].t0 - traceOrigin(t)))}});
   return m;
 }
 

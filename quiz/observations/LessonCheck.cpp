@@ -12,7 +12,6 @@
 namespace shardlab::quiz {
 namespace {
 
-using text::localized;
 using trace::Category;
 using trace::Summary;
 
@@ -31,7 +30,9 @@ LocalizedText number(const std::string& en) {
     for (auto at = s.find(" %"); at != std::string::npos; at = s.find(" %", at)) s.replace(at, 1, "\u00a0");
     return s;
   };
-  return localized(keep(en), keep(text::localNumber("fr", en)), keep(text::localNumber("ru", en)));
+  LocalizedText t = text::same(en);
+  for (const char* lang : {"en", "fr", "ru"}) t.set(lang, keep(t.get(lang)));
+  return t;
 }
 
 // The largest share of its step time any rank of these runs spent waiting for a CPU
@@ -49,13 +50,7 @@ std::optional<double> coreWaitShare(const Runs& runs) {
 LocalizedText busyMachine(const Runs& runs) {
   const auto share = coreWaitShare(runs);
   if (!share || *share < 0.05) return {};
-  return localized(" The ranks waited for a CPU core up to {0} of their step time (another program was using the "
-                   "cores): run the lesson again on a quiet machine.",
-                   " Les rangs ont attendu un cœur de CPU jusqu'à {0} de leur temps de pas (un autre programme "
-                   "utilisait les cœurs) : relancez la leçon sur une machine au repos.",
-                   " Ранги ждали ядро CPU до {0} времени шага (ядра занимала другая программа): запустите урок ещё "
-                   "раз на свободной машине.",
-                   std::vector<LocalizedText>{number(text::percent(*share))});
+  return text::message("busy-machine.ranks-waited-cpu-core-up", {{"share", number(text::percent(*share))}});
 }
 
 LocalizedText concat(const LocalizedText& a, const LocalizedText& b) {
@@ -75,17 +70,9 @@ LessonCheck result(std::string figure, std::string expected, std::string measure
 
 // The general verdict: what was checked (`name`, in each language), and whether it showed.
 LocalizedText plainVerdict(const LessonCheck& c, const Runs& runs, const LocalizedText& name) {
-  const std::vector<LocalizedText> args{name, number(c.measured), number(c.expected)};
-  if (c.passed)
-    return localized("This run showed the lesson's point: {0} measured {1}, expected {2}.",
-                     "Cette exécution a montré ce que la leçon veut montrer : {0} mesuré {1}, attendu {2}.",
-                     "Этот запуск показал то, что показывает урок: {0} — измерено {1}, ожидалось {2}.", args);
-  return concat(localized("The lesson's point did not show in this run: {0} measured {1}, expected {2}.",
-                          "Ce que la leçon veut montrer n'est pas apparu dans cette exécution : {0} mesuré {1}, "
-                          "attendu {2}.",
-                          "То, что показывает урок, в этом запуске не проявилось: {0} — измерено {1}, ожидалось {2}.",
-                          args),
-                busyMachine(runs));
+  const text::Params args{{"what", name}, {"measured", number(c.measured)}, {"expected", number(c.expected)}};
+  if (c.passed) return text::message("plain-verdict.run-showed-lesson-s-point", args);
+  return concat(text::message("plain-verdict.lesson-s-point-not-show", args), busyMachine(runs));
 }
 
 // pipeline-bubble, gpipe-vs-1f1b: the GPipe run's bubble within 0.05 of (p−1)/(m+p−1).
@@ -104,27 +91,19 @@ std::optional<LessonCheck> bubbleCheck(const Runs& runs, const std::vector<std::
                        (d->cpuTimes ? points(d->coreWaits) : std::string("-")) + " cores " + points(d->unexplained) +
                        " unexplained)";
   if (c.passed) {
-    c.verdict = localized("This run showed the lesson's point: the GPipe run's bubble measured {0}, and the theory "
-                          "(p−1)/(m+p−1) gives {1}; they are within 5 points.",
-                          "Cette exécution a montré ce que la leçon veut montrer : la bulle de l'exécution GPipe "
-                          "mesure {0}, et la théorie (p−1)/(m+p−1) donne {1} ; l'écart reste sous 5 points.",
-                          "Этот запуск показал то, что показывает урок: пузырь запуска GPipe — {0}, теория "
-                          "(p−1)/(m+p−1) даёт {1}; разница меньше 5 пунктов.",
-                          std::vector<LocalizedText>{number(text::percent(b.measured)), number(text::percent(b.theory))});
+    c.verdict =
+        text::message("bubble-check.run-showed-lesson-s-point",
+                      {{"measured", number(text::percent(b.measured))}, {"theory", number(text::percent(b.theory))}});
     return c;
   }
   // The parts of the difference, largest first, each measured by a replay of this run.
   std::vector<std::pair<LocalizedText, double>> parts;
   if (d) {
-    parts = {{localized("hand-offs between stages", "passages entre étages", "передачи между стадиями"), d->handoffs},
-             {localized("the schedule as run (optimizer step, stage split)",
-                        "l'ordonnancement tel qu'exécuté (pas de l'optimiseur, découpage en étages)",
-                        "расписание, как оно выполнено (шаг оптимизатора, разбиение на стадии)"),
-              d->scheduleAsRun},
-             {localized("slower ops", "opérations plus lentes", "более медленные операции"), d->slowerOps},
-             {localized("unexplained", "inexpliqué", "необъяснённое"), d->unexplained}};
-    if (d->cpuTimes)
-      parts.push_back({localized("waiting for CPU cores", "attente de cœurs de CPU", "ожидание ядер CPU"), d->coreWaits});
+    parts = {{text::message("bubble-check.hand-offs-between-stages"), d->handoffs},
+             {text::message("bubble-check.schedule-run-optimizer-step-stage"), d->scheduleAsRun},
+             {text::message("bubble-check.slower-ops"), d->slowerOps},
+             {text::message("bubble-check.unexplained"), d->unexplained}};
+    if (d->cpuTimes) parts.push_back({text::message("bubble-check.waiting-cpu-cores"), d->coreWaits});
     std::stable_sort(parts.begin(), parts.end(),
                      [](const auto& x, const auto& y) { return std::abs(x.second) > std::abs(y.second); });
   }
@@ -138,20 +117,12 @@ std::optional<LessonCheck> bubbleCheck(const Runs& runs, const std::vector<std::
     }
     causes.set(lang, list.empty() ? "-" : list);
   }
-  c.verdict = concat(localized("The lesson's point did not show on this machine: the GPipe run's bubble measured {0} "
-                               "against {1} in theory, {2} points apart. What made the difference, each part a replay "
-                               "of this run: {3}. The schedule-alone replay of the same trace gives {4}.",
-                               "Ce que la leçon veut montrer n'est pas apparu sur cette machine : la bulle de "
-                               "l'exécution GPipe mesure {0} contre {1} en théorie, {2} points d'écart. Ce qui fait "
-                               "la différence, chaque part étant un rejeu de cette exécution : {3}. Le rejeu "
-                               "« Ordonnancement seul » de la même trace donne {4}.",
-                               "То, что показывает урок, на этой машине не проявилось: пузырь запуска GPipe — {0} "
-                               "против {1} по теории, разница {2} пункта. Из чего она складывается (каждая часть — "
-                               "повтор этого запуска): {3}. Повтор «только расписание» той же трассы даёт {4}.",
-                               std::vector<LocalizedText>{number(text::percent(b.measured)),
-                                                          number(text::percent(b.theory)),
-                                                          number(points(b.measured - b.theory)), causes,
-                                                          number(d ? text::percent(d->scheduleAlone) : "-")}),
+  c.verdict = concat(text::message("bubble-check.lesson-s-point-not-show",
+                                   {{"measured", number(text::percent(b.measured))},
+                                    {"theory", number(text::percent(b.theory))},
+                                    {"points", number(points(b.measured - b.theory))},
+                                    {"causes", causes},
+                                    {"schedule_alone", number(d ? text::percent(d->scheduleAlone) : "-")}}),
                      busyMachine(runs));
   if (d) c.replay = ReplayToShow::ScheduleAlone;
   return c;
@@ -179,10 +150,7 @@ std::optional<LessonCheck> prefetchCheck(const Runs& runs, const std::vector<std
   const std::string figure = "exposed comm, prefetch on / off";
   if (std::find(unmet.begin(), unmet.end(), "cores_per_rank") == unmet.end()) {
     auto c = result(figure, "≤ 0.50", text::fixed(ratio, 2), ratio <= 0.5);
-    c.verdict = plainVerdict(c, runs,
-                             localized("rank 0's exposed communication, prefetch on / off",
-                                       "la communication non recouverte du rang 0, prélecture activée / désactivée",
-                                       "неперекрытый обмен ранга 0, с предвыборкой / без неё"));
+    c.verdict = plainVerdict(c, runs, text::message("prefetch-check.rank-0-s-exposed-communication"));
     return c;
   }
   // Fewer than 2 cores per rank: a rank's communication thread has no core of its own,
@@ -201,19 +169,9 @@ std::optional<LessonCheck> prefetchCheck(const Runs& runs, const std::vector<std
                   text::fixed(replayRatio, 2) + " replayed at the reference interconnect (measured " +
                       text::fixed(ratio, 2) + ": not shown for real, 1 core per rank, needs 2)",
                   replayRatio <= 0.5);
-  c.verdict = localized(
-      "Not shown for real on this machine: each rank needs a second core for its communication thread, and here it "
-      "has one, so a collective's CPU time comes out of the compute it would hide behind. Measured, the exposed "
-      "communication with prefetch is {0} that without; replayed at the reference interconnect, the same two traces "
-      "give {1}.",
-      "Pas montré pour de vrai sur cette machine : chaque rang a besoin d'un second cœur pour son fil de "
-      "communication, et il n'en a qu'un ici ; le temps CPU d'une collective est donc pris sur le calcul qu'elle "
-      "devrait recouvrir. Mesurée, la communication non recouverte avec prélecture vaut {0} celle sans ; rejouées avec "
-      "l'interconnexion de référence, les deux mêmes traces donnent {1}.",
-      "На этой машине по-настоящему не показано: каждому рангу нужно второе ядро для потока обмена, а здесь у него "
-      "одно, и время CPU коллективной операции отнимается у вычислений, за которыми она должна скрываться. Измерено: "
-      "неперекрытый обмен с предвыборкой — {0} от обмена без неё; при повторе с эталонной сетью те же две трассы дают {1}.",
-      std::vector<LocalizedText>{number(text::times(ratio)), number(text::times(replayRatio))});
+  c.verdict =
+      text::message("prefetch-check.not-shown-real-machine-each",
+                    {{"ratio", number(text::times(ratio))}, {"replay_ratio", number(text::times(replayRatio))}});
   c.replay = ReplayToShow::Reference;
   return c;
 }
@@ -222,10 +180,7 @@ std::optional<LessonCheck> ddpCheck(const Runs& runs, const std::vector<std::str
   const auto [exposed, total] = comm(*runs[0].summary);
   auto c = result("exposed / total comm", "< 1", total > 0 ? text::fixed(exposed / total, 2) : "no comm",
                   total > 0 && exposed < total);
-  c.verdict = plainVerdict(c, runs,
-                           localized("rank 0's exposed communication over all its communication",
-                                     "la communication non recouverte du rang 0 sur toute sa communication",
-                                     "неперекрытый обмен ранга 0 относительно всего его обмена"));
+  c.verdict = plainVerdict(c, runs, text::message("ddp-check.rank-0-s-exposed-communication"));
   return c;
 }
 
@@ -241,12 +196,7 @@ std::optional<LessonCheck> stragglerCheck(const Runs& runs, const std::vector<st
   const double fast = share(ranks[0]), straggler = share(ranks[slow]);
   auto c = result("rank 0 / straggler waiting share", "rank 0 > straggler",
                   text::fixed(fast, 2) + " / " + text::fixed(straggler, 2), fast > straggler);
-  c.verdict = plainVerdict(c, runs,
-                           localized("the share of its step rank 0 waited in collectives, beside the straggler's own",
-                                     "la part de son pas que le rang 0 a attendue dans les collectives, à côté de "
-                                     "celle du retardataire",
-                                     "доля шага, которую ранг 0 ждал в коллективных операциях, рядом с долей "
-                                     "отстающего"));
+  c.verdict = plainVerdict(c, runs, text::message("straggler-check.share-step-rank-0-waited"));
   return c;
 }
 
@@ -265,10 +215,7 @@ std::optional<LessonCheck> zeroStagesCheck(const Runs& runs, const std::vector<s
   const double expected = (n + 1) / 2.0;
   auto c = result("persistent bytes, ZeRO-1 / ZeRO-3", text::fixed(expected, 2) + " ± 5%", text::fixed(ratio, 3),
                   std::abs(ratio - expected) <= 0.05 * expected);
-  c.verdict = plainVerdict(c, runs,
-                           localized("rank 0's persistent bytes, ZeRO-1 over ZeRO-3",
-                                     "les octets persistants du rang 0, ZeRO-1 sur ZeRO-3",
-                                     "постоянные байты ранга 0, ZeRO-1 к ZeRO-3"));
+  c.verdict = plainVerdict(c, runs, text::message("zero-stages-check.rank-0-s-persistent-bytes"));
   return c;
 }
 
@@ -288,9 +235,7 @@ std::optional<LessonCheck> mixedPrecisionCheck(const Runs& runs, const std::vect
   if (!a || !b || *b <= 0) return std::nullopt;
   const double ratio = *a / *b;
   auto c = result("all-gather bytes, bf16 / fp32", "0.50 ± 0.02", text::fixed(ratio, 3), std::abs(ratio - 0.5) <= 0.02);
-  c.verdict = plainVerdict(c, runs,
-                           localized("the all-gathers' bytes, bf16 over fp32", "les octets des all-gathers, bf16 sur fp32",
-                                     "байты all-gather, bf16 к fp32"));
+  c.verdict = plainVerdict(c, runs, text::message("mixed-precision-check.all-gathers-bytes-bf16-over"));
   return c;
 }
 
@@ -310,10 +255,7 @@ std::optional<LessonCheck> accumulationCheck(const Runs& runs, const std::vector
   const double ratio = *sync / *noSync;
   auto c = result("all-reduces per step, sync / no_sync", std::to_string(k), text::fixed(ratio, 2),
                   std::abs(ratio - k) < 1e-9);
-  c.verdict = plainVerdict(c, runs,
-                           localized("all-reduces per step, without no_sync over with it",
-                                     "all-reduces par pas, sans no_sync sur avec",
-                                     "all-reduce за шаг, без no_sync к с no_sync"));
+  c.verdict = plainVerdict(c, runs, text::message("accumulation-check.all-reduces-per-step-without"));
   return c;
 }
 
@@ -332,11 +274,7 @@ std::optional<LessonCheck> checkpointingCheck(const Runs& runs, const std::vecto
       static_cast<double>(on->ranksDetail[0].forwardOps) / static_cast<double>(off->ranksDetail[0].forwardOps);
   auto c = result("activation peak on / off; forward ops on / off", "< 1; ≥ 1.9",
                   text::fixed(peak, 2) + "; " + text::fixed(forwards, 2), peak < 1.0 && forwards >= 1.9);
-  c.verdict = plainVerdict(c, runs,
-                           localized("rank 0's activation peak, checkpointing on over off; its forward ops, on over off",
-                                     "le pic d'activations du rang 0, recalcul activé sur désactivé ; ses passes avant, "
-                                     "activé sur désactivé",
-                                     "пик активаций ранга 0, с пересчётом к без него; его прямые проходы, с к без"));
+  c.verdict = plainVerdict(c, runs, text::message("checkpointing-check.rank-0-s-activation-peak"));
   return c;
 }
 
@@ -346,14 +284,8 @@ std::optional<LessonCheck> finishedCheck(const Runs& runs, const std::vector<std
     return r.summary->stepsCompleted == r.summary->steps || r.summary->outOfMemory;
   });
   auto c = result("runs end as the lesson expects", "yes", done ? "yes" : "no", done);
-  c.verdict = done ? localized("The runs ended as the lesson expects.", "Les exécutions se sont terminées comme la "
-                                                                        "leçon le prévoit.",
-                               "Запуски завершились так, как ожидает урок.")
-                   : concat(localized("A run did not end as the lesson expects: it stopped before its last step.",
-                                      "Une exécution ne s'est pas terminée comme la leçon le prévoit : elle s'est "
-                                      "arrêtée avant son dernier pas.",
-                                      "Запуск завершился не так, как ожидает урок: он остановился до последнего шага."),
-                            busyMachine(runs));
+  c.verdict = done ? text::message("finished-check.runs-ended-lesson-expects")
+                   : concat(text::message("finished-check.run-not-end-lesson-expects"), busyMachine(runs));
   return c;
 }
 

@@ -41,33 +41,28 @@ std::string lessonFor(const trace::Trace& t) {
   return "";
 }
 
-LocalizedText same(const std::string& s) { return text::localized("{0}", "{0}", "{0}", {s}); }
+LocalizedText same(const std::string& s) { return text::same(s); }
 
 LocalizedText strategyName(StrategyKind strategy) {
   switch (strategy) {
   case StrategyKind::Ddp: return same("DDP");
   case StrategyKind::Fsdp: return same("FSDP");
-  case StrategyKind::Pipeline: return text::localized("pipeline", "en pipeline", "конвейера");
-  case StrategyKind::Tp:
-    return text::localized("tensor-parallel", "en parallélisme tensoriel", "тензорного параллелизма");
+  case StrategyKind::Pipeline: return text::message("strategy-name.pipeline");
+  case StrategyKind::Tp: return text::message("strategy-name.tensor-parallel");
   }
   return same(std::string(name(strategy)));
 }
 
 LocalizedText categoryName(trace::Category category) {
   switch (category) {
-  case trace::Category::ParamShard: return text::localized("parameter shard", "shard de paramètres", "шард параметров");
-  case trace::Category::ParamReplica:
-    return text::localized("parameters (full replica)", "paramètres (réplique complète)", "параметры (полная копия)");
-  case trace::Category::GatheredParams:
-    return text::localized("gathered parameters", "paramètres rassemblés", "собранные параметры");
-  case trace::Category::Grads: return text::localized("gradients", "gradients", "градиенты");
-  case trace::Category::GradShard: return text::localized("gradient shard", "shard de gradients", "шард градиентов");
-  case trace::Category::OptimizerState:
-    return text::localized("optimizer state", "état de l'optimiseur", "состояние оптимизатора");
-  case trace::Category::Activations: return text::localized("activations", "activations", "активации");
-  case trace::Category::CommBuffers:
-    return text::localized("communication buffers", "tampons de communication", "буферы обмена");
+  case trace::Category::ParamShard: return text::message("category-name.parameter-shard");
+  case trace::Category::ParamReplica: return text::message("category-name.parameters-full-replica");
+  case trace::Category::GatheredParams: return text::message("category-name.gathered-parameters");
+  case trace::Category::Grads: return text::message("category-name.gradients");
+  case trace::Category::GradShard: return text::message("category-name.gradient-shard");
+  case trace::Category::OptimizerState: return text::message("category-name.optimizer-state");
+  case trace::Category::Activations: return text::message("category-name.activations");
+  case trace::Category::CommBuffers: return text::message("category-name.communication-buffers");
   case trace::Category::Count: break;
   }
   return same(std::string(trace::toString(category)));

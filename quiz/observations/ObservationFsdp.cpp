@@ -11,16 +11,13 @@
 namespace shardlab::quiz::observation {
 namespace {
 
-using text::localized;
-
 // A count question's choices: the reason given for the count the trace shows is the
 // correct one (or the bare count when no reason has it), the other reasons are wrong.
 void chooseByCount(Draft& d, const std::map<std::int64_t, LocalizedText>& reasons, std::int64_t actual) {
   if (const auto it = reasons.find(actual); it != reasons.end())
     d.correct = it->second;
   else
-    d.correct = localized("{0}, as your trace counts", "{0}, comme le compte votre trace", "{0}, как показывает ваша трасса",
-                          {std::to_string(actual)});
+    d.correct = text::message("choose-by-count.trace-counts", {{"count", std::to_string(actual)}});
   for (const auto& [count, reason] : reasons)
     if (count != actual) d.wrong.push_back(reason);
 }
@@ -54,83 +51,36 @@ public:
     // Each candidate count with the reason a learner might give for it.
     std::map<std::int64_t, LocalizedText> reasons;
     if (fsdp) {
-      reasons[2 * units] = localized("{0}: each of the {1} units is gathered before its forward and again before its "
-                                     "backward, because its full parameters are freed right after use",
-                                     "{0} : chacune des {1} unités est rassemblée avant sa passe avant puis de nouveau "
-                                     "avant sa passe arrière, car ses paramètres complets sont libérés juste après "
-                                     "usage",
-                                     "{0}: каждый из {1|модуля|модулей|модулей} собирается перед прямым проходом и ещё раз перед "
-                                     "обратным, потому что его полные параметры освобождаются сразу после использования",
-                                     {std::to_string(2 * units), u});
-      reasons[units] = localized("{0}: each of the {1} units is gathered once and kept from its forward to its backward",
-                                 "{0} : chacune des {1} unités est rassemblée une fois et gardée de la passe avant à "
-                                 "la passe arrière",
-                                 "{0}: каждый из {1|модуля|модулей|модулей} собирается один раз и хранится от прямого прохода до "
-                                 "обратного",
-                                 {u, u});
-      reasons[1] = localized("1: the whole model is gathered at once at the start of the step",
-                             "1 : tout le modèle est rassemblé d'un coup au début du pas",
-                             "1: вся модель собирается сразу в начале шага");
-      reasons[3 * units] = localized("{0}: forward, backward and the optimizer step each gather every unit",
-                                     "{0} : la passe avant, la passe arrière et l'optimiseur rassemblent chacun chaque "
-                                     "unité",
-                                     "{0}: прямой проход, обратный проход и шаг оптимизатора собирают каждый модуль",
-                                     {std::to_string(3 * units)});
+      reasons[2 * units] = text::message("collective-count.each-units-gathered-before-forward",
+                                         {{"count", std::to_string(2 * units)}, {"units", u}});
+      reasons[units] = text::message("collective-count.each-units-gathered-once-kept", {{"units", u}});
+      reasons[1] = text::message("collective-count.1-whole-model-gathered-once");
+      reasons[3 * units] = text::message("collective-count.forward-backward-optimizer-step-each",
+                                         {{"count", std::to_string(3 * units)}});
       // Only when no reason above already has that count (8 ranks, 2 layers: 8 = 2 × 4 units).
-      reasons.try_emplace(in.summary.ranks,
-                          localized("{0}: one per rank, to fetch each rank's shard of the model",
-                                    "{0} : un par rang, pour chercher le shard de chaque rang",
-                                    "{0}: по одному на ранг, чтобы получить шард каждого ранга", {n}));
+      reasons.try_emplace(in.summary.ranks, text::message("collective-count.one-per-rank-fetch-each", {{"ranks", n}}));
     } else {
-      reasons[units] = localized("{0}: one per unit, on its gradients as soon as its backward has produced them",
-                                 "{0} : une par unité, sur ses gradients dès que sa passe arrière les a produits",
-                                 "{0}: по одному на модуль, над его градиентами, как только обратный проход их посчитал",
-                                 {u});
-      reasons[2 * units] = localized("{0}: one per unit in the forward (parameters) and one in the backward (gradients)",
-                                     "{0} : une par unité dans la passe avant (paramètres) et une dans la passe "
-                                     "arrière (gradients)",
-                                     "{0}: по одному на модуль в прямом проходе (параметры) и в обратном (градиенты)",
-                                     {std::to_string(2 * units)});
-      reasons[1] = localized("1: all gradients are summed in one call at the end of the backward",
-                             "1 : tous les gradients sont sommés en un seul appel à la fin de la passe arrière",
-                             "1: все градиенты суммируются одним вызовом в конце обратного прохода");
-      reasons[0] = localized("0: each rank trains its replica alone; the replicas are averaged only at the end",
-                             "0 : chaque rang entraîne sa réplique seul ; les répliques ne sont moyennées qu'à la fin",
-                             "0: каждый ранг обучает свою копию сам; копии усредняются только в конце");
+      reasons[units] = text::message("collective-count.one-per-unit-gradients-soon", {{"units", u}});
+      reasons[2 * units] =
+          text::message("collective-count.one-per-unit-forward-parameters", {{"count", std::to_string(2 * units)}});
+      reasons[1] = text::message("collective-count.1-all-gradients-summed-one");
+      reasons[0] = text::message("collective-count.0-each-rank-trains-replica");
     }
     Draft d;
     d.templateId = id();
     d.lesson = fsdp ? "fsdp-shard-gather-free" : "ddp-replicas";
     d.moment = fsdp ? "first_all_gather" : "first_all_reduce";
     const std::string sharding(name(in.trace.config()->sharding));  // an fsdp or ddp run has a job record
-    d.text = fsdp ? localized("Your FSDP run ({0|rank|ranks}, {1|unit|units}, sharding \"{2}\"): how many all-gathers did one "
-                              "rank issue per training step, and why?",
-                              "Votre exécution FSDP ({0|rang|rangs}, {1|unité|unités}, partitionnement « {2} ») : combien "
-                              "d'all-gathers un rang a-t-il lancés par pas d'entraînement, et pourquoi ?",
-                              "Ваш запуск FSDP ({0|ранг|ранга|рангов}, {1|модуль|модуля|модулей}, шардирование «{2}»): сколько all-gather "
-                              "выполнил один ранг за шаг обучения и почему?",
-                              {n, u, sharding})
-                  : localized("Your DDP run ({0|rank|ranks}, {1|unit|units}): how many all-reduces did one rank issue per "
-                              "training step, and why?",
-                              "Votre exécution DDP ({0|rang|rangs}, {1|unité|unités}) : combien d'all-reduces un rang a-t-il "
-                              "lancés par pas d'entraînement, et pourquoi ?",
-                              "Ваш запуск DDP ({0|ранг|ранга|рангов}, {1|модуль|модуля|модулей}): сколько all-reduce выполнил один ранг за шаг "
-                              "обучения и почему?",
-                              {n, u});
+    d.text = fsdp ? text::message("collective-count.fsdp-run-sharding-how-many",
+                                  {{"ranks", n}, {"units", u}, {"sharding", sharding}})
+                  : text::message("collective-count.ddp-run-how-many-all", {{"ranks", n}, {"units", u}});
     chooseByCount(d, reasons, perStep);
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
-    d.explanation = fsdp ? localized("Your trace: {0} all-gathers per rank over {1|step|steps}, {2} per step for {3|unit|units}.",
-                                     "Votre trace : {0} all-gathers par rang sur {1} pas, soit {2} par pas pour "
-                                     "{3|unité|unités}.",
-                                     "Ваша трасса: {0} all-gather на ранг за {1|шаг|шага|шагов}, то есть {2} за шаг на "
-                                     "{3|модуль|модуля|модулей}.",
-                                     {total, steps, std::to_string(perStep), u})
-                         : localized("Your trace: {0} all-reduces per rank over {1|step|steps}, {2} per step for {3|unit|units}.",
-                                     "Votre trace : {0} all-reduces par rang sur {1} pas, soit {2} par pas pour "
-                                     "{3|unité|unités}.",
-                                     "Ваша трасса: {0} all-reduce на ранг за {1|шаг|шага|шагов}, то есть {2} за шаг на "
-                                     "{3|модуль|модуля|модулей}.",
-                                     {total, steps, std::to_string(perStep), u});
+    d.explanation =
+        fsdp ? text::message("collective-count.trace-all-gathers-per-rank",
+                             {{"total", total}, {"steps", steps}, {"per_step", std::to_string(perStep)}, {"units", u}})
+             : text::message("collective-count.trace-all-reduces-per-rank",
+                             {{"total", total}, {"steps", steps}, {"per_step", std::to_string(perStep)}, {"units", u}});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
   }
@@ -170,31 +120,24 @@ public:
     const std::string unit = moment->unitName, n = std::to_string(ranks);
     const int owner = ag.unit % ranks;
     auto set = [&](const std::vector<int>& rs) {
-      return rs.empty() ? localized("none", "aucun", "ни один") : same(text::rankList(rs));
+      return rs.empty() ? text::message("gather-free-sequence.none") : same(text::rankList(rs));
     };
     std::vector<std::pair<std::vector<int>, LocalizedText>> options{
-        {all, localized("Ranks {0}: every rank gathered the whole unit for its own compute",
-                        "Rangs {0} : chaque rang a rassemblé l'unité entière pour son propre calcul",
-                        "Ранги {0}: каждый ранг собрал весь модуль для своих вычислений", {text::rankList(all)})},
-        {{ag.rank}, localized("Only rank {0}, the rank whose call you are looking at",
-                              "Seulement le rang {0}, celui dont vous regardez l'appel",
-                              "Только ранг {0}, чей вызов вы рассматриваете", {std::to_string(ag.rank)})},
-        {{owner}, localized("Only rank {0}, which owns {1}", "Seulement le rang {0}, propriétaire de {1}",
-                            "Только ранг {0}, которому принадлежит {1}", {std::to_string(owner), unit})},
-        {{}, localized("None: every rank keeps only its 1/{0} shard and computes on it",
-                       "Aucun : chaque rang ne garde que son shard de 1/{0} et calcule avec",
-                       "Ни один: каждый ранг хранит только свой шард (1/{0}) и считает на нём", {n})}};
+        {all,
+         text::message("gather-free-sequence.ranks-every-rank-gathered-whole", {{"rank_list", text::rankList(all)}})},
+        {{ag.rank},
+         text::message("gather-free-sequence.only-rank-rank-whose-call", {{"rank", std::to_string(ag.rank)}})},
+        {{owner},
+         text::message("gather-free-sequence.only-rank-which-owns",
+                       {{"owner", std::to_string(owner)}, {"unit", unit}})},
+        {{}, text::message("gather-free-sequence.none-every-rank-keeps-only", {{"ranks", n}})}};
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "first_all_gather";
-    d.text = localized("In your run, rank {0} all-gathered {1} at t = {2}. When this all-gather ended on each rank, "
-                       "which ranks held the full parameters of {1}?",
-                       "Dans votre exécution, le rang {0} a rassemblé {1} à t = {2}. À la fin de cet all-gather sur "
-                       "chaque rang, quels rangs détenaient les paramètres complets de {1} ?",
-                       "В вашем запуске ранг {0} собрал {1} при t = {2}. Какие ранги хранили полные параметры {1}, "
-                       "когда этот all-gather закончился на каждом из них?",
-                       {std::to_string(ag.rank), unit, text::ms(ag.t0 - traceOrigin(in.trace))});
+    d.text = text::message(
+        "gather-free-sequence.run-rank-all-gathered-t",
+        {{"rank", std::to_string(ag.rank)}, {"unit", unit}, {"at", text::ms(ag.t0 - traceOrigin(in.trace))}});
     bool matched = false;
     std::vector<std::vector<int>> seen; // one choice per set of ranks, so no wrong choice is also right
     for (auto& [rs, label] : options) {
@@ -208,20 +151,15 @@ public:
       }
     }
     if (!matched) {
-      d.correct = localized("Ranks {0}", "Rangs {0}", "Ранги {0}", std::vector<LocalizedText>{set(holders)});
+      d.correct = text::message("gather-free-sequence.ranks", {{"holders", set(holders)}});
     }
     const auto freed = findMoment(in.trace, in.summary, "gathered_freed");
-    d.explanation = localized("Your trace: at the end of their call (rank {4}: t = {0}) ranks {1} each held the {2} of "
-                              "{3}'s gathered parameters; the all-gather built the full unit on every rank, and each "
-                              "frees it right after computing.",
-                              "Votre trace : à la fin de leur appel (rang {4} : t = {0}), les rangs {1} détenaient "
-                              "chacun les {2} des paramètres rassemblés de {3} ; l'all-gather a reconstruit l'unité "
-                              "entière sur chaque rang, et chacun la libère juste après son calcul.",
-                              "Ваша трасса: в конце своего вызова (ранг {4}: t = {0}) ранги {1} хранили по {2} "
-                              "собранных параметров {3}; all-gather собрал весь модуль на каждом ранге, и каждый "
-                              "освобождает его сразу после вычислений.",
-                              std::vector<LocalizedText>{same(text::ms(ag.t1 - traceOrigin(in.trace))), set(holders), same(text::bytes(ag.bytes)),
-                                                         same(unit), same(std::to_string(ag.rank))});
+    d.explanation = text::message("gather-free-sequence.trace-end-their-call-rank",
+                                  {{"at", same(text::ms(ag.t1 - traceOrigin(in.trace)))},
+                                   {"holders", set(holders)},
+                                   {"bytes", same(text::bytes(ag.bytes))},
+                                   {"unit", same(unit)},
+                                   {"rank", same(std::to_string(ag.rank))}});
     if (freed) {
       for (const auto& lang : {"en", "fr", "ru"})
         d.explanation.set(lang, d.explanation.get(lang) + " " + freed->sentence.get(lang));
@@ -244,43 +182,20 @@ public:
     d.templateId = id();
     d.lesson = "fsdp-prefetch";
     d.moment = "prefetch_overlap";
-    d.text = localized("Your FSDP run (prefetch {0}): rank {1} spent {2} s communicating. What fraction of that time "
-                       "did compute hide (communication not exposed)?",
-                       "Votre exécution FSDP (prélecture {0}) : le rang {1} a passé {2} s à communiquer. Quelle "
-                       "part de ce temps le calcul a-t-il masquée (communication non exposée) ?",
-                       "Ваш запуск FSDP (предвыборка {0}): ранг {1} потратил на обмен {2} с. Какую долю этого времени "
-                       "скрыли вычисления (обмен, который не был «на виду»)?",
-                       std::vector<LocalizedText>{prefetch ? localized("on", "activée", "вкл.") : localized("off", "désactivée", "выкл."),
-                                                  same(std::to_string(r.rank)), same(text::fixed(r.commS, 4))});
+    d.text = text::message(
+        "overlap-fraction.fsdp-run-prefetch-rank-spent",
+        {{"prefetch", prefetch ? text::message("overlap-fraction.on") : text::message("overlap-fraction.off")},
+         {"rank", same(std::to_string(r.rank))},
+         {"comm_s", same(text::fixed(r.commS, 4))}});
     d.correct = same(text::percent(hidden));
     for (double v : distinctFrom(hidden, {0.5, 0.9, 0.25, 1.0, 0.75, 0.0, 0.1}, 0.1, false))
       d.wrong.push_back(same(text::percent(v)));
-    d.explanation = localized("Your summary for rank {0}: comm_s = {1} s, exposed_comm_s = {2} s, so {3} of the "
-                              "communication ran while the rank was computing. Not all of it is prefetch's doing: "
-                              "the reduce-scatters overlap the rest of the backward with prefetch on or off, so even "
-                              "without prefetch this share is not 0. Prefetch adds the next unit's all-gather during "
-                              "the current unit's compute, and can hide no more than that compute lasts. On CPU "
-                              "ranks hidden communication still shares the cores with compute, so what counts in the "
-                              "end is the step time ({4} s here, the summary's step time), which the prefetch lesson "
-                              "compares between its two runs.",
-                              "Votre résumé pour le rang {0} : comm_s = {1} s, exposed_comm_s = {2} s, donc {3} de la "
-                              "communication s'est déroulée pendant le calcul. Tout n'est pas dû à la prélecture : "
-                              "les reduce-scatters recouvrent la fin de la passe arrière, avec ou sans prélecture, "
-                              "donc même sans elle cette part n'est pas nulle. La prélecture ajoute l'all-gather de "
-                              "l'unité suivante pendant le calcul de l'unité courante, et ne peut masquer plus que la "
-                              "durée de ce calcul. Sur des rangs CPU, la communication masquée partage encore les "
-                              "cœurs avec le calcul ; ce qui compte au bout du compte est la durée du pas (ici {4} s, "
-                              "celle du résumé), que la leçon sur la prélecture compare entre ses deux exécutions.",
-                              "Ваша сводка для ранга {0}: comm_s = {1} с, exposed_comm_s = {2} с, значит {3} обмена "
-                              "шло во время вычислений. Не всё это заслуга предвыборки: reduce-scatter перекрывает "
-                              "остаток обратного прохода и с предвыборкой, и без неё, поэтому и без предвыборки эта "
-                              "доля не равна 0. Предвыборка добавляет all-gather следующего модуля во время "
-                              "вычислений текущего и может скрыть не больше, чем длятся эти вычисления. На "
-                              "CPU-рангах скрытый обмен всё равно делит ядра с вычислениями, поэтому в итоге важно "
-                              "время шага (здесь {4} с, по сводке), которое урок о предвыборке сравнивает для двух "
-                              "своих запусков.",
-                              {std::to_string(r.rank), text::fixed(r.commS, 4), text::fixed(r.exposedCommS, 4),
-                               text::percent(hidden), text::fixed(in.summary.stepTimeS, 4)});
+    d.explanation = text::message("overlap-fraction.summary-rank-comm-s-s",
+                                  {{"rank", std::to_string(r.rank)},
+                                   {"comm_s", text::fixed(r.commS, 4)},
+                                   {"exposed_comm_s", text::fixed(r.exposedCommS, 4)},
+                                   {"hidden", text::percent(hidden)},
+                                   {"step_time_s", text::fixed(in.summary.stepTimeS, 4)}});
     d.numeric = NumericAnswer{hidden, 0.05, "fraction"};
     return finish(std::move(d), in);
   }
@@ -305,50 +220,24 @@ public:
     if (units <= 0) return std::nullopt;
     const auto u = std::to_string(units);
     std::map<std::int64_t, LocalizedText> reasons;
-    reasons[2 * units] = localized("{0}: each of the {1} units runs its forward once in the forward pass and again "
-                                   "inside the backward, from the input it kept (`recompute`)",
-                                   "{0} : chacune des {1} unités fait sa passe avant une fois dans la passe avant, puis "
-                                   "de nouveau dans la passe arrière, depuis l'entrée qu'elle a gardée (`recompute`)",
-                                   "{0}: каждый из {1|модуля|модулей|модулей} выполняет прямой проход один раз в прямом "
-                                   "проходе и ещё раз в обратном, из сохранённого входа (`recompute`)",
-                                   {std::to_string(2 * units), u});
-    reasons[units] = localized("{0}: one per unit; checkpointing only changes what is kept in memory",
-                               "{0} : une par unité ; le recalcul des activations ne change que ce qui est gardé en mémoire",
-                               "{0}: по одному на модуль; пересчёт активаций меняет только то, что хранится в памяти",
-                               {u});
-    reasons[3 * units] = localized("{0}: the forward, the recompute and once more before the optimizer step",
-                                   "{0} : la passe avant, le recalcul et une fois de plus avant le pas de l'optimiseur",
-                                   "{0}: прямой проход, пересчёт и ещё раз перед шагом оптимизатора",
-                                   {std::to_string(3 * units)});
-    reasons[4 * units] = localized("{0}: every unit is recomputed for each of its gradients (weights and input)",
-                                   "{0} : chaque unité est recalculée pour chacun de ses gradients (poids et entrée)",
-                                   "{0}: каждый модуль пересчитывается для каждого своего градиента (весов и входа)",
-                                   {std::to_string(4 * units)});
+    reasons[2 * units] = text::message("forwards-per-step.each-units-runs-forward-once",
+                                       {{"count", std::to_string(2 * units)}, {"units", u}});
+    reasons[units] = text::message("forwards-per-step.one-per-unit-checkpointing-only", {{"units", u}});
+    reasons[3 * units] =
+        text::message("forwards-per-step.forward-recompute-once-more-before", {{"count", std::to_string(3 * units)}});
+    reasons[4 * units] =
+        text::message("forwards-per-step.every-unit-recomputed-each-gradients", {{"count", std::to_string(4 * units)}});
     Draft d;
     d.templateId = id();
     d.lesson = "activation-checkpointing";
     d.moment = "persistent_memory";
-    d.text = localized("Your run with activation checkpointing ({0|unit|units}): how many forward computations did rank 0 "
-                       "run per training step, and why?",
-                       "Votre exécution avec recalcul des activations ({0|unité|unités}) : combien de "
-                       "passes avant le rang 0 a-t-il calculées par pas d'entraînement, et pourquoi ?",
-                       "Ваш запуск с пересчётом активаций ({0|модуль|модуля|модулей}): сколько прямых "
-                       "вычислений выполнил ранг 0 за шаг обучения и почему?",
-                       {u});
+    d.text = text::message("forwards-per-step.run-activation-checkpointing-how-many", {{"units", u}});
     chooseByCount(d, reasons, perStep);
-    d.explanation = localized("Your summary for rank {0}: {1|forward op|forward ops} over {2|step|steps}, {3} of them marked `recompute` in "
-                              "the trace. The forward keeps only each unit's input; the backward runs the unit's forward "
-                              "again just before computing its gradients. Less memory for activations, paid for in compute.",
-                              "Votre résumé pour le rang {0} : {1|opération de passe avant|opérations de passe avant} sur {2|pas|pas}, dont {3} marquées "
-                              "`recompute` dans la trace. La passe avant ne garde que l'entrée de chaque unité ; la passe "
-                              "arrière refait la passe avant de l'unité juste avant de calculer ses gradients. Moins de "
-                              "mémoire pour les activations, payée en calcul.",
-                              "Ваша сводка для ранга {0}: {1|прямая операция|прямые операции|прямых операций} за {2|шаг|шага|шагов}, из них {3} помечены в трассе "
-                              "как `recompute`. Прямой проход хранит только вход каждого модуля; обратный проход повторяет "
-                              "прямой проход модуля прямо перед вычислением его градиентов. Меньше памяти на активации "
-                              "ценой вычислений.",
-                              {std::to_string(r.rank), std::to_string(r.forwardOps), std::to_string(in.summary.stepsCompleted),
-                               std::to_string(r.recomputeOps)});
+    d.explanation = text::message("forwards-per-step.summary-rank-over-them-marked",
+                                  {{"rank", std::to_string(r.rank)},
+                                   {"forward_ops", std::to_string(r.forwardOps)},
+                                   {"steps_completed", std::to_string(in.summary.stepsCompleted)},
+                                   {"recompute_ops", std::to_string(r.recomputeOps)}});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
   }
@@ -377,85 +266,33 @@ public:
     const std::string u = std::to_string(units), kk = std::to_string(k), call = allReduce ? "all-reduce" : "reduce-scatter";
 
     std::map<std::int64_t, LocalizedText> reasons;
-    reasons[units * k] = localized("{0}: each of the {1} units reduces its gradient at every one of the {2} micro-steps",
-                                   "{0} : chacune des {1} unités réduit son gradient à chacun des {2} micro-pas",
-                                   "{0}: каждый из {1|модуля|модулей|модулей} сводит свой градиент на каждом из "
-                                   "{2|микрошага|микрошагов|микрошагов}",
-                                   {std::to_string(units * k), u, kk});
-    reasons[units] = localized("{0}: each unit once per step, at the last micro-step; the {1} before it accumulate "
-                               "their gradients unreduced (`no_sync`)",
-                               "{0} : chaque unité une fois par pas, au dernier micro-pas ; les {1} précédents "
-                               "accumulent leurs gradients sans les réduire (`no_sync`)",
-                               "{0}: каждый модуль один раз за шаг, на последнем микрошаге; "
-                               "{1|предыдущий микрошаг копит|предыдущих микрошага копят|предыдущих микрошагов копят} "
-                               "градиенты без сведения (`no_sync`)",
-                               {u, std::to_string(k - 1)});
-    reasons[units * (k - 1)] = localized("{0}: every micro-step but the last, whose gradients the optimizer reads at once",
-                                         "{0} : à chaque micro-pas sauf le dernier, dont l'optimiseur lit les gradients "
-                                         "aussitôt",
-                                         "{0}: на каждом микрошаге, кроме последнего, чьи градиенты оптимизатор читает "
-                                         "сразу",
-                                         {std::to_string(units * (k - 1))});
-    reasons.try_emplace(k, localized("{0}: one call per micro-step, for the gradients of all units together",
-                                     "{0} : un appel par micro-pas, pour les gradients de toutes les unités ensemble",
-                                     "{0}: один вызов на микрошаг, для градиентов всех модулей сразу", {kk}));
-    reasons.try_emplace(2 * units * k,
-                        localized("{0}: two per unit and micro-step, one for the weights and one for the biases",
-                                  "{0} : deux par unité et par micro-pas, un pour les poids et un pour les biais",
-                                  "{0}: по два на модуль и микрошаг, для весов и для смещений",
-                                  {std::to_string(2 * units * k)}));
+    reasons[units * k] = text::message("reductions-per-step.each-units-reduces-gradient-every",
+                                       {{"count", std::to_string(units * k)}, {"units", u}, {"microsteps", kk}});
+    reasons[units] = text::message("reductions-per-step.each-unit-once-per-step",
+                                   {{"units", u}, {"skipped", std::to_string(k - 1)}});
+    reasons[units * (k - 1)] =
+        text::message("reductions-per-step.every-micro-step-but-last", {{"count", std::to_string(units * (k - 1))}});
+    reasons.try_emplace(k, text::message("reductions-per-step.one-call-per-micro-step", {{"microsteps", kk}}));
+    reasons.try_emplace(2 * units * k, text::message("reductions-per-step.two-per-unit-micro-step",
+                                                     {{"count", std::to_string(2 * units * k)}}));
     Draft d;
     d.templateId = id();
     d.lesson = "gradient-accumulation";
     d.moment = allReduce ? "first_all_reduce" : "first_reduce_scatter";
     const std::string run = strategy == StrategyKind::Ddp ? "DDP" : "FSDP (" + std::string(name(config->sharding)) + ")";
-    d.text = config->noSync
-                 ? localized("Your {0} run with {1} micro-steps per step and `no_sync` ({2|unit|units}): how many {3} "
-                             "calls did one rank issue per optimizer step, and why?",
-                             "Votre exécution {0} avec {1} micro-pas par pas et `no_sync` ({2|unité|unités}) : combien "
-                             "d'appels {3} un rang a-t-il lancés par pas de l'optimiseur, et pourquoi ?",
-                             "Ваш запуск {0} с {1|микрошагом|микрошагами|микрошагами} на шаг и `no_sync` ({2|модуль|модуля|модулей}): сколько "
-                             "вызовов {3} выполнил один ранг за шаг оптимизатора и почему?",
-                             {run, kk, u, call})
-                 : localized("Your {0} run with {1} micro-steps per step, without `no_sync` ({2|unit|units}): how many "
-                             "{3} calls did one rank issue per optimizer step, and why?",
-                             "Votre exécution {0} avec {1} micro-pas par pas, sans `no_sync` ({2|unité|unités}) : "
-                             "combien d'appels {3} un rang a-t-il lancés par pas de l'optimiseur, et pourquoi ?",
-                             "Ваш запуск {0} с {1|микрошагом|микрошагами|микрошагами} на шаг, без `no_sync` ({2|модуль|модуля|модулей}): "
-                             "сколько вызовов {3} выполнил один ранг за шаг оптимизатора и почему?",
-                             {run, kk, u, call});
+    d.text = config->noSync ? text::message("reductions-per-step.run-micro-steps-per-step",
+                                            {{"run", run}, {"microsteps", kk}, {"units", u}, {"call", call}})
+                            : text::message("reductions-per-step.run-micro-steps-per-step-without",
+                                            {{"run", run}, {"microsteps", kk}, {"units", u}, {"call", call}});
     chooseByCount(d, reasons, perStep);
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
     d.explanation =
         config->noSync
-            ? localized("Your trace: {0} {1} calls per rank over {2|step|steps}, {3} per step. Under `no_sync` the "
-                        "gradients of the first micro-steps are summed locally, in full, and reduced once: less "
-                        "communication, but every unit's full gradient is held from the first micro-step's backward to "
-                        "the last one's reduction (DDP and no-shard hold full gradients anyway; the sharded stages "
-                        "pay for it in memory).",
-                        "Votre trace : {0} appels {1} par rang sur {2|pas|pas}, soit {3} par pas. Sous `no_sync`, les "
-                        "gradients des premiers micro-pas sont sommés sur place, en entier, et réduits une seule fois : "
-                        "moins de communication, mais le gradient complet de chaque unité est gardé de la passe arrière "
-                        "du premier micro-pas jusqu'à la réduction du dernier (DDP et `no-shard` gardent de toute façon "
-                        "des gradients complets ; les stades partitionnés le paient en mémoire).",
-                        "Ваша трасса: {0} вызовов {1} на ранг за {2|шаг|шага|шагов}, то есть {3} за шаг. При `no_sync` "
-                        "градиенты первых микрошагов складываются на месте, целиком, и сводятся один раз: обмена "
-                        "меньше, но полный градиент каждого модуля хранится от обратного прохода первого микрошага до "
-                        "сведения на последнем (DDP и `no-shard` и так хранят полные градиенты; шардированные режимы "
-                        "платят за это памятью).",
-                        {total, call, steps, std::to_string(perStep)})
-            : localized("Your trace: {0} {1} calls per rank over {2|step|steps}, {3} per step. Without `no_sync` every "
-                        "micro-step reduces each unit's gradient as soon as its backward has produced it: the sharded "
-                        "stages free the full gradient at once, and pay for it with a reduction per micro-step.",
-                        "Votre trace : {0} appels {1} par rang sur {2|pas|pas}, soit {3} par pas. Sans `no_sync`, "
-                        "chaque micro-pas réduit le gradient de chaque unité dès que sa passe arrière l'a produit : "
-                        "les stades partitionnés libèrent aussitôt le gradient complet, au prix d'une réduction par "
-                        "micro-pas.",
-                        "Ваша трасса: {0} вызовов {1} на ранг за {2|шаг|шага|шагов}, то есть {3} за шаг. Без "
-                        "`no_sync` каждый микрошаг сводит градиент каждого модуля, как только обратный проход его "
-                        "посчитал: шардированные режимы сразу освобождают полный градиент, платя сведением на каждом "
-                        "микрошаге.",
-                        {total, call, steps, std::to_string(perStep)});
+            ? text::message("reductions-per-step.trace-calls-per-rank-over",
+                            {{"total", total}, {"call", call}, {"steps", steps}, {"per_step", std::to_string(perStep)}})
+            : text::message(
+                  "reductions-per-step.trace-calls-per-rank-over-per",
+                  {{"total", total}, {"call", call}, {"steps", steps}, {"per_step", std::to_string(perStep)}});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
   }
@@ -496,55 +333,31 @@ public:
     const double p = static_cast<double>(peak);
     const LocalizedText limit =
         config->limitAllGathers
-            ? localized("at most {0|gathered unit|gathered units}", "au plus {0|unité rassemblée|unités rassemblées}",
-                        "не больше {0|собранного модуля|собранных модулей|собранных модулей}",
-                        {std::to_string(*config->limitAllGathers)})
-            : localized("no limit on gathered units", "sans limite d'unités rassemblées",
-                        "без ограничения собранных модулей");
-    const LocalizedText mode = localized(
-        "sharding \"{0}\", backward prefetch \"{1}\", forward prefetch {2}, {3}",
-        "partitionnement « {0} », prélecture en passe arrière « {1} », prélecture en passe avant {2}, {3}",
-        "шардирование «{0}», предвыборка в обратном проходе «{1}», предвыборка в прямом проходе {2}, {3}",
-        std::vector<LocalizedText>{same(std::string(name(config->sharding))),
-                                   same(std::string(name(config->backwardPrefetch))),
-                                   config->forwardPrefetch ? localized("on", "activée", "вкл.")
-                                                           : localized("off", "désactivée", "выкл."),
-                                   limit});
+            ? text::message("gathered-peak.most", {{"limit", std::to_string(*config->limitAllGathers)}})
+            : text::message("gathered-peak.no-limit-gathered-units");
+    const LocalizedText mode =
+        text::message("gathered-peak.sharding-backward-prefetch-forward-prefetch",
+                      {{"sharding", same(std::string(name(config->sharding)))},
+                       {"backward_prefetch", same(std::string(name(config->backwardPrefetch)))},
+                       {"forward_prefetch", config->forwardPrefetch ? text::message("overlap-fraction.on")
+                                                                    : text::message("overlap-fraction.off")},
+                       {"limit", limit}});
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-prefetch";
     d.moment = "prefetch_overlap";
-    d.text = localized("Your FSDP run ({0}; {1|unit|units}, the largest {2}): what was rank {3}'s peak of gathered "
-                       "parameters (full copies held at once)?",
-                       "Votre exécution FSDP ({0} ; {1|unité|unités}, la plus grande de {2}) : quel a été le pic de "
-                       "paramètres rassemblés du rang {3} (copies complètes détenues en même temps) ?",
-                       "Ваш запуск FSDP ({0}; {1|модуль|модуля|модулей}, самый большой — {2}): каким был пик "
-                       "собранных параметров ранга {3} (полных копий одновременно)?",
-                       std::vector<LocalizedText>{mode, same(std::to_string(sizes.size())),
-                                                  same(text::bytes(sizes.front())), same(std::to_string(r.rank))});
+    d.text = text::message("gathered-peak.fsdp-run-largest-what-rank", {{"mode", mode},
+                                                                        {"units", same(std::to_string(sizes.size()))},
+                                                                        {"largest", same(text::bytes(sizes.front()))},
+                                                                        {"rank", same(std::to_string(r.rank))}});
     d.correct = same(text::bytes(peak));
     for (double v : distinctFrom(p, {largest(1), largest(2), largest(3), static_cast<double>(all), p / 2, 2 * p}, 0.15,
                                  true))
       d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
-    d.explanation = localized(
-        "Your summary: rank {0}'s peak of gathered parameters was {1} (peak_by_category), about {2} its largest unit."
-        " A prefetch gathers the next unit while the current one still holds its copy: more overlap, one more "
-        "unit held. `--backward-prefetch post` issues it after the current unit is freed; `--limit-all-gathers N` "
-        "holds a prefetch back while N units are gathered, so N = 1 bounds the peak by the largest unit; under "
-        "grad-op the units gathered in the forward stay until the backward.",
-        "Votre résumé : le pic de paramètres rassemblés du rang {0} a été de {1} (peak_by_category), environ {2} "
-        "sa plus grande unité. Une prélecture rassemble l'unité suivante pendant que l'unité courante garde sa copie : "
-        "plus de recouvrement, une unité de plus détenue. `--backward-prefetch post` la lance après la libération de "
-        "l'unité courante ; `--limit-all-gathers N` retient une prélecture tant que N unités sont rassemblées, donc "
-        "N = 1 borne le pic par la plus grande unité ; sous `grad-op`, les unités rassemblées dans la passe avant "
-        "restent jusqu'à la passe arrière.",
-        "Ваша сводка: пик собранных параметров ранга {0} составил {1} (peak_by_category), примерно {2} от самого "
-        "большого модуля. Предвыборка собирает следующий модуль, пока текущий ещё хранит свою копию: больше "
-        "перекрытия, на один модуль больше в памяти. `--backward-prefetch post` запускает её после освобождения "
-        "текущего модуля; `--limit-all-gathers N` придерживает предвыборку, пока собрано N модулей, поэтому N = 1 "
-        "ограничивает пик самым большим модулем; при `grad-op` модули, собранные в прямом проходе, остаются до "
-        "обратного.",
-        {std::to_string(r.rank), text::bytes(peak), text::times(p / static_cast<double>(sizes.front()))});
+    d.explanation = text::message("gathered-peak.summary-rank-s-peak-gathered",
+                                  {{"rank", std::to_string(r.rank)},
+                                   {"peak", text::bytes(peak)},
+                                   {"times_largest", text::times(p / static_cast<double>(sizes.front()))}});
     d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
     return finish(std::move(d), in);
   }

@@ -1,15 +1,42 @@
 #include "quiz/observations/ObservationText.h"
 
+#include "quiz/observations/ObservationMessages.h"
+
 #include "quiz/bank/Plural.h"
 #include "trace/Summary.h"
 
 #include <cctype>
 #include <cstdio>
+#include <stdexcept>
 #include <utility>
 
 namespace shardlab::quiz::text {
 
-std::string fill(std::string_view lang, const std::string& pattern, const std::vector<std::string>& args) {
+namespace {
+
+// The unit's name in lang: names.json's "unit.<name>" ("MiB" is "Mio" in French).
+const std::string& unitName(std::string_view lang, std::string_view unit) {
+  return observationMessages().text("unit." + std::string(unit), lang);
+}
+
+// Russian writes the millisecond with its own letters (names.json "unit.ms", as the app's
+// playback bar does): " ms" followed by no letter becomes that name, in the whole sentence.
+std::string russianUnits(std::string s) {
+  const std::string ms = " " + unitName("ru", "ms");
+  for (std::size_t at = s.find(" ms"); at != std::string::npos; at = s.find(" ms", at + 1))
+    if (at + 3 == s.size() || !std::isalpha(static_cast<unsigned char>(s[at + 3]))) s.replace(at, 3, ms);
+  return s;
+}
+
+const Param* findParam(const Params& params, std::string_view name) {
+  for (const auto& p : params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+// The text with each "{name}" replaced by the parameter's value in lang and each
+// "{name|form|...}" by the value, a whole number, and the form pluralForm(lang, value) picks.
+std::string fill(std::string_view id, std::string_view lang, const std::string& pattern, const Params& params) {
   std::string out;
   for (std::size_t at = 0; at < pattern.size();) {
     const std::size_t open = pattern.find('{', at);
@@ -21,19 +48,37 @@ std::string fill(std::string_view lang, const std::string& pattern, const std::v
     out += pattern.substr(at, open - at);
     const std::string inside = pattern.substr(open + 1, close - open - 1);
     const std::size_t bar = inside.find('|');
-    const std::string key = inside.substr(0, bar);
-    const bool isIndex = !key.empty() && key.find_first_not_of("0123456789") == std::string::npos;
-    const std::size_t index = isIndex ? std::stoul(key) : args.size();
-    if (index >= args.size()) {
-      out += pattern.substr(open, close - open + 1); // not a placeholder of this text: kept as written
-    } else if (bar == std::string::npos) {
-      out += args[index];
-    } else {
-      out += withNoun(lang, std::stoll(args[index]), inside.substr(bar + 1));
-    }
+    const std::string name = inside.substr(0, bar);
+    const Param* p = findParam(params, name);
+    if (!p) throw std::logic_error("observation message \"" + std::string(id) + "\" needs the parameter \"" + name + "\"");
+    const std::string& value = p->value.get(lang);
+    out += bar == std::string::npos ? value : withNoun(lang, std::stoll(value), inside.substr(bar + 1));
     at = close + 1;
   }
   return out;
+}
+
+} // namespace
+
+Param::Param(std::string id, std::string number) : name(std::move(id)) {
+  for (const auto lang : {"en", "fr", "ru"}) value.set(lang, localNumber(lang, number));
+}
+
+LocalizedText message(std::string_view id, const Params& params) {
+  const auto& messages = observationMessages();
+  LocalizedText t;
+  t.set("en", fill(id, "en", messages.text(id, "en"), params));
+  t.set("fr", fill(id, "fr", messages.text(id, "fr"), params));
+  t.set("ru", russianUnits(fill(id, "ru", messages.text(id, "ru"), params)));
+  return t;
+}
+
+LocalizedText same(const std::string& s) {
+  LocalizedText t;
+  t.set("en", s);
+  t.set("fr", localNumber("fr", s));
+  t.set("ru", russianUnits(localNumber("ru", s)));
+  return t;
 }
 
 std::string localNumber(std::string_view lang, std::string s) {
@@ -41,50 +86,13 @@ std::string localNumber(std::string_view lang, std::string s) {
   for (std::size_t i = 1; i + 1 < s.size(); ++i)
     if (s[i] == '.' && std::isdigit(static_cast<unsigned char>(s[i - 1])) && std::isdigit(static_cast<unsigned char>(s[i + 1])))
       s[i] = ',';
-  const bool fr = lang == "fr";
-  const std::pair<const char*, const char*> units[] = {
-      {" KiB", fr ? " Kio" : " КиБ"}, {" MiB", fr ? " Mio" : " МиБ"}, {" GiB", fr ? " Gio" : " ГиБ"}};
-  for (const auto& [from, to] : units)
-    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 1)) s.replace(at, 4, to);
-  if (s.size() > 2 && s.compare(s.size() - 2, 2, " B") == 0 && std::isdigit(static_cast<unsigned char>(s[s.size() - 3])))
-    s.replace(s.size() - 1, 1, fr ? "o" : "Б");
-  return s;
-}
-
-namespace {
-
-// Russian writes the millisecond "мс" (as the app's playback bar does).
-std::string russianUnits(std::string s) {
-  for (std::size_t at = s.find(" ms"); at != std::string::npos; at = s.find(" ms", at + 1))
-    if (at + 3 == s.size() || !std::isalpha(static_cast<unsigned char>(s[at + 3]))) s.replace(at, 3, " мс");
-  return s;
-}
-
-} // namespace
-
-LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
-                        const std::vector<std::string>& args) {
-  std::vector<LocalizedText> same;
-  for (const auto& a : args) {
-    LocalizedText t;
-    for (const auto lang : {"en", "fr", "ru"}) t.set(lang, localNumber(lang, a));
-    same.push_back(std::move(t));
+  for (const char* unit : {"KiB", "MiB", "GiB"}) {
+    const std::string from = std::string(" ") + unit, to = " " + unitName(lang, unit);
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 1)) s.replace(at, from.size(), to);
   }
-  return localized(en, fr, ru, same);
-}
-
-LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
-                        const std::vector<LocalizedText>& args) {
-  auto argsIn = [&](const char* lang) {
-    std::vector<std::string> out;
-    for (const auto& a : args) out.push_back(a.get(lang));
-    return out;
-  };
-  LocalizedText t;
-  t.set("en", fill("en", en, argsIn("en")));
-  t.set("fr", fill("fr", fr, argsIn("fr")));
-  t.set("ru", russianUnits(fill("ru", ru, argsIn("ru"))));
-  return t;
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, " B") == 0 && std::isdigit(static_cast<unsigned char>(s[s.size() - 3])))
+    s.replace(s.size() - 1, 1, unitName(lang, "B"));
+  return s;
 }
 
 std::string bytes(std::int64_t b) { return trace::formatBytes(b); }

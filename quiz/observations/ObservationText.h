@@ -1,30 +1,40 @@
-// Small helpers for the texts the quiz generates from a learner's own run: a
-// localized text from three literals with {0}, {1}, ... placeholders filled in
-// ("{0|ранг|ранга|рангов}" adds the noun form the language's plural rule picks for
-// the number), and the number formats the sentences use (bytes as summarize()
-// formats them; written with a decimal comma and Kio / КиБ in French and Russian).
+// The texts the quiz generates from a learner's own run: a message of
+// assets/observations/*.json (ObservationMessages) in English, French and Russian
+// with its named placeholders filled in ("{ranks|ранг|ранга|рангов}" adds the noun
+// form the language's plural rule picks for the number), and the number formats the
+// sentences use (bytes as summarize() formats them; written with a decimal comma and
+// Kio / КиБ in French and Russian).
 #pragma once
 
 #include "quiz/bank/LocalizedText.h"
 
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace shardlab::quiz::text {
 
-// The text in English, French and Russian: {"en": en, "fr": fr, "ru": ru} with every
-// "{i}" replaced by args[i].
-LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
-                        const std::vector<std::string>& args = {});
-// The same argument may differ per language (a word): one text per language.
-LocalizedText localized(const std::string& en, const std::string& fr, const std::string& ru,
-                        const std::vector<LocalizedText>& args);
-// Replaces "{i}" by args[i] and "{i|one|other}" (fr, en) or "{i|one|few|many}" (ru) by
-// args[i], a whole number, followed by the form pluralForm(lang, args[i]) picks.
-std::string fill(std::string_view lang, const std::string& pattern, const std::vector<std::string>& args);
+// One named value of a message. A number or size given as a string is written as each
+// language writes it (localNumber); a word that differs per language is a LocalizedText.
+struct Param {
+  Param(std::string id, std::string number);
+  Param(std::string id, const char* number) : Param(std::move(id), std::string(number)) {}
+  Param(std::string id, LocalizedText words) : name(std::move(id)), value(std::move(words)) {}
+  std::string name;
+  LocalizedText value;
+};
+using Params = std::vector<Param>;
+
+// The message `id` of the observation assets in every language, each placeholder
+// replaced by the value of the parameter it names. `params` may hold more than the
+// message uses (several messages share one list); one the message names and `params`
+// lacks is a programming error (std::logic_error), as is an id no asset declares.
+LocalizedText message(std::string_view id, const Params& params = {});
+// The same text in every language, numbers and sizes written as each language writes
+// them (a number, a unit name, a rank list).
+LocalizedText same(const std::string& s);
+
 // A number or size as lang writes it: "1.50 MiB" stays in English, is "1,50 Mio" in
 // French and "1,50 МиБ" in Russian; "12.5 %" is "12,5 %".
 std::string localNumber(std::string_view lang, std::string s);

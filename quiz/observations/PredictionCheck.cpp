@@ -58,34 +58,12 @@ std::string PredictionMeasurement::format(double value) const {
 }
 
 LocalizedText PredictionMeasurement::compare(double predicted) const {
-  const std::vector<std::string> args{format(predicted), format(actual)};
+  const text::Params args{{"predicted", format(predicted)}, {"actual", format(actual)}};
   if (fromModel)
-    return close(predicted)
-               ? text::localized("You predicted {0}; your run's model needs {1} (4 × its parameter bytes: the DDP run "
-                                 "stopped before holding it all). Well predicted.",
-                                 "Vous aviez prédit {0} ; le modèle de votre exécution demande {1} (4 × ses octets de "
-                                 "paramètres : l'exécution DDP s'est arrêtée avant de tout détenir). Bien vu.",
-                                 "Вы предсказали {0}; модели вашего запуска нужно {1} (4 × байты её параметров: запуск "
-                                 "DDP остановился раньше, чем выделил всё). Хороший прогноз.",
-                                 args)
-               : text::localized("You predicted {0}; your run's model needs {1} (4 × its parameter bytes: the DDP run "
-                                 "stopped before holding it all). Look at the moment that shows why.",
-                                 "Vous aviez prédit {0} ; le modèle de votre exécution demande {1} (4 × ses octets de "
-                                 "paramètres : l'exécution DDP s'est arrêtée avant de tout détenir). Regardez le moment "
-                                 "qui montre pourquoi.",
-                                 "Вы предсказали {0}; модели вашего запуска нужно {1} (4 × байты её параметров: запуск "
-                                 "DDP остановился раньше, чем выделил всё). Посмотрите момент, который объясняет почему.",
-                                 args);
-  return close(predicted) ? text::localized("You predicted {0}; your run measured {1}. Well predicted.",
-                                            "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Bien vu.",
-                                            "Вы предсказали {0}; ваш запуск измерил {1}. Хороший прогноз.", args)
-                          : text::localized("You predicted {0}; your run measured {1}. Look at the moment that shows "
-                                            "why.",
-                                            "Vous aviez prédit {0} ; votre exécution a mesuré {1}. Regardez le moment "
-                                            "qui montre pourquoi.",
-                                            "Вы предсказали {0}; ваш запуск измерил {1}. Посмотрите момент, который "
-                                            "объясняет почему.",
-                                            args);
+    return close(predicted) ? text::message("compare.predicted-run-s-model-needs", args)
+                            : text::message("compare.predicted-run-s-model-needs-4", args);
+  return close(predicted) ? text::message("compare.predicted-run-measured-well-predicted", args)
+                          : text::message("compare.predicted-run-measured-look-moment", args);
 }
 
 std::optional<PredictionMeasurement> measurePrediction(std::string_view id, const trace::Trace& run,
