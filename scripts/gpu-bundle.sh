@@ -11,10 +11,11 @@
 #             GPU tests (shardlab_cuda_device_test, shardlab_nccl_test,
 #             shardlab_gpu_transport_test, shardlab_gpu_job_test, shardlab_cuda_build_test)
 #   lib/      every shared library ldd names that is not glibc or CUDA's: OpenBLAS,
-#             libgfortran, libquadmath, libstdc++, hwloc, libevent, zlib, ...
+#             libgfortran, libquadmath, hwloc, libevent, zlib, ...; libstdc++ and
+#             libgcc_s in lib/fallback, used only where the machine's are too old
 #   ompi/     Debian's Open MPI 4.1 prefix (mpirun, its MCA components, help files),
 #             relocated with OPAL_PREFIX; pmix2/ its PMIx, relocated with PMIX_INSTALL_PREFIX
-#   env.sh    `. env.sh` sets PATH, LD_LIBRARY_PATH, OPAL_PREFIX, ...; it finds cuBLAS,
+#   env.sh    scripts/gpu-bundle-env.sh: `. env.sh` sets PATH, LD_LIBRARY_PATH, OPAL_PREFIX, ...; it finds cuBLAS,
 #             the CUDA runtime and NCCL in the machine's pip packages (nvidia-*), which
 #             are not carried (docs/gpu.md, "The GPU bundle")
 #   MANIFEST  what was built, from which commit, and each file's size
@@ -37,7 +38,8 @@ BUILD_IT=1
 
 BINS=(shardlab-run shardlab-worker shardlab-bench-collectives)
 TESTS=(shardlab_cuda_device_test shardlab_nccl_test shardlab_gpu_transport_test shardlab_gpu_job_test
-  shardlab_cuda_build_test shardlab_gpu_parity_test)
+  shardlab_cuda_build_test shardlab_gpu_parity_test
+  shardlab_gpu_transport_test_without_ready_wait shardlab_gpu_transport_test_without_end_wait)
 
 say() { echo "gpu-bundle: $*"; }
 
@@ -135,66 +137,28 @@ for l in "$B"/lib/libmpi.so* "$B"/lib/libopen-rte.so* "$B"/lib/libopen-pal.so*; 
   [ -e "$l" ] && mv "$l" "$REL_LIB/"
 done
 if [ -e "$B/lib/libpmix.so.2" ]; then mv "$B/lib/libpmix.so.2" "$B/pmix2/lib/"; fi
-strip --strip-unneeded "$B"/lib/*.so* "$REL_LIB"/*.so* "$REL_LIB"/openmpi3/*.so "$B"/pmix2/lib/*.so* \
+# libstdc++ and libgcc_s only as a fallback (env.sh uses them when the machine has no
+# libstdc++ with the newest GLIBCXX version the binaries need, which NEEDS names): on
+# LD_LIBRARY_PATH first, Debian 12's copy would hide the GPU machine's newer one from
+# python3, torch and compute-sanitizer, which may need more than it has.
+mkdir -p "$B/lib/fallback"
+for l in libstdc++.so.6 libgcc_s.so.1; do
+  if [ -e "$B/lib/$l" ]; then mv "$B/lib/$l" "$B/lib/fallback/"; fi
+done
+objdump -T "$B"/bin/* "$B"/lib/*.so* "$REL_LIB"/*.so* "$REL_LIB"/openmpi3/*.so 2>/dev/null |
+  grep -o 'GLIBCXX_[0-9.]*' | sort -uV | tail -1 >"$B/lib/fallback/NEEDS"
+strip --strip-unneeded "$B"/lib/*.so* "$B"/lib/fallback/*.so* "$REL_LIB"/*.so* "$REL_LIB"/openmpi3/*.so "$B"/pmix2/lib/*.so* \
   "$B"/pmix2/lib/pmix/*.so 2>/dev/null || true
 
-# --- env.sh -------------------------------------------------------------------------
-cat >"$B/env.sh" <<'ENV'
-# Source me: . shardlab-gpu/env.sh   (bash or sh)
-# Sets up the carried Open MPI, OpenBLAS and friends, and finds CUDA's libraries in
-# the machine's pip packages (or /usr/local/cuda). SHARDLAB_BUNDLE is this folder.
-SHARDLAB_BUNDLE="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)"
-export SHARDLAB_BUNDLE
-export OPAL_PREFIX="$SHARDLAB_BUNDLE/ompi"
-export PMIX_INSTALL_PREFIX="$SHARDLAB_BUNDLE/pmix2"
-export PATH="$SHARDLAB_BUNDLE/bin:$OPAL_PREFIX/bin:$PATH"
-# Open MPI refuses root without these (the device runs commands as root).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# One node, no ssh: the "isolated" launcher starts the ranks locally (the default rsh
-# launcher gives up when no ssh/rsh is installed, even for local ranks).
-export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
-# PMIx's plugins (its zlib compression) from the bundle: PMIX_INSTALL_PREFIX does not
-# move its component path.
-export PMIX_MCA_mca_base_component_path="$PMIX_INSTALL_PREFIX/lib/pmix"
-# One node: shared memory and self (no network interfaces to probe).
-export OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader}"
-export OMPI_MCA_btl_vader_single_copy_mechanism="${OMPI_MCA_btl_vader_single_copy_mechanism:-none}"
-_shardlab_ld="$SHARDLAB_BUNDLE/lib:$OPAL_PREFIX/lib/x86_64-linux-gnu/openmpi/lib:$PMIX_INSTALL_PREFIX/lib"
-# SHARDLAB_CUDA_LIBS: folders with the CUDA libraries, when not from pip (scripts/check-bundle-bare).
-[ -n "${SHARDLAB_CUDA_LIBS:-}" ] && _shardlab_ld="$_shardlab_ld:$SHARDLAB_CUDA_LIBS"
-# CUDA: the pip packages' lib folders that hold cuBLAS, the CUDA runtime and NCCL.
-_shardlab_py="${SHARDLAB_PYTHON:-$(command -v python3 || true)}"
-if [ -n "$_shardlab_py" ]; then
-  _shardlab_cuda="$("$_shardlab_py" - 2>/dev/null <<'PY'
-import glob, os, sys
-dirs = []
-for base in sys.path:
-    root = os.path.join(base, "nvidia")
-    if not os.path.isdir(root):
-        continue
-    for pat in ("libcublas.so.*", "libcublasLt.so.*", "libcudart.so.*", "libnccl.so.*", "libnvToolsExt.so.*"):
-        for f in glob.glob(os.path.join(root, "**", pat), recursive=True):
-            d = os.path.dirname(f)
-            if d not in dirs:
-                dirs.append(d)
-print(":".join(dirs))
-PY
-)"
-  [ -n "$_shardlab_cuda" ] && _shardlab_ld="$_shardlab_ld:$_shardlab_cuda"
-  NCCL_HOME="$(printf '%s' "$_shardlab_cuda" | tr ':' '\n' | while read -r d; do [ -e "$d/libnccl.so.2" ] && dirname "$d" && break; done)"
-  [ -n "$NCCL_HOME" ] && export NCCL_HOME
-fi
-[ -d /usr/local/cuda/lib64 ] && _shardlab_ld="$_shardlab_ld:/usr/local/cuda/lib64"
-export LD_LIBRARY_PATH="$_shardlab_ld${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-unset _shardlab_ld _shardlab_py _shardlab_cuda
-ENV
+# --- env.sh ---------------------------------------------------------------------------
+cp "$ROOT/scripts/gpu-bundle-env.sh" "$B/env.sh"
 
 {
   echo "ShardLab GPU bundle"
   echo "commit: $(git -C "$ROOT" rev-parse HEAD)$(git -C "$ROOT" diff --quiet HEAD -- . ':!gpu-bundle' 2>/dev/null || echo ' (+ uncommitted changes)')"
   echo "built: $(date -u +%FT%TZ) on $(. /etc/os-release && echo "$PRETTY_NAME"), $(nvcc --version 2>/dev/null | tail -1 || echo 'nvcc ?')"
   echo "cuda arch: $CUDA_ARCH; open mpi: $(ompi_info --version 2>/dev/null | head -1)"
-  echo "needs from the machine: glibc >= $(objdump -T "$B"/bin/* "$B"/lib/*.so* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 | sed 's/GLIBC_//'), and for GPU jobs the CUDA driver, libcudart.so.13, libcublas.so.13, libnccl.so.2"
+  echo "needs from the machine: glibc >= $(objdump -T "$B"/bin/* "$B"/lib/*.so* "$B"/lib/fallback/*.so* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1 | sed 's/GLIBC_//'), and for GPU jobs the CUDA driver, libcudart.so.13, libcublas.so.13, libnccl.so.2"
   echo
   (cd "$B" && find . -type f -printf '%s\t%p\n' | sort -k2)
 } >"$B/MANIFEST"

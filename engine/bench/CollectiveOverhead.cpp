@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   CLI::App cli{"shardlab-bench-collectives: communication stream against direct MPI calls"};
   int repeats = 200;
   std::vector<int> sizesKiB{16, 256, 4096};
-  cli.add_option("--repeats", repeats);
+  // Five rounds of repeats / 5 each: fewer than 5 would time nothing.
+  cli.add_option("--repeats", repeats, "calls per collective and size, over 5 rounds")->check(CLI::Range(5, 1000000));
   cli.add_option("--sizes-kib", sizesKiB, "full buffer sizes in KiB");
   CLI11_PARSE(cli, argc, argv);
   int provided = 0;
