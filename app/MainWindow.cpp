@@ -805,9 +805,8 @@ QString MainWindow::openTrace(const QString& path) {
   setWindowTitle(tr("ShardLab — %1").arg(info.fileName()));
   if (const auto config = model_.config()) {
     experiment_->setConfig(*config);
-    const auto& job = model_.trace().job;
-    if (job.contains("command") && job["command"].is_string())
-      log_->setCommandLine(QString::fromStdString(job["command"].get<std::string>()));
+    const std::string& command = model_.trace().job->command;
+    if (!command.empty()) log_->setCommandLine(QString::fromStdString(command));
   }
   leaveLesson();
   labDock_->hide(); // the lab's steps are not this trace (the lab stays open: View → Lab)

@@ -124,17 +124,13 @@ qint64 MemoryStateModel::unitFullBytes(int unit) const {
   if (unitFullBytesGeneration_ != model_.generation()) {
     unitFullBytesGeneration_ = model_.generation();
     unitFullBytes_.clear();
-    const auto& job = model_.trace().job;
-    if (job.is_object() && job.contains("model") && job["model"].is_object()) {
-      const auto& m = job["model"];
+    if (const auto& job = model_.trace().job) {
+      const auto& m = job->model;
       // fp32 unless the record says otherwise through its total bytes over its parameters.
       double perParameter = 4.0;
-      if (m.contains("bytes") && m.contains("parameters") && m["bytes"].is_number() && m["parameters"].is_number() &&
-          m["parameters"].get<double>() > 0)
-        perParameter = m["bytes"].get<double>() / m["parameters"].get<double>();
-      if (m.contains("unit_parameters") && m["unit_parameters"].is_array())
-        for (const auto& n : m["unit_parameters"])
-          unitFullBytes_.push_back(n.is_number() ? static_cast<qint64>(n.get<double>() * perParameter + 0.5) : 0);
+      if (m.bytes > 0 && m.parameters > 0) perParameter = static_cast<double>(m.bytes) / static_cast<double>(m.parameters);
+      for (const std::int64_t n : m.unitParameters)
+        unitFullBytes_.push_back(static_cast<qint64>(static_cast<double>(n) * perParameter + 0.5));
     }
   }
   return unit >= 0 && static_cast<std::size_t>(unit) < unitFullBytes_.size() ? unitFullBytes_[static_cast<std::size_t>(unit)] : 0;

@@ -139,7 +139,9 @@ std::optional<sq::MomentLocation> QuizController::refreshObservations(const QStr
     run_ = sq::describeRun(traceFile.toStdString(), model_.measured());
   } else if (!model_.measured().events.empty()) {
     // A live run has no file: identify it by its job record (the settings and start time).
-    run_ = sq::RunRecord{sq::formatTraceHash(sq::fnv1a64(model_.measured().job.dump())), std::string(), sq::runConfig(model_.measured())};
+    const auto& job = model_.measured().job;
+    const std::string record = job ? job->written.dump() : "null";
+    run_ = sq::RunRecord{sq::formatTraceHash(sq::fnv1a64(record)), std::string(), sq::runConfig(model_.measured())};
   }
   if (run_) {
     traceHash_ = QString::fromStdString(run_->hash);

@@ -102,7 +102,7 @@ void TraceModel::setTrace(st::Trace trace) {
 
 int TraceModel::appendLines(const QList<QByteArray>& lines) {
   const int before = eventCount();
-  const bool hadMeta = !trace_->job.is_null();
+  const bool hadMeta = trace_->job.has_value();
   const auto ranksBefore = trace_->ranks.size();
   int errors = 0;
   for (const auto& line : lines) {
@@ -111,7 +111,7 @@ int TraceModel::appendLines(const QList<QByteArray>& lines) {
         parseError_ = tr("stream line %1: %2").arg(parser_->linesRead()).arg(QString::fromStdString(*err));
     }
   }
-  if (eventCount() != before || hadMeta != !trace_->job.is_null() || ranksBefore != trace_->ranks.size()) {
+  if (eventCount() != before || hadMeta != trace_->job.has_value() || ranksBefore != trace_->ranks.size()) {
     index(before);
     Q_EMIT appended();
   }
@@ -251,7 +251,7 @@ const st::Summary& TraceModel::recentSummary(int maxAgeMs) const {
 // Asked for all over every paint: the job record is read once, when it appears (it
 // comes first in a trace and does not change), or dropped when the run is cleared.
 void TraceModel::updateJob() {
-  if (trace_->job.is_object() != config_.has_value()) config_ = trace_->config();
+  if (trace_->job.has_value() != config_.has_value()) config_ = trace_->config();
   rankCount_ = std::max(trace_->rankCount(), static_cast<int>(ranks_.size()));
 }
 

@@ -68,7 +68,7 @@ public:
   // the key of views' cached drawings.
   quint64 generation() const { return generation_; }
 
-  bool isEmpty() const { return trace_->events.empty() && trace_->ranks.empty() && trace_->job.is_null(); }
+  bool isEmpty() const { return trace_->events.empty() && trace_->ranks.empty() && !trace_->job; }
   int rankCount() const { return rankCount_; } // from the job record, or the highest rank seen
   qint64 startTime() const { return tMin_ == INT64_MAX ? 0 : tMin_; }
   qint64 endTime() const { return tMax_; }

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   }
   TraceWriter writer(out, replayed.units);
   writer.writeHeader();
-  writer.writeJob(replayed.job);
+  writer.writeJob(replayed.job ? replayed.job->written : nlohmann::json::object());
   for (const auto& info : replayed.ranks)
     if (!info.meta.is_null()) writer.writeRank(info.rank, info.meta);
   for (const auto& e : replayed.events)

@@ -13,7 +13,7 @@ double micros(std::int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
 void writeChromeTrace(const Trace& trace, std::ostream& out) {
   using nlohmann::json;
-  out << "{\"displayTimeUnit\":\"ms\",\"otherData\":" << json{{"job", trace.job}}.dump() << ",\"traceEvents\":[\n";
+  out << "{\"displayTimeUnit\":\"ms\",\"otherData\":" << json{{"job", trace.job ? trace.job->written : json()}}.dump() << ",\"traceEvents\":[\n";
   bool first = true;
   auto emit = [&](const json& e) {
     if (!first) out << ",\n";

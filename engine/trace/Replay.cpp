@@ -72,11 +72,7 @@ using KeyMap = std::unordered_map<Key, V, KeyHash>;
 // unit itself when the trace lacks them), over all ranks, steps and micro-batches.
 // That is the op's time when it had a core to itself, a duration the trace holds.
 void shortestTimes(const Trace& trace, Graph& g) {
-  std::vector<std::int64_t> unitSize;
-  if (trace.job.is_object() && trace.job.contains("model") && trace.job["model"].is_object() &&
-      trace.job["model"].contains("unit_parameters") && trace.job["model"]["unit_parameters"].is_array())
-    for (const auto& n : trace.job["model"]["unit_parameters"])
-      unitSize.push_back(n.is_number_integer() ? n.get<std::int64_t>() : -1);
+  const std::vector<std::int64_t> unitSize = trace.job ? trace.job->model.unitParameters : std::vector<std::int64_t>{};
   const bool bySize = unitSize.size() >= trace.units.size();
   const auto keyOfTask = [&](const Task& t) {
     const Event& e = trace.events[static_cast<std::size_t>(t.event)];
@@ -523,8 +519,10 @@ ReplayRun runCosts(const Trace& measured, const Graph& g, OpTime opTime, Transfe
   ReplayRun run;
   Trace& out = run.trace;
   out.version = measured.version;
-  out.job = measured.job.is_object() ? measured.job : nlohmann::json::object();
-  out.job["replay"] = std::move(replayTag);
+  // The replayed trace's record is the measured one with the replay's tag.
+  out.job = measured.job ? *measured.job : JobRecord{};
+  if (!out.job->written.is_object()) out.job->written = nlohmann::json::object();
+  out.job->written["replay"] = std::move(replayTag);
   out.units = measured.units;
   out.ranks = measured.ranks;
   out.texts = measured.texts;

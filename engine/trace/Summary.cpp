@@ -139,7 +139,6 @@ Summary summarize(const Trace& trace) {
 
 Summary summarizeMeasured(const Trace& trace) {
   Summary s;
-  const auto& job = trace.job;
   const std::optional<JobConfig> config = trace.config();
   s.strategy = config ? std::string(name(config->strategy)) : "?";
   s.device = config ? std::string(name(config->device)) : "?";
@@ -160,10 +159,9 @@ Summary summarizeMeasured(const Trace& trace) {
   s.steps = config ? config->steps : 0;
   s.ranks = trace.rankCount();
   for (const auto& e : trace.events) s.ranks = std::max(s.ranks, e.rank + 1);
-  if (job.contains("model")) {
-    s.parameters = jsonOr<std::int64_t>(job["model"], "parameters", 0);
-    if (job["model"].contains("units") && job["model"]["units"].is_array())
-      s.units = static_cast<int>(job["model"]["units"].size());
+  if (trace.job) {
+    s.parameters = trace.job->model.parameters;
+    s.units = static_cast<int>(trace.job->model.units.size());
   }
 
   const auto R = static_cast<std::size_t>(s.ranks);

@@ -2,19 +2,23 @@
 
 namespace shardlab::trace {
 
+std::optional<std::string> Trace::setJob(nlohmann::json record) {
+  auto read = JobRecord::read(std::move(record));
+  if (auto* error = std::get_if<std::string>(&read)) return std::move(*error);
+  job = std::get<JobRecord>(std::move(read));
+  for (const auto& u : job->model.units) unitIndex(u);
+  return std::nullopt;
+}
+
 std::optional<JobConfig> Trace::config() const {
-  if (!job.is_object()) return std::nullopt;
-  std::vector<JobIssue> ignored;  // a value this version cannot read keeps its default
-  return JobConfig::fromJson(job, ignored, JobConfig{}, JobConfig::OtherKeys::Skip);
+  if (!job) return std::nullopt;
+  return job->config;
 }
 
 int Trace::rankCount() const {
-  // A damaged job record may say anything: only a count a rank record could have is taken
-  // (the reader accepts ranks 0..63).
-  if (job.is_object() && job.contains("ranks") && job["ranks"].is_number_integer()) {
-    const auto n = job["ranks"].get<std::int64_t>();
-    if (n >= 1 && n <= 64) return static_cast<int>(n);
-  }
+  // The record's count is checked (1 to 64) when it is read; a record without one (a
+  // hand-written trace) would otherwise give today's default.
+  if (job && job->written.contains("ranks")) return job->config.ranks;
   return static_cast<int>(ranks.size());
 }
 

@@ -4,6 +4,7 @@
 
 #include "job/JobConfig.h"
 #include "trace/Event.h"
+#include "trace/JobRecord.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,15 +22,16 @@ struct RankInfo {
 
 struct Trace {
   int version = 0;
-  nlohmann::json job;             // the full job configuration and model description
+  std::optional<JobRecord> job;   // the job record, read and checked; none when the trace has none
   std::vector<std::string> units; // unit names; Event::unit indexes this
   std::vector<RankInfo> ranks;    // by rank number; meta is null for a rank never seen
   std::vector<Event> events;      // in file order (per rank: time order)
   std::vector<std::string> texts; // failure messages; Event::text indexes this
 
-  // The job's options, typed: the `job` record read by JobConfig (its other keys, such
-  // as model and command, skipped; keys an older trace lacks take today's defaults).
-  // nullopt when the trace has no job record.
+  // Reads `record` as the trace's job record (JobRecord::read) and interns its units;
+  // the error, naming the field, when it is not one (the trace's job is then unchanged).
+  std::optional<std::string> setJob(nlohmann::json record);
+  // The job's options (job->config); nullopt when the trace has no job record.
   std::optional<JobConfig> config() const;
   int rankCount() const;
   std::string unitName(int unit) const;

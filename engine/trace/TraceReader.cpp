@@ -78,11 +78,8 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
   if (tag == "job") {
     auto j = nlohmann::json::parse(line.substr(3), nullptr, false);
     if (j.is_discarded() || !j.is_object()) return "job record: malformed JSON";
-    trace_.job = std::move(j);
-    if (trace_.job.contains("model") && trace_.job["model"].contains("units") &&
-        trace_.job["model"]["units"].is_array())
-      for (const auto& u : trace_.job["model"]["units"])
-        if (u.is_string()) trace_.unitIndex(u.get<std::string>());
+    // Checked here, once: every reader sizes its views and tables from the record.
+    if (auto error = trace_.setJob(std::move(j))) return "job record: " + *error;
     return std::nullopt;
   }
   if (tag == "rank") {

@@ -84,10 +84,10 @@ void scan(std::string_view text, Text onText, Found onPlaceholder, Unclosed onUn
 
 } // namespace
 
-PlaceholderValues placeholderValues(const JobConfig& job, const nlohmann::json& calibration) {
+PlaceholderValues placeholderValues(const JobConfig& job, const std::optional<Calibration>& machine) {
   PlaceholderValues v;
   v.job = job;
-  if (const auto machine = Calibration::fromJson(calibration)) {
+  if (machine) {
     v.cores = machine->cores;
     v.gpus = machine->gpus;
   }

@@ -10,11 +10,13 @@
 #include "quiz/bank/Diagnostics.h"
 #include "quiz/bank/Plural.h"
 
+#include "job/Calibration.h"
 #include "job/JobConfig.h"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,8 +31,8 @@ struct PlaceholderValues {
 };
 
 // The values of a run: its job, and the machine its trace's job record describes
-// (`calibration`: cores and GPUs; null in traces without one: 1 core, no GPU).
-PlaceholderValues placeholderValues(const JobConfig& job, const nlohmann::json& calibration);
+// (`calibration`: cores and GPUs; none in traces without one: 1 core, no GPU).
+PlaceholderValues placeholderValues(const JobConfig& job, const std::optional<Calibration>& machine);
 
 const std::vector<std::string>& knownPlaceholders();
 

@@ -35,12 +35,11 @@ std::optional<std::string> hashTraceFile(const std::filesystem::path& file) {
 }
 
 nlohmann::json runConfig(const trace::Trace& trace) {
-  const auto config = trace.config();
-  if (!config) return nlohmann::json::object();
-  nlohmann::json c = config->toJson();
+  if (!trace.job) return nlohmann::json::object();
+  nlohmann::json c = trace.job->config.toJson();
   // When and by which version the run was made: the launcher's additions to the job record.
-  for (const char* key : {"started_at", "shardlab_version"})
-    if (trace.job.contains(key)) c[key] = trace.job[key];
+  if (!trace.job->startedAt.empty()) c["started_at"] = trace.job->startedAt;
+  if (!trace.job->shardlabVersion.empty()) c["shardlab_version"] = trace.job->shardlabVersion;
   return c;
 }
 

@@ -87,7 +87,7 @@ TEST(TraceModel, RunLabelIsTruthful) {
   EXPECT_EQ(m.rankLabel(2), QStringLiteral("CPU rank 2"));
   EXPECT_TRUE(m.rankIsCpu(0));
   st::Trace t;
-  t.job = {{"ranks", 2}};
+  ASSERT_FALSE(t.setJob({{"ranks", 2}}));
   t.ranks.resize(2);
   for (int r = 0; r < 2; ++r) t.ranks[static_cast<std::size_t>(r)] = {r, {{"device", "cuda"}, {"device_name", "NVIDIA H200"}, {"nccl_version", "2.28"}}};
   m.setTrace(std::move(t));
@@ -96,7 +96,7 @@ TEST(TraceModel, RunLabelIsTruthful) {
   // CPU ranks that bound themselves to cores of their own (the rank records say so).
   auto cpuRanks = [&](const std::vector<nlohmann::json>& cpus, bool bound) {
     st::Trace c;
-    c.job = {{"ranks", static_cast<int>(cpus.size())}};
+    EXPECT_FALSE(c.setJob({{"ranks", static_cast<int>(cpus.size())}}));
     for (std::size_t r = 0; r < cpus.size(); ++r)
       c.ranks.push_back({static_cast<int>(r), {{"device", "cpu"}, {"device_name", "CPU rank (Open MPI, shared memory)"},
                                                {"cpus", cpus[r]}, {"bound_to_cpus", bound}}});
@@ -108,7 +108,7 @@ TEST(TraceModel, RunLabelIsTruthful) {
   EXPECT_EQ(cpuRanks({{0, 1}, {0, 1}, {0, 1}}, false), QStringLiteral("3 CPU ranks (Open MPI, shared memory)"));
   // Ranks on two machines (a hostfile run): how many hosts.
   st::Trace hosts;
-  hosts.job = {{"ranks", 4}};
+  ASSERT_FALSE(hosts.setJob({{"ranks", 4}}));
   for (int r = 0; r < 4; ++r)
     hosts.ranks.push_back({r, {{"device", "cpu"}, {"device_name", "CPU rank (Open MPI)"}, {"host", r < 2 ? "lab-a" : "lab-b"}}});
   m.setTrace(std::move(hosts));

@@ -88,19 +88,19 @@ TEST(ReplaySwitch, ARealPipelineRunIsTakenApartAndReplayedInTheSameViews) {
     EXPECT_EQ(model.summary().ranksDetail[r].peakBytes, measuredSummary.ranksDetail[r].peakBytes) << "rank " << r;
   EXPECT_EQ(*model.replayMode(), st::ReplayMode::ScheduleAlone);
   EXPECT_TRUE(model.runLabel().startsWith(QStringLiteral("REPLAY"))) << model.runLabel().toStdString();
-  EXPECT_TRUE(model.trace().job.contains("replay"));
+  EXPECT_TRUE(model.trace().job->written.contains("replay"));
   EXPECT_NEAR(model.summary().bubble.measured, breakdown->scheduleAlone, 1e-9);
   EXPECT_EQ(static_cast<int>(model.measured().events.size()), measuredEvents);
-  EXPECT_FALSE(model.measured().job.contains("replay"));
+  EXPECT_FALSE(model.measured().job->written.contains("replay"));
 
   projectedButton->click();
   EXPECT_EQ(*model.replayMode(), st::ReplayMode::Reference);
-  EXPECT_TRUE(model.trace().job["replay"]["communication"].get<std::string>().find("InfiniBand") != std::string::npos);
+  EXPECT_TRUE(model.trace().job->written["replay"]["communication"].get<std::string>().find("InfiniBand") != std::string::npos);
 
   measuredButton->click();
   EXPECT_FALSE(model.replayMode());
   EXPECT_EQ(model.eventCount(), measuredEvents);
-  EXPECT_FALSE(model.trace().job.contains("replay"));
+  EXPECT_FALSE(model.trace().job->written.contains("replay"));
 
   // A new trace is shown as measured, whatever was shown before.
   aloneButton->click();

@@ -159,9 +159,9 @@ TEST(FsdpPrefetch, AllGatherRunsWhileTheCurrentUnitComputes) {
   EXPECT_TRUE(allGatherOverlapsForward(tOn.trace, 0) || allGatherOverlapsForward(tOn.trace, 1));
   EXPECT_FALSE(allGatherOverlapsForward(tOff.trace, 0));
   EXPECT_FALSE(allGatherOverlapsForward(tOff.trace, 1));
-  EXPECT_EQ(tOn.trace.job["forward_prefetch"], true);
-  EXPECT_EQ(tOff.trace.job["forward_prefetch"], false);
-  EXPECT_EQ(tOff.trace.job["backward_prefetch"], "none");
+  EXPECT_TRUE(tOn.trace.job->config.forwardPrefetch);
+  EXPECT_FALSE(tOff.trace.job->config.forwardPrefetch);
+  EXPECT_EQ(tOff.trace.job->config.backwardPrefetch, BackwardPrefetch::None);
 }
 
 TEST(Training, LossFallsAndTheSummaryHasItsContractFields) {
@@ -193,7 +193,7 @@ TEST(Training, EventsStreamIsATraceOnStandardOutput) {
   ASSERT_EQ(r.status, 0) << r.err;
   auto t = trace::readTrace(r.out);
   ASSERT_TRUE(t.ok()) << t.error->message;
-  EXPECT_EQ(t.trace.job["strategy"], "ddp");
+  EXPECT_EQ(t.trace.job->config.strategy, StrategyKind::Ddp);
   const auto s = trace::summarize(t.trace);
   EXPECT_EQ(s.stepsCompleted, 3);
   EXPECT_TRUE(s.ranksDetail[1].finished);

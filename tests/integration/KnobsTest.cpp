@@ -94,7 +94,7 @@ TEST_P(Checkpointing, SameParametersLowerActivationPeakAndEveryForwardRecomputed
   // In the trace: a unit's recompute runs after the backward of the unit above it
   // and before its own backward, in the same step.
   const auto t = readTrace(ckptDir + "/t.trace");
-  EXPECT_EQ(t.job["checkpoint_activations"], true);
+  EXPECT_TRUE(t.job->config.checkpointActivations);
   std::map<std::pair<int, int>, std::int64_t> recomputeAt, backwardAt; // (step, unit) -> t0, rank 0
   for (const auto& e : t.events) {
     if (e.rank != 0 || e.record != trace::Record::Op) continue;
@@ -172,8 +172,8 @@ TEST(AccumulationCounts, SyncReducesEveryMicroStepNoSyncOncePerStep) {
     }
     // Each micro-step's ops and collectives carry its micro-step index.
     const auto t = readTrace(noSyncDir + "/t.trace");
-    EXPECT_EQ(t.job["accumulate"], K);
-    EXPECT_EQ(t.job["no_sync"], true);
+    EXPECT_EQ(t.job->config.accumulate, K);
+    EXPECT_TRUE(t.job->config.noSync);
     std::map<int, int> forwardsPerMicro;
     for (const auto& e : t.events)
       if (e.rank == 0 && e.record == trace::Record::Op && e.kind == trace::Kind::Forward) ++forwardsPerMicro[e.micro];
@@ -210,7 +210,7 @@ TEST(AccumulationMemory, NoSyncHoldsFullGradientsAcrossMicroSteps) {
   const auto sync = readTrace(syncDir + "/t.trace"), noSync = readTrace(noSyncDir + "/t.trace");
   // The full gradients of every unit, each padded to a multiple of the 2 ranks.
   std::int64_t fullBytes = 0;
-  for (const auto& n : noSync.job["model"]["unit_parameters"]) fullBytes += (n.get<std::int64_t>() + 1) / 2 * 2 * 4;
+  for (const std::int64_t n : noSync.job->model.unitParameters) fullBytes += (n + 1) / 2 * 2 * 4;
   ASSERT_GT(fullBytes, 0);
   // Before the second micro-step's forward: no_sync still holds every unit's full
   // gradient (reduced only at the last micro-step); sync has reduced and freed them.

@@ -179,7 +179,7 @@ TEST_P(MultiHost, SameParametersAsOneRankWithRanksOnTwoHosts) {
   auto t = trace::readTraceFile(dir + "/run.trace");
   ASSERT_TRUE(t.ok()) << t.error->message;
   ASSERT_EQ(t.trace.ranks.size(), static_cast<std::size_t>(ranks));
-  EXPECT_EQ(t.trace.job["hostfile"], dir + "/hosts");
+  EXPECT_EQ(t.trace.job->config.hostfile, dir + "/hosts");
   for (int rank = 0; rank < ranks; ++rank) {
     SCOPED_TRACE("rank " + std::to_string(rank));
     const auto& meta = t.trace.ranks[static_cast<std::size_t>(rank)].meta;
@@ -197,7 +197,7 @@ TEST_P(MultiHost, SameParametersAsOneRankWithRanksOnTwoHosts) {
   }
   // Every step's gradients (or gradient shards) of host b's ranks reached host a: at
   // least the model's bytes per step arrived on a's end of the link.
-  const std::int64_t modelBytes = t.trace.job["model"]["bytes"].get<std::int64_t>();
+  const std::int64_t modelBytes = t.trace.job->model.bytes;
   EXPECT_GE(hosts_.receivedOnA() - receivedBefore, 10 * modelBytes);
 }
 

@@ -84,7 +84,8 @@ TEST(pipeline_fault, KilledStageStopsTheJobNamesItAndKeepsAReadableTrace) {
   // The killed rank may have left its last line cut: read up to the damage.
   auto read = trace::readTraceFile(traceFile);
   EXPECT_FALSE(read.trace.events.empty());
-  EXPECT_EQ(read.trace.job.value("strategy", ""), "pipeline");
+  ASSERT_TRUE(read.trace.job);
+  EXPECT_EQ(read.trace.job->config.strategy, StrategyKind::Pipeline);
   const auto s = trace::summarize(read.trace);
   EXPECT_EQ(s.stepsCompleted, 3) << "steps 0-2 finished on the last stage, step 3 never did";
   EXPECT_FALSE(s.ranksDetail.at(1).finished);

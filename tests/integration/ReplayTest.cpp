@@ -163,8 +163,8 @@ TEST(replay_tool, WritesAReplayedTraceTheReaderOpens) {
   EXPECT_NE(out.find("all_gather      alpha"), std::string::npos) << out;
   EXPECT_NE(out.find("shortest CPU time recorded"), std::string::npos) << out;
   const auto replayed = readTraceOrFail(dir + "/r.trace");
-  EXPECT_EQ(replayed.job["replay"]["mode"], "fitted");
-  EXPECT_EQ(replayed.job["strategy"], "fsdp");
+  EXPECT_EQ(replayed.job->written["replay"]["mode"], "fitted");
+  EXPECT_EQ(replayed.job->config.strategy, StrategyKind::Fsdp);
   const auto s = trace::summarize(replayed);
   EXPECT_EQ(s.stepsCompleted, 2);
 }

@@ -149,20 +149,22 @@ TEST(WireBytesEverySharding, DdpAndTensorParallelAllReducesAgreeWithTheRing) {
 // exactly those; --collective-algorithms open-mpi passes none and records none.
 TEST(WireBytesEverySharding, TheJobRecordNamesTheCollectiveAlgorithms) {
   const auto ring = run("record-ring", {"--strategy", "ddp", "--ranks", "2"});
-  const auto& a = ring.trace.job["collective_algorithms"];
+  const auto& a = ring.trace.job->written["collective_algorithms"];
+  ASSERT_TRUE(ring.trace.job->collectiveAlgorithms);
+  EXPECT_EQ(ring.trace.job->collectiveAlgorithms->choice, "ring");
   EXPECT_EQ(a["choice"], "ring") << a.dump();
   EXPECT_EQ(a["mca"]["coll_tuned_use_dynamic_rules"], "1") << a.dump();
   EXPECT_EQ(a["mca"]["coll_tuned_allreduce_algorithm"], "4") << a.dump();
   EXPECT_EQ(a["mca"]["coll_tuned_allgather_algorithm"], "4") << a.dump();
   EXPECT_EQ(a["mca"]["coll_tuned_reduce_scatter_algorithm"], "3") << a.dump();
-  const auto command = ring.trace.job["command"].get<std::string>();
+  const auto command = ring.trace.job->command;
   EXPECT_NE(command.find("--mca coll_tuned_allreduce_algorithm 4"), std::string::npos) << command;
 
   const auto own = run("record-own", {"--strategy", "ddp", "--ranks", "2", "--collective-algorithms", "open-mpi"});
-  const auto& b = own.trace.job["collective_algorithms"];
+  const auto& b = own.trace.job->written["collective_algorithms"];
   EXPECT_EQ(b["choice"], "open-mpi") << b.dump();
   EXPECT_TRUE(b["mca"].empty()) << b.dump();
-  EXPECT_EQ(own.trace.job["command"].get<std::string>().find("coll_tuned"), std::string::npos);
+  EXPECT_EQ(own.trace.job->command.find("coll_tuned"), std::string::npos);
 }
 
 // Point-to-point: a pipeline's activations and gradients are sent as they are, so each

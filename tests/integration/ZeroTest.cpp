@@ -127,8 +127,7 @@ TEST(ZeroMemory, PersistentStatePerRankFollowsTheStage) {
     const auto t = readTrace(file);
     // The formula, from the model's shape as the trace's job record gives it.
     std::int64_t psi = 0, slices = 0; // parameters; sum over units of one padded slice
-    for (const auto& n : t.job["model"]["unit_parameters"]) {
-      const auto units = n.get<std::int64_t>();
+    for (const std::int64_t units : t.job->model.unitParameters) {
       psi += units;
       slices += (units + c.degree - 1) / c.degree;
     }
@@ -164,7 +163,7 @@ TEST(ZeroMemory, GradOpHoldsEveryUnitsParametersFromForwardToBackward) {
     EXPECT_EQ(r.status, 0) << r.err;
     const auto t = readTrace(file);
     std::int64_t padded = 0;
-    for (const auto& n : t.job["model"]["unit_parameters"]) padded += (n.get<std::int64_t>() + 3) / 4 * 4;
+    for (const std::int64_t n : t.job->model.unitParameters) padded += (n + 3) / 4 * 4;
     return std::pair{trace::summarizeMeasured(t).ranksDetail.at(0).peakByCategory[gathered], 4 * padded};
   };
   const auto [gradOp, full4Psi] = peak("grad-op");
@@ -230,8 +229,7 @@ TEST(ZeroPrefetch, LimitOfOneAndBackwardPostLowerTheGatheredPeak) {
   // Limited to one, a rank never holds two units' gathered parameters: its peak is the largest unit (padded).
   const auto t = readTrace(dir + "/limit1.trace");
   std::int64_t largest = 0;
-  for (const auto& n : t.job["model"]["unit_parameters"])
-    largest = std::max(largest, (n.get<std::int64_t>() + 1) / 2 * 2 * 4);
+  for (const std::int64_t n : t.job->model.unitParameters) largest = std::max(largest, (n + 1) / 2 * 2 * 4);
   EXPECT_EQ(limited, largest);
   auto s = nlohmann::json::parse(std::ifstream(dir + "/limit1.json"));
   EXPECT_EQ(s["sharding"]["limit_all_gathers"], 1);

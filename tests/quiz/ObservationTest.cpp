@@ -281,7 +281,8 @@ TEST(ObservationTemplates, ActivationBytesAreRowsTimesHiddenTimesFour) {
   const auto q = ask("activation-bytes-per-message", run);
   ASSERT_TRUE(q);
   expectWellFormed(*q);
-  const int rows = run.trace.job.value("batch", 64) / 8, hidden = run.trace.job.value("hidden", 64);
+  ASSERT_TRUE(run.trace.job);
+  const int rows = run.trace.job->config.batch / 8, hidden = run.trace.job->config.hidden;
   EXPECT_EQ(q->numeric->value, static_cast<double>(rows) * hidden * 4);
 }
 
@@ -459,7 +460,7 @@ TEST(Predictions, MeasuredInRealRuns) {
             std::string::npos);
   const auto need = measurePrediction("ddp-bytes-needed", oom.trace);
   ASSERT_TRUE(need);
-  EXPECT_EQ(need->actual, 4.0 * oom.trace.job["model"]["bytes"].get<double>());
+  EXPECT_EQ(need->actual, 4.0 * static_cast<double>(oom.trace.job->model.bytes));
   // The DDP run never holds it all, so the check says where the number comes from (review B12).
   EXPECT_TRUE(need->fromModel);
   EXPECT_NE(need->compare(1).get("en").find("model needs"), std::string::npos) << need->compare(1).get("en");

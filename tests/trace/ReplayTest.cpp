@@ -66,7 +66,7 @@ Trace gpipe(int p, int m, std::int64_t f, std::int64_t b, std::int64_t d, int st
             const std::function<bool(const Event&)>& keep = [](const Event&) { return true; }) {
   Trace t;
   t.version = 1;
-  t.job = {{"strategy", "pipeline"}, {"ranks", p}, {"microbatches", m}, {"schedule", "gpipe"}, {"steps", steps}};
+  EXPECT_FALSE(t.setJob({{"strategy", "pipeline"}, {"ranks", p}, {"microbatches", m}, {"schedule", "gpipe"}, {"steps", steps}}));
   for (int k = 0; k < p; ++k) t.units.push_back("unit" + std::to_string(k));
   t.ranks.resize(static_cast<std::size_t>(p));
   const std::int64_t tB = m * f + (p - 1) * (f + d); // the last stage's first backward
@@ -125,7 +125,7 @@ TEST(Replay, EqualGpipeStagesGiveTheTheoreticalBubbleExactly) {
 TEST(Replay, FsdpWithFreeCommunicationExposesNone) {
   Trace t;
   t.version = 1;
-  t.job = {{"strategy", "fsdp"}, {"ranks", 2}, {"steps", 1}};
+  ASSERT_FALSE(t.setJob({{"strategy", "fsdp"}, {"ranks", 2}, {"steps", 1}}));
   t.units = {"a", "b"};
   t.ranks.resize(2);
   for (int r = 0; r < 2; ++r) {
@@ -179,9 +179,10 @@ TEST(Replay, ACutShortTraceReplaysUpToTheCutAndSaysWhere) {
 
 TEST(Replay, TheReplayedTraceSaysItIsAReplay) {
   const Trace replayed = replayedTrace(gpipe(2, 2, 300, 600, 100, 2), ReplayMode::Reference);
-  EXPECT_EQ(replayed.job["replay"]["mode"], "reference");
-  EXPECT_EQ(replayed.job["replay"]["compute"], "no CPU times recorded; using wall times");
-  EXPECT_EQ(replayed.job["strategy"], "pipeline");
+  ASSERT_TRUE(replayed.job);
+  EXPECT_EQ(replayed.job->written["replay"]["mode"], "reference");
+  EXPECT_EQ(replayed.job->written["replay"]["compute"], "no CPU times recorded; using wall times");
+  EXPECT_EQ(replayed.job->config.strategy, shardlab::StrategyKind::Pipeline);
   ASSERT_FALSE(replayed.events.empty());
   for (std::size_t i = 1; i < replayed.events.size(); ++i)
     EXPECT_LE(replayed.events[i - 1].t0, replayed.events[i].t0);
@@ -296,6 +297,6 @@ TEST(BubbleBreakdown, WithoutCpuTimesTheCoreWaitsAreNotSplitOut) {
 
 TEST(BubbleBreakdown, OnlyPipelineRunsHaveOne) {
   Trace t = gpipe(2, 4, 300, 600, 0, 3);
-  t.job["strategy"] = "ddp";
+  t.job->config.strategy = shardlab::StrategyKind::Ddp;
   EXPECT_FALSE(bubbleBreakdown(t));
 }

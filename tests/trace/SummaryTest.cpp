@@ -183,3 +183,23 @@ TEST(Summary, CoreWaitIsUnknownWithoutCpuTimes) {
   EXPECT_TRUE(s.toJson()["ranks_detail"][0]["core_wait_s"].is_null());
   EXPECT_NEAR(s.ranksDetail[0].computeS, 100e-9, 1e-15);
 }
+
+TEST(Summary, AModelSizeOfTheWrongTypeIsRefusedWithTheJobRecord) {
+  // A float where an integer belongs (1e300 overflows every integer type: converting it
+  // is undefined behaviour, which the asan preset's UBSan stops on) and a string: the
+  // record is refused by name, so the summary never reads them.
+  Trace t;
+  const auto job = nlohmann::json::parse(R"({"strategy":"ddp","ranks":2,"model":{"parameters":1e300,"units":["a"]}})");
+  const auto error = t.setJob(job);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("model.parameters"), std::string::npos) << *error;
+  auto text = job;
+  text["model"]["parameters"] = "12";
+  EXPECT_TRUE(t.setJob(text));
+  EXPECT_FALSE(t.job);
+  EXPECT_EQ(summarize(t).parameters, 0);
+  auto good = job;
+  good["model"]["parameters"] = 12;
+  ASSERT_FALSE(t.setJob(good));
+  EXPECT_EQ(summarize(t).parameters, 12);
+}
