@@ -7,6 +7,7 @@
 //   shardlab --version
 // The environment variable SHARDLAB_LEARNER names the learner for this run (no first-start question).
 #include "models/AppSettings.h"
+#include "views/Appearance.h"
 #include "job/ExitCodes.h"
 #include "models/JobRunner.h"
 #include "views/ExperimentPanel.h"
@@ -14,6 +15,7 @@
 #include "views/LabPanel.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "views/QuizPanel.h"
 
 #include <QApplication>
@@ -56,7 +58,8 @@ int main(int argc, char** argv) {
   QCoreApplication::setOrganizationName(QStringLiteral("ShardLab"));
   QCoreApplication::setApplicationName(QStringLiteral("shardlab"));
   QCoreApplication::setApplicationVersion(QStringLiteral(SHARDLAB_VERSION));
-  AppSettings::apply(app);
+  Appearance::apply(app);
+  AppSettings::applyLanguage(app);
 
   QCommandLineParser cli;
   cli.setApplicationDescription(QCoreApplication::translate("main", "ShardLab: watch real distributed training jobs."));
@@ -84,7 +87,7 @@ int main(int argc, char** argv) {
   }
   if (cli.isSet(theme) || cli.isSet(present)) {
     AppSettings::setOverrides(cli.isSet(theme) ? cli.value(theme) : QString(), cli.isSet(present));
-    AppSettings::applyAppearance(app);
+    Appearance::apply(app);
   }
 
   const QString platform = QGuiApplication::platformName();
@@ -120,7 +123,7 @@ int main(int argc, char** argv) {
   auto selectTab = [&] {
     if (!cli.isSet(tab)) return;
     if (quizTab) return showQuiz();
-    if (!w.showView(cli.value(tab))) say(QCoreApplication::translate("main", "shardlab: no view '%1'").arg(cli.value(tab)));
+    if (!w.workspace()->showView(cli.value(tab))) say(QCoreApplication::translate("main", "shardlab: no view '%1'").arg(cli.value(tab)));
   };
   std::optional<std::optional<shardlab::trace::ReplayMode>> shown;
   if (cli.value(show) == QLatin1String("measured")) shown = std::optional<shardlab::trace::ReplayMode>();
@@ -134,10 +137,10 @@ int main(int argc, char** argv) {
   auto screenshot = [&]() -> int {
     w.playback().pause();
     w.playback().setFollowLive(false);
-    w.showRun(*shown);
-    w.refreshViews();
+    w.workspace()->showRun(*shown);
+    w.workspace()->refreshViews();
     // A hung or failed run opens on its last moments, unless --at says where.
-    if (!quizTab && (cli.isSet(at) || !w.showEnding())) w.playback().setFraction(fraction);
+    if (!quizTab && (cli.isSet(at) || !w.workspace()->showEnding())) w.playback().setFraction(fraction);
     selectTab();
     QCoreApplication::processEvents();
     QCoreApplication::processEvents();
@@ -151,7 +154,7 @@ int main(int argc, char** argv) {
   };
   // Before the window shows: a lab that is not valid is reported here, not in a dialog.
   if (cli.isSet(labFile) && !w.openLabFile(cli.value(labFile))) {
-    say(QStringLiteral("shardlab: %1\n%2").arg(w.lastMessage(), w.logPane()->text()));
+    say(QStringLiteral("shardlab: %1\n%2").arg(w.workspace()->message(), w.logPane()->text()));
     return 2;
   }
   w.show();

@@ -1,12 +1,11 @@
 // AppSettings: persisted preferences (QSettings): language, theme, font scale,
-// presentation mode and the learner's name. apply() sets the translator, the Fusion
-// palette and the font.
+// presentation mode and the learner's name. applyLanguage() installs the translator;
+// views/Appearance.h applies the theme, the font scale and presentation mode.
 #pragma once
 
 #include <QCoreApplication>
 #include <QString>
 
-class QApplication;
 class QTranslator;
 
 class AppSettings {
@@ -36,17 +35,12 @@ public:
   static bool learnerAsked();
   static double fontScale();          // 1.0 by default
   static void setFontScale(double scale);
-  // Installs the translator and palette; returns false when the language has no .qm.
-  static bool apply(QApplication& app);
   // How much larger than the style's own check boxes, radio buttons and sliders are drawn:
-  // the font scale, 1.5× presenting (applyAppearance()).
+  // the font scale, 1.5× presenting (views/Appearance.h applies it).
   static double controlScale();
-  // Style, palette and font only.
-  static void applyAppearance(QApplication& app);
 
 private:
   static QTranslator* translator_;
   static QString override_, themeOverride_;
   static bool presentationOverride_;
-  static double basePointSize_;
 };

@@ -1,5 +1,7 @@
 #include "models/LessonFlow.h"
 
+#include "models/LessonCatalog.h"
+#include "models/QuizController.h"
 #include "models/TraceModel.h"
 
 namespace {
@@ -15,6 +17,15 @@ LessonFlow::LessonFlow(TraceModel& model, TraceModel& comparison, QObject* paren
     : QObject(parent), model_(model), comparison_(comparison), runner_(model), comparisonRunner_(comparison) {
   connect(&runner_, &JobRunner::finished, this, &LessonFlow::onRunFinished);
   connect(&comparisonRunner_, &JobRunner::finished, this, &LessonFlow::onComparisonFinished);
+}
+
+void LessonFlow::start(const Lesson& lesson, bool askPrediction) {
+  comparison_.clear();
+  if (quiz_) quiz_->setPlaceholderValues(lesson.placeholderValues());
+  Q_EMIT lessonStarting(lesson);
+  const bool predictFirst = askPrediction && quiz_ && quiz_->prediction().has_value();
+  if (predictFirst) Q_EMIT predictionAwaited();
+  startLesson(lesson.specs, lesson.specLabels(), predictFirst);
 }
 
 void LessonFlow::startLesson(const QList<shardlab::JobConfig>& jobs, const QStringList& runLabels, bool waitForPrediction) {

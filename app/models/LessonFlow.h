@@ -2,7 +2,8 @@
 // whose runs are compared (the second runs into the comparison model after the
 // first); with a prediction, nothing runs before the learner has predicted. A job
 // from the experiment form runs alone. The window reacts to the signals: it shows
-// each job starting and ending, and lessonFinished() once the lesson's jobs ended.
+// the lesson (lessonStarting), each job starting and ending, and lessonFinished()
+// once the lesson's jobs ended.
 #pragma once
 
 #include "models/JobRunner.h"
@@ -13,6 +14,8 @@
 #include <QObject>
 #include <QStringList>
 
+struct Lesson;
+class QuizController;
 class TraceModel;
 
 class LessonFlow : public QObject {
@@ -23,6 +26,14 @@ public:
 
   JobRunner& runner() { return runner_; }
   JobRunner& comparisonRunner() { return comparisonRunner_; }
+  // Where the lesson's questions are asked: its prediction decides whether a lesson
+  // waits for the learner, its placeholders are filled from the lesson's job.
+  void setQuiz(QuizController* quiz) { quiz_ = quiz; }
+  // Predict, then run, then compare: the lesson's order. The quiz gets the lesson's
+  // placeholder values, lessonStarting() lets the window show the lesson (its guide, its
+  // questions, its lab step); then, with askPrediction and a prediction in the lesson's
+  // quiz, predictionAwaited() and its jobs wait for predictionDone(); else they run.
+  void start(const Lesson& lesson, bool askPrediction);
   // Queues the lesson's jobs and runs the first, or waits for predictionDone().
   void startLesson(const QList<shardlab::JobConfig>& jobs, const QStringList& runLabels, bool waitForPrediction);
   // One job from the form: ends any lesson (its queued jobs are dropped).
@@ -41,6 +52,11 @@ public Q_SLOTS:
   void stop();
 
 Q_SIGNALS:
+  // start(): the lesson is about to run (or to wait for the prediction). The quiz's
+  // lesson is set here (QuizPanel::setLesson): the prediction is the lesson's after it.
+  void lessonStarting(const Lesson& lesson);
+  // The lesson waits for the learner's prediction (the window asks for it).
+  void predictionAwaited();
   // A job is about to start into the first model (the window shows it; the runner clears the model).
   void jobStarting(const shardlab::JobConfig& job);
   // The job in the first model ended.
@@ -59,6 +75,7 @@ private:
 
   TraceModel& model_;
   TraceModel& comparison_;
+  QuizController* quiz_ = nullptr;
   JobRunner runner_;
   JobRunner comparisonRunner_;
   QList<shardlab::JobConfig> queue_;

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>Appearance</name>
+    <message>
+        <source>Light theme</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Presentation mode (large)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
     <name>CaptionBar</name>
     <message>
         <source>%1 — %2</source>
@@ -682,6 +709,17 @@
             <numerusform>%n micro-batch</numerusform>
             <numerusform>%n micro-batches</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>LabOpener</name>
+    <message>
+        <source>Open lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lab %1 is not valid.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1666,6 +1704,42 @@
         <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Play / pause</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Next event</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Previous event</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Previous collective</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Previous phase</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Faster</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Slower</source>
+        <translation></translation>
+    </message>
 </context>
 <context>
     <name>PlotsView</name>
@@ -1795,6 +1869,21 @@
     </message>
     <message>
         <source>%1 (%2 more)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QuizOverlay</name>
+    <message>
+        <source>Quiz</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2108,6 +2197,41 @@
     <message>
         <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation></translation>
     </message>
 </context>
 <context>
@@ -2461,6 +2585,69 @@
             <numerusform>%1, line %2: %3; %Ln line that is no record was skipped, and the other lines were read.</numerusform>
             <numerusform>%1, line %2: %3; %Ln lines that are no record were skipped, the first here, and the other lines were read.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>WorkspacePage</name>
+    <message>
+        <source>%v / %m steps</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr">
 <context>
+    <name>Appearance</name>
+    <message>
+        <source>Light theme</source>
+        <translation>Thème clair</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>Thème sombre</translation>
+    </message>
+    <message>
+        <source>Presentation mode (large)</source>
+        <translation>Mode présentation (grand)</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>Texte plus grand</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>Texte plus petit</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+</context>
+<context>
     <name>CaptionBar</name>
     <message>
         <source>%1 — %2</source>
@@ -690,6 +717,17 @@
             <numerusform>%n micro-lot</numerusform>
             <numerusform>%n micro-lots</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>LabOpener</name>
+    <message>
+        <source>Open lab</source>
+        <translation>Ouvrir un TP</translation>
+    </message>
+    <message>
+        <source>The lab %1 is not valid.</source>
+        <translation>Le TP %1 n&apos;est pas valide.</translation>
     </message>
 </context>
 <context>
@@ -1674,6 +1712,42 @@
         <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
         <translation>Phase suivante : passe avant, passe arrière, optimiseur, puis le pas suivant (Maj+Droite)</translation>
     </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>Lecture / pause</translation>
+    </message>
+    <message>
+        <source>Next event</source>
+        <translation>Événement suivant</translation>
+    </message>
+    <message>
+        <source>Previous event</source>
+        <translation>Événement précédent</translation>
+    </message>
+    <message>
+        <source>Previous collective</source>
+        <translation>Opération collective précédente</translation>
+    </message>
+    <message>
+        <source>Previous phase</source>
+        <translation>Phase précédente</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Début</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Fin</translation>
+    </message>
+    <message>
+        <source>Faster</source>
+        <translation>Plus vite</translation>
+    </message>
+    <message>
+        <source>Slower</source>
+        <translation>Plus lent</translation>
+    </message>
 </context>
 <context>
     <name>PlotsView</name>
@@ -1804,6 +1878,21 @@
     <message>
         <source>%1 (%2 more)</source>
         <translation>%1 (%2 de plus)</translation>
+    </message>
+</context>
+<context>
+    <name>QuizOverlay</name>
+    <message>
+        <source>Quiz</source>
+        <translation>Quiz</translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation>Masquer (F9)</translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
+        <translation>Masquer le quiz ; F9 le réaffiche.</translation>
     </message>
 </context>
 <context>
@@ -2116,6 +2205,41 @@
     <message>
         <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
         <translation>Blocage après %1 s (Délai de blocage dans le formulaire Expérience) :</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l&apos;a (cliquez sur une vue pour lui donner le focus). Dans un champ de texte en cours de saisie, Espace et les flèches tapent et déplacent le curseur ; enregistrer une prédiction rend les touches à la vue.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Dans la chronologie : la molette zoome, le glisser déplace, un clic place la tête de lecture.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Aide</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation>À &amp;propos de ShardLab</translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation>À propos de ShardLab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petites tâches réelles sous Open MPI et en rejouant ce qu&apos;elles ont enregistré.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2469,6 +2593,69 @@
             <numerusform>%1, ligne %2 : %3 ; %Ln ligne qui n’est pas un enregistrement a été ignorée, et les autres lignes ont été lues.</numerusform>
             <numerusform>%1, ligne %2 : %3 ; %Ln lignes qui ne sont pas des enregistrements ont été ignorées, la première ici, et les autres lignes ont été lues.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>WorkspacePage</name>
+    <message>
+        <source>%v / %m steps</source>
+        <translation>%v / %m pas</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rangs</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Pipeline</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Graphiques</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Résumé</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>cette exécution</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Mesuré</translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation>Ordonnancement seul</translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation>Projeté</translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation>Ce que cette exécution a mesuré sur cette machine.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation>Rejeu du graphe de dépendances de cette exécution, communications gratuites et chaque opération à son temps enregistré le plus court : ce que coûte l&apos;ordonnancement seul. Un calcul sur la trace, pas une nouvelle exécution.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation>Rejeu du graphe de cette exécution, chaque transfert coûté sur %1 (docs/replay.md) et chaque opération à son temps enregistré le plus court. Un calcul sur la trace, pas une nouvelle exécution.</translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation>Les deux exécutions</translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation>Bilan mémoire</translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation>aucune exécution</translation>
     </message>
 </context>
 <context>

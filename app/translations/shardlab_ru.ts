@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru">
 <context>
+    <name>Appearance</name>
+    <message>
+        <source>Light theme</source>
+        <translation>Светлая тема</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>Тёмная тема</translation>
+    </message>
+    <message>
+        <source>Presentation mode (large)</source>
+        <translation>Режим презентации (крупно)</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>Крупнее текст</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>Мельче текст</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Язык</translation>
+    </message>
+</context>
+<context>
     <name>CaptionBar</name>
     <message>
         <source>%1 — %2</source>
@@ -700,6 +727,17 @@
             <numerusform>%n микробатча</numerusform>
             <numerusform>%n микробатчей</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>LabOpener</name>
+    <message>
+        <source>Open lab</source>
+        <translation>Открыть практикум</translation>
+    </message>
+    <message>
+        <source>The lab %1 is not valid.</source>
+        <translation>Практикум %1 некорректен.</translation>
     </message>
 </context>
 <context>
@@ -1693,6 +1731,42 @@
         <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
         <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, затем следующий шаг (Shift+Вправо)</translation>
     </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>Пуск / пауза</translation>
+    </message>
+    <message>
+        <source>Next event</source>
+        <translation>Следующее событие</translation>
+    </message>
+    <message>
+        <source>Previous event</source>
+        <translation>Предыдущее событие</translation>
+    </message>
+    <message>
+        <source>Previous collective</source>
+        <translation>Предыдущая коллективная операция</translation>
+    </message>
+    <message>
+        <source>Previous phase</source>
+        <translation>Предыдущая фаза</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>В начало</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>В конец</translation>
+    </message>
+    <message>
+        <source>Faster</source>
+        <translation>Быстрее</translation>
+    </message>
+    <message>
+        <source>Slower</source>
+        <translation>Медленнее</translation>
+    </message>
 </context>
 <context>
     <name>PlotsView</name>
@@ -1823,6 +1897,21 @@
     <message>
         <source>%1 (%2 more)</source>
         <translation>%1 (ещё %2)</translation>
+    </message>
+</context>
+<context>
+    <name>QuizOverlay</name>
+    <message>
+        <source>Quiz</source>
+        <translation>Тест</translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation>Скрыть (F9)</translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
+        <translation>Скрыть тест; F9 покажет его снова.</translation>
     </message>
 </context>
 <context>
@@ -2143,6 +2232,41 @@
     <message>
         <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
         <translation>Зависание через %1 с (Тайм-аут зависания в форме «Эксперимент»):</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Они работают, где бы ни был фокус в окне, в том числе когда он на временной шкале или на виде рангов (щёлкните по виду, чтобы передать ему фокус). В редактируемом текстовом поле пробел и стрелки вводят текст и двигают курсор; после сохранения прогноза клавиши снова управляют видом.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;На временной шкале: колесо мыши масштабирует, перетаскивание сдвигает, щелчок ставит курсор воспроизведения.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Горячие клавиши</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Горячие клавиши</translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation>&amp;О ShardLab</translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation>О ShardLab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Обучает распределённому обучению: запускает небольшие реальные задачи под Open MPI и воспроизводит то, что они записали.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2509,6 +2633,69 @@
             <numerusform>%1, строка %2: %3; пропущены %Ln строки, не являющиеся записями (первая — здесь), остальные строки прочитаны.</numerusform>
             <numerusform>%1, строка %2: %3; пропущено %Ln строк, не являющихся записями (первая — здесь), остальные строки прочитаны.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>WorkspacePage</name>
+    <message>
+        <source>%v / %m steps</source>
+        <translation>%v / %m шагов</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ранги</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Конвейер</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Графики</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Сводка</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>этот запуск</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Измерено</translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation>Только расписание</translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation>Прогноз</translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation>То, что этот запуск измерил на этой машине.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation>Воспроизведение графа зависимостей этого запуска: обмены бесплатны, каждая операция — за своё самое короткое записанное время; столько стоит одно расписание. Это расчёт по трассе, а не новый запуск.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation>Воспроизведение графа этого запуска: каждая передача оценена для %1 (docs/replay.md), каждая операция — за своё самое короткое записанное время. Это расчёт по трассе, а не новый запуск.</translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation>Оба запуска</translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation>Учёт памяти</translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation>запуска нет</translation>
     </message>
 </context>
 <context>

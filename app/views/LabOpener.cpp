@@ -6,8 +6,10 @@
 #include "quiz/observations/Observation.h"
 #include "quiz/bank/QuestionBank.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QSettings>
 
 #include <set>
@@ -44,4 +46,14 @@ LabOpenResult openLab(const QString& path) {
   for (const auto& d : diagnostics.all()) result.errors << QString::fromStdString(d.toString());
   if (!result.errors.isEmpty()) result.lab.reset();
   return result;
+}
+
+void showLabErrors(QWidget* parent, const QString& path, const QStringList& errors) {
+  QMessageBox box(QMessageBox::Warning, QCoreApplication::translate("LabOpener", "Open lab"),
+                  QCoreApplication::translate("LabOpener", "The lab %1 is not valid.").arg(QFileInfo(path).fileName()),
+                  QMessageBox::Ok, parent);
+  box.setObjectName(QStringLiteral("labErrors"));
+  box.setInformativeText(errors.join(QLatin1Char('\n')));
+  box.setDetailedText(errors.join(QLatin1Char('\n')));
+  box.exec();
 }

@@ -15,9 +15,14 @@ struct LabOpenResult {
   QStringList errors;                     // one line per problem
 };
 
+class QWidget;
+
 // Loads the lab; the folder of a file that exists is remembered for the next dialog.
 LabOpenResult openLab(const QString& path);
 
 // Where File → Open lab's dialog starts: the folder of the last lab opened, else the
 // installed labs (assets/labs), else the user's home folder — never the working directory.
 QString labDialogFolder();
+
+// The dialog that says a lab is not valid, with every error.
+void showLabErrors(QWidget* parent, const QString& path, const QStringList& errors);

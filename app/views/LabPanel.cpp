@@ -87,6 +87,13 @@ void LabPanel::setLab(const shardlab::quiz::Lab& lab) {
   Q_EMIT currentStepChanged(lessonOf(current_));
 }
 
+bool LabPanel::showStepOf(const QString& lessonId) {
+  if (!hasLab()) return false;
+  for (int step = 0; step < stepCount(); ++step)
+    if (lessonOf(step) == lessonId && lessonOf(current_) != lessonId) setCurrentStep(step);
+  return lessonOf(current_) == lessonId;
+}
+
 void LabPanel::setCurrentStep(int step) {
   if (!lab_ || step < 0 || step >= stepCount() || (step == current_ && !finished_)) return;
   current_ = step;

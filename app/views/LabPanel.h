@@ -34,6 +34,9 @@ public:
   bool isDone(int step) const { return done_.contains(step); }
   // The lesson id of a step ("" outside the lab).
   QString lessonOf(int step) const;
+  // The lesson `lessonId` runs: the current step becomes its step (the current one when it
+  // is one of its steps already). True when the current step is the lesson's.
+  bool showStepOf(const QString& lessonId);
   // The lesson `lessonId` ended: the current step (or else the first step of that
   // lesson) is done when it went as planned.
   void lessonFinished(const QString& lessonId, bool ok);

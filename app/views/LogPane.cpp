@@ -1,5 +1,7 @@
 #include "views/LogPane.h"
 
+#include "models/JobRunner.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QFontDatabase>
@@ -28,6 +30,14 @@ LogPane::LogPane(QWidget* parent) : QWidget(parent) {
   log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   log_->setMaximumBlockCount(5000);
   l->addWidget(log_, 1);
+}
+
+void LogPane::follow(const JobRunner& runner) {
+  connect(&runner, &JobRunner::logText, this, &LogPane::append);
+  connect(&runner, &JobRunner::started, this, [this](const QString& command) {
+    setCommandLine(command);
+    append(QStringLiteral("$ %1\n").arg(command));
+  });
 }
 
 void LogPane::setCommandLine(const QString& line) { command_->setText(line); }

@@ -6,6 +6,8 @@
 class QLineEdit;
 class QPlainTextEdit;
 
+class JobRunner;
+
 class LogPane : public QWidget {
   Q_OBJECT
 public:
@@ -13,6 +15,8 @@ public:
   void setCommandLine(const QString& line);
   QString commandLine() const;
   QString text() const;
+  // Shows what `runner` prints and, when it starts, its command line ("$ mpirun ...").
+  void follow(const JobRunner& runner);
 
 public Q_SLOTS:
   void append(const QString& text);

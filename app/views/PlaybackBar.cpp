@@ -3,10 +3,12 @@
 #include "models/Captions.h"
 #include "models/PlaybackController.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPainter>
 #include <QSlider>
 #include <QToolButton>
@@ -127,4 +129,25 @@ void PlaybackBar::refresh() {
   time_->setText(tr("%1 / %2").arg(Captions::duration(playback_.time() - playback_.start()),
                                    Captions::duration(playback_.end() - playback_.start())));
   speed_->setText(tr("×%1 slower").arg(QLocale().toString(playback_.slowdown(), 'f', QLocale::FloatingPointShortest)));
+}
+
+void PlaybackBar::addActions(QMenu& menu, PlaybackController& playback) {
+  auto add = [&](const QString& text, const QKeySequence& key, auto slot) {
+    auto* a = menu.addAction(text);
+    a->setShortcut(key);
+    a->setShortcutContext(Qt::WindowShortcut);
+    connect(a, &QAction::triggered, &playback, slot);
+  };
+  add(tr("Play / pause"), QKeySequence(Qt::Key_Space), &PlaybackController::togglePlay);
+  add(tr("Next event"), QKeySequence(Qt::Key_Right), &PlaybackController::nextEvent);
+  add(tr("Previous event"), QKeySequence(Qt::Key_Left), &PlaybackController::previousEvent);
+  add(tr("Next collective"), QKeySequence(Qt::CTRL | Qt::Key_Right), &PlaybackController::nextCollective);
+  add(tr("Previous collective"), QKeySequence(Qt::CTRL | Qt::Key_Left), &PlaybackController::previousCollective);
+  add(tr("Next phase"), QKeySequence(Qt::SHIFT | Qt::Key_Right), &PlaybackController::nextPhase);
+  add(tr("Previous phase"), QKeySequence(Qt::SHIFT | Qt::Key_Left), &PlaybackController::previousPhase);
+  add(tr("Start"), QKeySequence(Qt::Key_Home), &PlaybackController::home);
+  add(tr("End"), QKeySequence(Qt::Key_End), &PlaybackController::toEnd);
+  add(tr("Faster"), QKeySequence(Qt::Key_Plus), &PlaybackController::faster);
+  add(tr("Faster"), QKeySequence(Qt::Key_Equal), &PlaybackController::faster);
+  add(tr("Slower"), QKeySequence(Qt::Key_Minus), &PlaybackController::slower);
 }

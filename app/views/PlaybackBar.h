@@ -14,6 +14,8 @@ class QSlider;
 class QToolButton;
 class QCheckBox;
 
+class QMenu;
+
 class PlaybackBar : public QWidget {
   Q_OBJECT
 public:
@@ -23,6 +25,9 @@ public:
   static QIcon tintedIcon(const QStyle& style, QStyle::StandardPixmap which, const QColor& color);
   // Below this the slider would no longer be usable to scrub.
   static constexpr int kMinimumSliderWidth = 240;
+  // The Playback menu: play, step by event, collective or phase, start, end, speed. Its
+  // keys work wherever the focus is in the window (Qt::WindowShortcut).
+  static void addActions(QMenu& menu, PlaybackController& playback);
 
 protected:
   void changeEvent(QEvent* e) override;

@@ -3,6 +3,7 @@
 // lesson's figures in Plots → Compare runs. Models and views over synthetic traces;
 // the lesson itself runs for real through shardlab-run (kept tiny by a lab step).
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/Captions.h"
 #include "models/JobRunner.h"
@@ -207,7 +208,7 @@ TEST(ComparisonLesson, TwoRealRunsSideBySideMovedTogetherWithTheirFigures) {
   QSignalSpy finished(&w, &MainWindow::lessonFinished);
   ASSERT_TRUE(w.runLesson(QStringLiteral("interleaving")));
   ASSERT_TRUE(finished.wait(240000)) << w.logPane()->text().toStdString();
-  ASSERT_TRUE(finished.at(0).at(0).toBool()) << w.lastMessage().toStdString();
+  ASSERT_TRUE(finished.at(0).at(0).toBool()) << w.workspace()->message().toStdString();
   QTest::qWait(100);
   const TraceModel& a = w.model();
   const TraceModel& b = w.comparisonModel();
@@ -216,14 +217,14 @@ TEST(ComparisonLesson, TwoRealRunsSideBySideMovedTogetherWithTheirFigures) {
   ASSERT_TRUE(a.config() && b.config());
   EXPECT_NE(a.config()->schedule, b.config()->schedule);
   // Both runs on screen, side by side, on the pipeline diagram (pipeline runs).
-  CompareView* both = w.compareView();
+  CompareView* both = w.workspace()->compareView();
   ASSERT_TRUE(both->isVisible()) << "the lesson ends on the two runs side by side";
   EXPECT_TRUE(both->showsPipeline());
   EXPECT_TRUE(both->pipelineView(0)->isVisible());
   EXPECT_TRUE(both->pipelineView(1)->isVisible());
   EXPECT_TRUE(both->timelineView(1)->isVisible());
   EXPECT_LT(both->pipelineView(0)->mapTo(&w, QPoint()).x(), both->pipelineView(1)->mapTo(&w, QPoint()).x());
-  EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("Both runs"))) << w.lastMessage().toStdString();
+  EXPECT_TRUE(w.workspace()->message().contains(QStringLiteral("Both runs"))) << w.workspace()->message().toStdString();
 
   // The window's playhead moves both: step 1 of run A, a tenth into it, and at least
   // past each run's first compute op of step 1 (the diagram shows the step of the latest
@@ -252,7 +253,7 @@ TEST(ComparisonLesson, TwoRealRunsSideBySideMovedTogetherWithTheirFigures) {
   EXPECT_GT(both->rankView(1)->time(), before) << "playing moves run B too";
 
   // Plots → Compare runs: the lesson's figures, per run.
-  QTableWidget* table = w.plotsView()->compareTable();
+  QTableWidget* table = w.workspace()->plotsView()->compareTable();
   ASSERT_EQ(table->columnCount(), 2);
   const QLocale locale;
   for (int run = 0; run < 2; ++run) {
@@ -375,15 +376,15 @@ TEST(ComparisonLesson, WhileThePredictionIsAwaitedTheViewsSayThereIsNoRunYet) {
   ASSERT_TRUE(w.openTrace(file).isEmpty());
   ASSERT_FALSE(w.model().isEmpty());
   ASSERT_TRUE(w.runLesson(QStringLiteral("oom-ddp-vs-fsdp"), true));
-  ASSERT_TRUE(w.waitingForPrediction());
+  ASSERT_TRUE(w.flow().waitingForPrediction());
   EXPECT_TRUE(w.model().isEmpty()) << "the previous run is not this lesson's";
   EXPECT_TRUE(w.comparisonModel().isEmpty());
-  EXPECT_TRUE(w.rankView()->emptyText().contains(QStringLiteral("for this lesson"))) << w.rankView()->emptyText().toStdString();
-  w.plotsView()->showComparison();
+  EXPECT_TRUE(w.workspace()->rankView()->emptyText().contains(QStringLiteral("for this lesson"))) << w.workspace()->rankView()->emptyText().toStdString();
+  w.workspace()->plotsView()->showComparison();
   QTest::qWait(50);
-  EXPECT_TRUE(w.plotsView()->comparePlot()->isHidden()) << "no chart without runs";
-  EXPECT_FALSE(w.plotsView()->compareEmptyLabel()->isHidden());
-  EXPECT_TRUE(w.plotsView()->compareEmptyLabel()->text().contains(QStringLiteral("for this lesson")));
+  EXPECT_TRUE(w.workspace()->plotsView()->comparePlot()->isHidden()) << "no chart without runs";
+  EXPECT_FALSE(w.workspace()->plotsView()->compareEmptyLabel()->isHidden());
+  EXPECT_TRUE(w.workspace()->plotsView()->compareEmptyLabel()->text().contains(QStringLiteral("for this lesson")));
   auto* ledger = w.findChild<LedgerView*>();
   ASSERT_NE(ledger, nullptr);
   EXPECT_TRUE(ledger->shownHtml().contains(QStringLiteral("for this lesson")));

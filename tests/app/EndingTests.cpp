@@ -17,6 +17,7 @@
 //                                  (micro-batch 0); rank 0 never sent it", exit 3)
 // The last test makes a hang through JobRunner, as the app runs a job.
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "models/AppSettings.h"
 #include "models/Captions.h"
 #include "models/JobRunner.h"
@@ -222,18 +223,18 @@ TEST(Ending, OpeningAHungTraceShowsItsLastMomentsAndSaysWhatHappened) {
   ASSERT_TRUE(w.openTrace(hangTrace()).isEmpty());
   const RunEnding& e = w.model().ending();
   EXPECT_EQ(w.playback().time(), e.moment);
-  EXPECT_EQ(w.timelineView()->visibleStart(), e.windowStart);
-  EXPECT_GE(w.timelineView()->visibleEnd(), w.model().endTime());
-  EXPECT_EQ(w.lastMessage(), e.text());
-  EXPECT_EQ(w.captionBar()->shownEvent(), CaptionBar::kEndingShown);
-  EXPECT_EQ(w.captionBar()->text(), e.text());
+  EXPECT_EQ(w.workspace()->timelineView()->visibleStart(), e.windowStart);
+  EXPECT_GE(w.workspace()->timelineView()->visibleEnd(), w.model().endTime());
+  EXPECT_EQ(w.workspace()->message(), e.text());
+  EXPECT_EQ(w.workspace()->captionBar()->shownEvent(), CaptionBar::kEndingShown);
+  EXPECT_EQ(w.workspace()->captionBar()->text(), e.text());
   // Playing from the start shows the run as it went, the ending only once reached.
   w.playback().home();
-  EXPECT_NE(w.captionBar()->text(), e.text());
+  EXPECT_NE(w.workspace()->captionBar()->text(), e.text());
   // A replay of the run has no ending drawn over it; the measured run has it again.
-  w.showRun(st::ReplayMode::ScheduleAlone);
+  w.workspace()->showRun(st::ReplayMode::ScheduleAlone);
   EXPECT_EQ(w.model().ending().kind, RunEnding::Kind::None);
-  w.showRun(std::nullopt);
+  w.workspace()->showRun(std::nullopt);
   EXPECT_EQ(w.model().ending().kind, RunEnding::Kind::Hang);
   EXPECT_TRUE(w.model().ending().isCulprit(2));
 }
@@ -290,8 +291,8 @@ TEST(Ending, AJobThatHangsInTheAppIsShownAsAHang) {
       << w.runner().standardError().toStdString();
   // The window went to the last moments and says what happened.
   EXPECT_EQ(w.playback().time(), e.moment);
-  EXPECT_EQ(w.lastMessage(), e.text());
-  EXPECT_EQ(w.timelineView()->visibleStart(), e.windowStart);
+  EXPECT_EQ(w.workspace()->message(), e.text());
+  EXPECT_EQ(w.workspace()->timelineView()->visibleStart(), e.windowStart);
 }
 
 // The walk's French Summary (76) showed the engine's English "out of memory on rank 0: needs
@@ -364,7 +365,7 @@ TEST(Ending, ASilentRunSaysSoAndWhenItStops) {
   QSignalSpy silence(&w.runner(), &JobRunner::silenceChanged);
   QSignalSpy finished(&w.runner(), &JobRunner::finished);
   QStringList shown;
-  QObject::connect(&w.runner(), &JobRunner::silenceChanged, &w, [&] { shown << w.lastMessage(); });
+  QObject::connect(&w.runner(), &JobRunner::silenceChanged, &w, [&] { shown << w.workspace()->message(); });
   job.strategy = shardlab::StrategyKind::Ddp;
   job.ranks = 2;
   job.steps = 20;

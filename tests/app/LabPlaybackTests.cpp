@@ -2,8 +2,10 @@
 // opening files, the temporary run folder: what issue 12's lab instructor and learner
 // walk found (docs/app.md). Windows run offscreen; runs are real (shardlab-run).
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/AppSettings.h"
+#include "views/Appearance.h"
 #include "models/JobRunner.h"
 #include "models/Phases.h"
 #include "models/PlaybackController.h"
@@ -93,12 +95,12 @@ TEST(Lab, OpensBesideTheRunAndEachStepRunsWithItsSpec) {
   MainWindow w;
   w.quizPanel()->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
   w.show();
-  ASSERT_TRUE(w.openLabFile(labFile)) << w.lastMessage().toStdString() << w.logPane()->text().toStdString();
+  ASSERT_TRUE(w.openLabFile(labFile)) << w.workspace()->message().toStdString() << w.logPane()->text().toStdString();
   // The lab, its steps and the confirmation are on screen, not behind the start page.
   auto* dock = w.findChild<QDockWidget*>(QStringLiteral("lab"));
   ASSERT_NE(dock, nullptr);
   EXPECT_TRUE(dock->isVisible());
-  EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("opened"))) << w.lastMessage().toStdString();
+  EXPECT_TRUE(w.workspace()->message().contains(QStringLiteral("opened"))) << w.workspace()->message().toStdString();
   EXPECT_FALSE(w.startPage()->isVisible());
   EXPECT_TRUE(w.statusBar()->currentMessage().contains(QStringLiteral("A test lab")));
   LabPanel* lab = w.labPanel();
@@ -121,7 +123,7 @@ TEST(Lab, OpensBesideTheRunAndEachStepRunsWithItsSpec) {
   EXPECT_EQ(w.runner().config().steps, 3);
   EXPECT_EQ(w.runner().config().strategy, shardlab::StrategyKind::Ddp);
   ASSERT_TRUE(finished.wait(240000)) << w.logPane()->text().toStdString();
-  ASSERT_TRUE(finished.at(0).at(0).toBool()) << w.lastMessage().toStdString();
+  ASSERT_TRUE(finished.at(0).at(0).toBool()) << w.workspace()->message().toStdString();
   EXPECT_EQ(w.model().rankCount(), 2);
   EXPECT_EQ(w.model().stepsDone(), 3);
   EXPECT_TRUE(lab->isDone(0));
@@ -132,7 +134,7 @@ TEST(Lab, OpensBesideTheRunAndEachStepRunsWithItsSpec) {
   EXPECT_EQ(lab->currentStep(), 1);
   EXPECT_TRUE(lab->notesMarkdown().isEmpty());
   EXPECT_TRUE(lab->findChild<QTextBrowser*>(QStringLiteral("labNotes"))->toPlainText().contains(QStringLiteral("no notes")));
-  if (w.waitingForPrediction()) {
+  if (w.flow().waitingForPrediction()) {
     EXPECT_EQ(w.runner().config().steps, 3) << "nothing new runs before the prediction";
   } else {
     EXPECT_EQ(w.runner().config().strategy, shardlab::StrategyKind::Fsdp);
@@ -172,19 +174,19 @@ TEST(PlaybackKeys, SpaceTypesInATextFieldAndPlaysOnTheView) {
   EXPECT_EQ(p.time(), p.start());
 
   // A click on a view gives it the keys.
-  QTest::mouseClick(w.rankView(), Qt::LeftButton, {}, QPoint(20, 20));
-  EXPECT_TRUE(w.rankView()->hasFocus());
-  QTest::keyClick(w.rankView(), Qt::Key_Space);
+  QTest::mouseClick(w.workspace()->rankView(), Qt::LeftButton, {}, QPoint(20, 20));
+  EXPECT_TRUE(w.workspace()->rankView()->hasFocus());
+  QTest::keyClick(w.workspace()->rankView(), Qt::Key_Space);
   EXPECT_TRUE(p.isPlaying());
-  QTest::keyClick(w.rankView(), Qt::Key_Space);
+  QTest::keyClick(w.workspace()->rankView(), Qt::Key_Space);
   EXPECT_FALSE(p.isPlaying());
 
   // A saved prediction gives the keys back to the view.
   field->setFocus();
   ASSERT_TRUE(field->hasFocus());
   Q_EMIT w.quizPanel()->predictionDone();
-  EXPECT_TRUE(w.rankView()->hasFocus());
-  QTest::keyClick(w.rankView(), Qt::Key_Space);
+  EXPECT_TRUE(w.workspace()->rankView()->hasFocus());
+  QTest::keyClick(w.workspace()->rankView(), Qt::Key_Space);
   EXPECT_TRUE(p.isPlaying());
   p.pause();
 }
@@ -339,7 +341,7 @@ TEST(PlaybackBarLook, TheRussianBarFitsAt1280Pixels) {
   ASSERT_TRUE(AppSettings::applyLanguage(*qApp));
   for (bool presentation : {false, true}) {
     AppSettings::setOverrides(QString(), presentation);
-    AppSettings::applyAppearance(*qApp);
+    Appearance::apply(*qApp);
     MainWindow w; // built in Russian: the bar's texts are set when it is made
     w.showWorkspace();
     w.setPresentationLayout(presentation);
@@ -363,7 +365,7 @@ TEST(PlaybackBarLook, TheRussianBarFitsAt1280Pixels) {
     if (!out.isEmpty()) w.grab().save(out + (presentation ? QStringLiteral("/ru-bar-1280-presentation.png") : QStringLiteral("/ru-bar-1280.png")));
   }
   AppSettings::setOverrides(QString(), false);
-  AppSettings::applyAppearance(*qApp);
+  Appearance::apply(*qApp);
   AppSettings::setLanguageOverride(QStringLiteral("en"));
   AppSettings::applyLanguage(*qApp);
   QCoreApplication::processEvents();
@@ -405,7 +407,7 @@ TEST(OpenTrace, ABadFileKeepsTheRunAndAGoodOneReplacesItsContext) {
   std::ofstream(empty.toStdString()).flush();
   const QString emptyErr = w.openTrace(empty);
   EXPECT_TRUE(emptyErr.contains(QStringLiteral("is empty"))) << emptyErr.toStdString();
-  EXPECT_FALSE(w.lastMessage().contains(QStringLiteral("completely"))) << w.lastMessage().toStdString();
+  EXPECT_FALSE(w.workspace()->message().contains(QStringLiteral("completely"))) << w.workspace()->message().toStdString();
   EXPECT_EQ(w.model().eventCount(), events) << "the run on screen stays";
 
   const QString garbage = dir.filePath(QStringLiteral("garbage.trace"));
@@ -558,7 +560,7 @@ TEST(OpenTrace, ADamagedTraceShowsWhatIsReadableAndSaysWhatWasKept) {
       << err.toStdString();
   EXPECT_EQ(w.model().rankCount(), 2);
   EXPECT_EQ(w.model().eventCount(), static_cast<int>(st::readTrace(sample::fsdpText({2, 2, false})).trace.events.size()));
-  EXPECT_TRUE(w.lastMessage().contains(err)) << w.lastMessage().toStdString();
+  EXPECT_TRUE(w.workspace()->message().contains(err)) << w.workspace()->message().toStdString();
   // A file whose only readable lines are its header and job: the run on screen stays.
   ASSERT_TRUE(w.openTrace(writeSample(dir, QStringLiteral("good-again.trace"))).isEmpty());
   const QString nothing = dir.filePath(QStringLiteral("nothing.trace"));
@@ -566,5 +568,5 @@ TEST(OpenTrace, ADamagedTraceShowsWhatIsReadableAndSaysWhatWasKept) {
   const QString said = w.openTrace(nothing);
   EXPECT_TRUE(said.contains(QStringLiteral("unknown record 'garbage'"))) << said.toStdString();
   EXPECT_EQ(w.model().eventCount(), events) << "the run on screen stays";
-  EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("The run on screen stays"))) << w.lastMessage().toStdString();
+  EXPECT_TRUE(w.workspace()->message().contains(QStringLiteral("The run on screen stays"))) << w.workspace()->message().toStdString();
 }

@@ -1,6 +1,7 @@
 // The memory ledger on real runs (shardlab-run, Open MPI): what each rank measured
 // against the Ψ arithmetic of its ZeRO stage, and the differences explained.
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/AppSettings.h"
 #include "models/JobRunner.h"
@@ -215,7 +216,7 @@ TEST(LedgerView, TheZeroStagesLessonShowsTheLedgerOfEachRun) {
   ASSERT_TRUE(finished.wait(240000)) << w.logPane()->text().toStdString();
   QTest::qWait(100);
   ASSERT_FALSE(w.comparisonModel().isEmpty());
-  ASSERT_TRUE(w.showView(QStringLiteral("ledger")));
+  ASSERT_TRUE(w.workspace()->showView(QStringLiteral("ledger")));
   auto* ledger = w.findChild<LedgerView*>();
   ASSERT_NE(ledger, nullptr);
   auto* run = ledger->findChild<QComboBox*>(QStringLiteral("ledgerRun"));

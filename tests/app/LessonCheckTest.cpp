@@ -5,6 +5,7 @@
 // script, run on this machine with the same fault, fails the same lesson; and on the
 // same traces the app's verdict and `shardlab-quiz check-lesson` agree.
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "models/JobRunner.h"
 #include "models/LessonCatalog.h"
 #include "models/LessonVerdict.h"
@@ -119,7 +120,7 @@ TEST(LessonCheckInTheApp, ALessonWhosePointDidNotShowSaysSoWithTheMeasuredCause)
   ASSERT_TRUE(w.runLesson(QStringLiteral("pipeline-bubble")));
   ASSERT_TRUE(finished.wait(240000)) << w.logPane()->text().toStdString();
   QTest::qWait(50);
-  const LessonCheckBar* bar = w.lessonCheck();
+  const LessonCheckBar* bar = w.workspace()->lessonCheck();
   ASSERT_TRUE(bar->isVisible());
   ASSERT_TRUE(bar->verdict().made);
   EXPECT_FALSE(bar->verdict().passed) << bar->text().toStdString();

@@ -6,6 +6,7 @@
 // prediction check and the lesson's own check. Each lesson's runs are its written jobs,
 // cut to 3 steps (the bubble's steady steps are steps 1 and 2), on the real mpirun.
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "models/JobRunner.h"
 #include "models/Captions.h"
 #include "models/LessonCatalog.h"
@@ -144,8 +145,8 @@ void expectPanesAgree(const QString& lesson, const RecordedRun& run, MainWindow&
   EXPECT_EQ(fixed3(j["bubble"]["measured"].get<double>()), fixed3(b));
   EXPECT_TRUE(run.launcherTable.contains(QStringLiteral("measured %1, theory").arg(fixed3(b)))) << run.launcherTable.toStdString();
   EXPECT_TRUE(summaryHtml.contains(QStringLiteral("measured %1%").arg(percent1(b)))) << summaryHtml.toStdString();
-  const QFontMetricsF fm(w.pipelineView()->font());
-  const QString header = w.pipelineView()->bubbleLine(fm, 1280 - 16);
+  const QFontMetricsF fm(w.workspace()->pipelineView()->font());
+  const QString header = w.workspace()->pipelineView()->bubbleLine(fm, 1280 - 16);
   EXPECT_TRUE(header.contains(percent1(b) + QStringLiteral("% measured"))) << header.toStdString();
   ASSERT_TRUE(figures.bubble);
   EXPECT_EQ(percent1(*figures.bubble), percent1(b));

@@ -4,8 +4,11 @@
 // shows the quiz as an overlay the instructor shows or hides. Offscreen, over a
 // synthetic 4-rank × 6-unit trace (a layout test: no run is claimed).
 #include "MainWindow.h"
+#include "views/QuizOverlay.h"
+#include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/AppSettings.h"
+#include "views/Appearance.h"
 #include "views/CompareView.h"
 #include "views/Palette.h"
 #include "models/JobRunner.h"
@@ -45,11 +48,11 @@ namespace {
 struct PresentationMode {
   PresentationMode() {
     AppSettings::setOverrides(QString(), true);
-    AppSettings::applyAppearance(*qApp);
+    Appearance::apply(*qApp);
   }
   ~PresentationMode() {
     AppSettings::setOverrides(QString(), false);
-    AppSettings::applyAppearance(*qApp);
+    Appearance::apply(*qApp);
   }
 };
 } // namespace
@@ -98,10 +101,10 @@ TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
     ASSERT_EQ(w.model().rankCount(), 4);
     ASSERT_EQ(w.model().unitCount(), 6);
     ASSERT_EQ(w.model().unitName(0), QStringLiteral("embedding"));
-    ASSERT_TRUE(w.showView(QStringLiteral("ranks")));
+    ASSERT_TRUE(w.workspace()->showView(QStringLiteral("ranks")));
     w.playback().setFraction(0.4);
     QCoreApplication::processEvents();
-    RankView* ranks = w.rankView();
+    RankView* ranks = w.workspace()->rankView();
     ranks->repaint();
     // Text a room can read: 18 px or more, in the window and on the cards.
     EXPECT_GE(QFontInfo(w.font()).pixelSize(), 18);
@@ -118,11 +121,11 @@ TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
     EXPECT_FALSE(dock->toggleViewAction()->isEnabled()) << "View → Quiz would show the dock the overlay emptied";
     w.showQuiz();
     QCoreApplication::processEvents();
-    ASSERT_TRUE(w.quizOverlayShown());
-    EXPECT_TRUE(w.quizOverlay()->isAncestorOf(w.quizPanel()));
+    ASSERT_TRUE(w.workspace()->quizOverlayShown());
+    EXPECT_TRUE(w.workspace()->quizOverlay()->isAncestorOf(w.quizPanel()));
     EXPECT_TRUE(w.quizPanel()->isVisible());
     EXPECT_FALSE(dock->isVisible());
-    EXPECT_TRUE(w.rect().contains(QRect(w.quizOverlay()->mapTo(&w, QPoint()), w.quizOverlay()->size())));
+    EXPECT_TRUE(w.rect().contains(QRect(w.workspace()->quizOverlay()->mapTo(&w, QPoint()), w.workspace()->quizOverlay()->size())));
     w.quizPanel()->setAwaitingPrediction(true);
     QCoreApplication::processEvents();
     auto* input = w.quizPanel()->findChild<QLineEdit*>(QStringLiteral("predictionInput"));
@@ -130,9 +133,9 @@ TEST(Presentation, TheProjectorLayoutAt1280x720And1920x1080) {
     EXPECT_GE(input->width(), input->fontMetrics().horizontalAdvance(QStringLiteral("0000000000")));
     w.quizPanel()->setAwaitingPrediction(false);
     QTest::keyClick(&w, Qt::Key_F9);
-    EXPECT_FALSE(w.quizOverlayShown()) << "F9 hides it";
+    EXPECT_FALSE(w.workspace()->quizOverlayShown()) << "F9 hides it";
     QTest::keyClick(&w, Qt::Key_F9);
-    EXPECT_TRUE(w.quizOverlayShown()) << "and shows it again";
+    EXPECT_TRUE(w.workspace()->quizOverlayShown()) << "and shows it again";
     const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
     if (!out.isEmpty()) w.grab().save(out + QStringLiteral("/presentation-%1.png").arg(size.width()));
     // Leaving presentation mode puts the quiz back in its dock.
@@ -156,11 +159,11 @@ TEST(Presentation, BothRunsCardsAreLegibleAt1280x720) {
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
   ASSERT_TRUE(w.openTrace(trace).isEmpty());
   w.comparisonModel().setTrace(shardlab::trace::readTrace(sixUnitTrace(2)).trace);
-  w.refreshViews();
-  ASSERT_TRUE(w.showView(QStringLiteral("both")));
+  w.workspace()->refreshViews();
+  ASSERT_TRUE(w.workspace()->showView(QStringLiteral("both")));
   w.playback().setFraction(0.4);
   QCoreApplication::processEvents();
-  CompareView* both = w.compareView();
+  CompareView* both = w.workspace()->compareView();
   EXPECT_FALSE(both->timelinesShown());
   EXPECT_FALSE(both->timelineView(0)->isVisible());
   for (int run = 0; run < 2; ++run) {
@@ -196,7 +199,7 @@ TEST(Presentation, AMenuChoiceAfterTheCommandLineWins) {
   const QString savedTheme = QSettings().value(QStringLiteral("ui/theme")).toString();
   const double normal = qApp->font().pointSizeF();
   AppSettings::setOverrides(QStringLiteral("light"), true); // --theme light --presentation
-  AppSettings::applyAppearance(*qApp);
+  Appearance::apply(*qApp);
   ASSERT_GT(qApp->font().pointSizeF(), normal * 1.4);
   {
     MainWindow w;
@@ -216,14 +219,14 @@ TEST(Presentation, AMenuChoiceAfterTheCommandLineWins) {
     EXPECT_FALSE(AppSettings::presentation());
     EXPECT_FALSE(w.presentationLayout());
     EXPECT_DOUBLE_EQ(qApp->font().pointSizeF(), normal) << "normal text sizes again";
-    EXPECT_TRUE(w.compareView()->timelinesShown()) << "Both runs has its normal layout again";
+    EXPECT_TRUE(w.workspace()->compareView()->timelinesShown()) << "Both runs has its normal layout again";
     viewAction(w, QStringLiteral("Light theme"))->trigger();
   }
   AppSettings::setOverrides(QString(), false);
   if (savedTheme.isEmpty()) QSettings().remove(QStringLiteral("ui/theme"));
   else AppSettings::setTheme(savedTheme);
   QSettings().remove(QStringLiteral("ui/presentation"));
-  AppSettings::applyAppearance(*qApp);
+  Appearance::apply(*qApp);
 }
 
 namespace {
@@ -276,9 +279,9 @@ TEST(Presentation, BothRunsOfFourRanksAreLegibleAt1280x720) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     ASSERT_TRUE(w.openTrace(trace).isEmpty());
     w.comparisonModel().setTrace(shardlab::trace::readTrace(sixUnitTrace(4)).trace);
-    w.refreshViews();
-    ASSERT_TRUE(w.showView(QStringLiteral("both")));
-    CompareView* both = w.compareView();
+    w.workspace()->refreshViews();
+    ASSERT_TRUE(w.workspace()->showView(QStringLiteral("both")));
+    CompareView* both = w.workspace()->compareView();
     for (const double at : {0.4, 1.0}) {
       SCOPED_TRACE(at);
       w.playback().setFraction(at);
@@ -324,11 +327,11 @@ TEST(Presentation, CompareRunsIsWholeAt1280x720) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     ASSERT_TRUE(w.openTrace(trace).isEmpty());
     w.comparisonModel().setTrace(shardlab::trace::readTrace(sixUnitTrace(4)).trace);
-    w.refreshViews();
-    w.plotsView()->setComparison(&w.comparisonModel(), QStringLiteral("DDP"), QStringLiteral("FSDP"));
-    ASSERT_TRUE(w.showView(QStringLiteral("compare")));
+    w.workspace()->refreshViews();
+    w.workspace()->plotsView()->setComparison(&w.comparisonModel(), QStringLiteral("DDP"), QStringLiteral("FSDP"));
+    ASSERT_TRUE(w.workspace()->showView(QStringLiteral("compare")));
     QCoreApplication::processEvents();
-    PlotsView* plots = w.plotsView();
+    PlotsView* plots = w.workspace()->plotsView();
     QTableWidget* table = plots->compareTable();
     QCustomPlot* chart = plots->comparePlot();
     ASSERT_TRUE(table->isVisible());
@@ -414,7 +417,7 @@ TEST(Presentation, PipelineHeadersAndDiagramsAt1280x720) {
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     ASSERT_TRUE(w.openTrace(gpipe).isEmpty());
     w.comparisonModel().setTrace(shardlab::trace::readTraceFile(ofob.toStdString()).trace);
-    w.refreshViews();
+    w.workspace()->refreshViews();
     // The bubble measured and the theory, as the header writes them: never cut.
     auto expectWholeHeader = [&](PipelineView* view, const TraceModel& model) {
       view->repaint();
@@ -427,12 +430,12 @@ TEST(Presentation, PipelineHeadersAndDiagramsAt1280x720) {
       EXPECT_LE(view->shownHeader().size(), 2);
       EXPECT_TRUE(view->legendEntries().contains(QCoreApplication::translate("PipelineView", "recorded idle (hatched)")));
     };
-    ASSERT_TRUE(w.showView(QStringLiteral("pipeline")));
+    ASSERT_TRUE(w.workspace()->showView(QStringLiteral("pipeline")));
     w.playback().setFraction(0.5);
     QCoreApplication::processEvents();
-    expectWholeHeader(w.pipelineView(), w.model());
-    ASSERT_TRUE(w.showView(QStringLiteral("both")));
-    CompareView* both = w.compareView();
+    expectWholeHeader(w.workspace()->pipelineView(), w.model());
+    ASSERT_TRUE(w.workspace()->showView(QStringLiteral("both")));
+    CompareView* both = w.workspace()->compareView();
     ASSERT_TRUE(both->showsPipeline());
     for (const double at : {0.0, 0.5}) {
       SCOPED_TRACE(at);
@@ -476,7 +479,7 @@ TEST(Presentation, DarkControlsStandOutAndIndicatorsGrow) {
   const int normalRadio = qApp->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth);
   const int normalBox = qApp->style()->pixelMetric(QStyle::PM_IndicatorWidth);
   AppSettings::setOverrides(QStringLiteral("dark"), true);
-  AppSettings::applyAppearance(*qApp);
+  Appearance::apply(*qApp);
   EXPECT_GE(qApp->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth), normalRadio * 1.4);
   EXPECT_GE(qApp->style()->pixelMetric(QStyle::PM_IndicatorWidth), normalBox * 1.4);
   {
@@ -511,5 +514,5 @@ TEST(Presentation, DarkControlsStandOutAndIndicatorsGrow) {
     EXPECT_GE(contrastIn(image, groove.translated(slider->pos()), window), 40) << "the slider's groove";
   }
   AppSettings::setOverrides(QString(), false);
-  AppSettings::applyAppearance(*qApp);
+  Appearance::apply(*qApp);
 }

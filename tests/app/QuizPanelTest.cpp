@@ -378,9 +378,9 @@ TEST(QuizState, AnOpenedTraceOrAFreeExperimentStartsWithoutTheLessonsQuiz) {
   quiz->setProgressFile(dir.filePath(QStringLiteral("progress.json")));
   ASSERT_TRUE(w.runLesson(QStringLiteral("fsdp-shard-gather-free"), true)); // waits for the prediction
   ASSERT_TRUE(quiz->hasPrediction());
-  ASSERT_TRUE(w.waitingForPrediction());
+  ASSERT_TRUE(w.flow().waitingForPrediction());
   EXPECT_TRUE(w.openTrace(trace).isEmpty());
-  EXPECT_FALSE(w.waitingForPrediction()) << "the lesson left behind does not start later";
+  EXPECT_FALSE(w.flow().waitingForPrediction()) << "the lesson left behind does not start later";
   EXPECT_TRUE(quiz->lesson().isEmpty());
   EXPECT_FALSE(quiz->hasPrediction());
   EXPECT_TRUE(quiz->predictionResult().isEmpty());

@@ -3,6 +3,7 @@
 // (labelled as one) while the quiz keeps the measured run, and an op that waited for a
 // CPU core is dotted in the timeline and said so in the caption.
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/Captions.h"
 #include "models/JobRunner.h"
@@ -61,13 +62,13 @@ TEST(ReplaySwitch, ARealPipelineRunIsTakenApartAndReplayedInTheSameViews) {
   const QLocale locale;
   const auto pct = [&](double f) { return locale.toString(f * 100.0, 'f', 1) + QLatin1Char('%'); };
   EXPECT_EQ(pct(breakdown->measured), pct(model.summary().bubble.measured));
-  const QFontMetricsF fm(w.pipelineView()->font());
-  const QString line = w.pipelineView()->bubbleLine(fm, 1280 - 16);
+  const QFontMetricsF fm(w.workspace()->pipelineView()->font());
+  const QString line = w.workspace()->pipelineView()->bubbleLine(fm, 1280 - 16);
   EXPECT_LE(fm.horizontalAdvance(line), 1280 - 16);
   EXPECT_TRUE(line.contains(pct(model.summary().bubble.measured))) << line.toStdString();
   EXPECT_TRUE(line.contains(pct(model.summary().bubble.theory))) << line.toStdString();
   EXPECT_FALSE(line.contains(QChar(0x2026))) << "elided: " << line.toStdString();
-  const QString header = w.pipelineView()->breakdownText();
+  const QString header = w.workspace()->pipelineView()->breakdownText();
   const auto points = [&](double f) {
     return (f < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) + locale.toString(std::abs(f) * 100.0, 'f', 1);
   };

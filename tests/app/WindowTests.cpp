@@ -9,6 +9,7 @@
 #include "models/JobRunner.h"
 #include "views/LogPane.h"
 #include "MainWindow.h"
+#include "views/WorkspacePage.h"
 #include "views/QuizPanel.h"
 #include "models/PlaybackController.h"
 #include "SampleTrace.h"
@@ -56,7 +57,7 @@ struct Language {
 // The views' tabs (the window has other tab widgets: the quiz dock's, the docks' own tab bars).
 QString tabText(MainWindow& w, int i) {
   for (auto* tabs : w.findChildren<QTabWidget*>())
-    if (tabs->indexOf(w.rankView()) >= 0) return tabs->tabText(i);
+    if (tabs->indexOf(w.workspace()->rankView()) >= 0) return tabs->tabText(i);
   return {};
 }
 } // namespace
@@ -144,7 +145,7 @@ TEST(Shortcuts, ListedInHelpAndWorkWhenAViewHasFocus) {
   QApplication::setActiveWindow(&w);
   ASSERT_TRUE(QTest::qWaitForWindowActive(&w));
   auto& p = w.playback();
-  for (QWidget* view : {static_cast<QWidget*>(w.timelineView()), static_cast<QWidget*>(w.rankView())}) {
+  for (QWidget* view : {static_cast<QWidget*>(w.workspace()->timelineView()), static_cast<QWidget*>(w.workspace()->rankView())}) {
     view->setFocus();
     QCoreApplication::processEvents();
     ASSERT_TRUE(view->hasFocus());
@@ -249,14 +250,14 @@ TEST(LessonFlow, PredictFirstThenTheRunStarts) {
   QSignalSpy finished(&w, &MainWindow::lessonFinished);
   ASSERT_TRUE(w.runLesson(QStringLiteral("fsdp-shard-gather-free"), true));
   ASSERT_TRUE(quiz->hasPrediction());
-  EXPECT_TRUE(w.waitingForPrediction());
-  EXPECT_TRUE(w.lastMessage().contains(quiz->predictionQuestion())) << w.lastMessage().toStdString();
+  EXPECT_TRUE(w.flow().waitingForPrediction());
+  EXPECT_TRUE(w.workspace()->message().contains(quiz->predictionQuestion())) << w.workspace()->message().toStdString();
   QTest::qWait(300);
   EXPECT_EQ(finished.count(), 0) << "nothing runs before the prediction";
   EXPECT_FALSE(quiz->savePrediction(QStringLiteral("lots"))); // not a value: still waiting
-  EXPECT_TRUE(w.waitingForPrediction());
+  EXPECT_TRUE(w.flow().waitingForPrediction());
   ASSERT_TRUE(quiz->savePrediction(QStringLiteral("560 KiB")));
-  EXPECT_FALSE(w.waitingForPrediction());
+  EXPECT_FALSE(w.flow().waitingForPrediction());
   ASSERT_TRUE(finished.wait(180000));
   EXPECT_TRUE(finished.at(0).at(0).toBool());
   QTest::qWait(200);
