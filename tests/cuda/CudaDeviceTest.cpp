@@ -4,6 +4,7 @@
 // test is skipped and says why.
 #include "cuda/CudaDevice.h"
 #include "core/Device.h"
+#include "core/Gpt.h"
 
 #include "RequireGpu.h"
 
@@ -329,6 +330,98 @@ TEST_F(CudaVsCpu, AdamW) {
     c[i] -= param0[i];
   }
   expectClose(g, c, "adamw update");
+}
+
+// ---- The GPT's ops (core/Gpt.h): strided-batched GEMM, causal softmax, LayerNorm, and
+// a whole transformer block forward and backward.
+
+TEST_F(CudaVsCpu, GemmStridedBatchedOverHeads) {
+  // The attention's shape: per sequence, one S x S product per head, the heads' columns
+  // interleaved in rows of 3H (stride = head size).
+  const int S = 33, heads = 4, dh = 16, H = heads * dh;
+  for (const auto& [transA, transB] : {std::pair{false, true}, std::pair{false, false}, std::pair{true, false}}) {
+    SCOPED_TRACE(std::string(transA ? "At" : "A") + (transB ? "Bt" : "B"));
+    auto qkv = twin(random(static_cast<std::size_t>(S) * 3 * H));
+    const int M = S, N = transB ? S : dh, K = transB ? dh : S;
+    auto probs = twin(random(static_cast<std::size_t>(heads) * S * S));
+    auto C = twin(poison(static_cast<std::size_t>(heads) * S * S));
+    const std::int64_t sSS = static_cast<std::int64_t>(S) * S;
+    if (transB) { // scores = Q K^T
+      cpu_->gemmStridedBatched(false, true, M, N, K, 0.25f, qkv.cpu, 3 * H, dh, qkv.cpu + H, 3 * H, dh, 0.0f, C.cpu, S,
+                               sSS, heads);
+      gpu_->gemmStridedBatched(false, true, M, N, K, 0.25f, qkv.gpu, 3 * H, dh, qkv.gpu + H, 3 * H, dh, 0.0f, C.gpu, S,
+                               sSS, heads);
+    } else { // P V, or P^T dO: C is S x dh per head, ld dh, stride S x dh
+      cpu_->gemmStridedBatched(transA, false, S, dh, S, 1.0f, probs.cpu, S, sSS, qkv.cpu + 2 * H, 3 * H, dh, 0.0f,
+                               C.cpu, dh, static_cast<std::int64_t>(S) * dh, heads);
+      gpu_->gemmStridedBatched(transA, false, S, dh, S, 1.0f, probs.gpu, S, sSS, qkv.gpu + 2 * H, 3 * H, dh, 0.0f,
+                               C.gpu, dh, static_cast<std::int64_t>(S) * dh, heads);
+      const std::size_t n = static_cast<std::size_t>(heads) * S * dh;
+      expectClose(readGpu(C.gpu, n), readCpu(C.cpu, n), "strided-batched gemm");
+      continue;
+    }
+    expectClose(C, "strided-batched gemm");
+  }
+}
+
+TEST_F(CudaVsCpu, CausalSoftmaxForwardAndBackward) {
+  const int S = 70, matrices = 6;
+  const std::size_t n = static_cast<std::size_t>(matrices) * S * S;
+  auto scores = twin(random(n, -6.0f, 6.0f));
+  auto probs = twin(poison(n));
+  cpu_->causalSoftmaxForward(scores.cpu, probs.cpu, matrices, S);
+  gpu_->causalSoftmaxForward(scores.gpu, probs.gpu, matrices, S);
+  expectClose(probs, "causal softmax");
+  auto dprobs = twin(random(n));
+  auto dscores = twin(poison(n));
+  cpu_->causalSoftmaxBackward(probs.cpu, dprobs.cpu, dscores.cpu, matrices, S);
+  gpu_->causalSoftmaxBackward(probs.gpu, dprobs.gpu, dscores.gpu, matrices, S);
+  expectClose(dscores, "causal softmax backward");
+}
+
+TEST_F(CudaVsCpu, LayerNormForwardAndBackward) {
+  const int rows = 300, cols = 200;
+  const std::size_t n = static_cast<std::size_t>(rows) * cols;
+  auto x = twin(random(n, -3.0f, 3.0f)), gamma = twin(random(cols)), beta = twin(random(cols));
+  auto y = twin(poison(n)), mean = twin(poison(rows)), rstd = twin(poison(rows));
+  cpu_->layerNormForward(x.cpu, gamma.cpu, beta.cpu, y.cpu, mean.cpu, rstd.cpu, rows, cols);
+  gpu_->layerNormForward(x.gpu, gamma.gpu, beta.gpu, y.gpu, mean.gpu, rstd.gpu, rows, cols);
+  expectClose(y, "layernorm");
+  expectClose(mean, "layernorm mean");
+  expectClose(rstd, "layernorm rstd");
+  for (const bool accumulate : {false, true}) {
+    auto dy = twin(random(n));
+    auto dx = twin(accumulate ? random(n) : poison(n));
+    auto dgamma = twin(random(cols)), dbeta = twin(random(cols)); // accumulated onto
+    cpu_->layerNormBackward(x.cpu, gamma.cpu, mean.cpu, rstd.cpu, dy.cpu, dx.cpu, dgamma.cpu, dbeta.cpu, rows, cols,
+                            accumulate);
+    gpu_->layerNormBackward(x.gpu, gamma.gpu, mean.gpu, rstd.gpu, dy.gpu, dx.gpu, dgamma.gpu, dbeta.gpu, rows, cols,
+                            accumulate);
+    expectClose(dx, accumulate ? "layernorm dx (accumulated)" : "layernorm dx");
+    expectClose(dgamma, "layernorm dgamma");
+    expectClose(dbeta, "layernorm dbeta");
+  }
+}
+
+TEST_F(CudaVsCpu, GptBlockForwardAndBackward) {
+  ModelShape shape{64, 64, 1, true, 4, 24};
+  const GptDims dims = GptDims::of(shape, 3);
+  const std::size_t TH = static_cast<std::size_t>(dims.T()) * dims.H;
+  auto params = twin(random(shape.unitSize(1), -0.3f, 0.3f));
+  auto x = twin(random(TH)), y = twin(poison(TH));
+  auto saved = twin(std::vector<float>(GptBlockSaved::floats(dims), 0.0f));
+  gptBlockForward(*cpu_, params.cpu, x.cpu, y.cpu, GptBlockSaved::carve(saved.cpu, dims), dims);
+  gptBlockForward(*gpu_, params.gpu, x.gpu, y.gpu, GptBlockSaved::carve(saved.gpu, dims), dims);
+  expectClose(y, "gpt block forward");
+  auto dy = twin(random(TH)), dx = twin(poison(TH));
+  auto dparams = twin(std::vector<float>(params.n, 0.0f));
+  auto scratch = twin(std::vector<float>(gptBlockScratchFloats(dims), 0.0f));
+  gptBlockBackward(*cpu_, params.cpu, x.cpu, GptBlockSaved::carve(saved.cpu, dims), dy.cpu, dparams.cpu, dx.cpu,
+                   scratch.cpu, dims);
+  gptBlockBackward(*gpu_, params.gpu, x.gpu, GptBlockSaved::carve(saved.gpu, dims), dy.gpu, dparams.gpu, dx.gpu,
+                   scratch.gpu, dims);
+  expectClose(dx, "gpt block dx");
+  expectClose(dparams, "gpt block parameter gradients");
 }
 
 } // namespace

@@ -1,0 +1,116 @@
+// The GPT (--model gpt) as real Open MPI jobs: one rank learns the sequences' copy
+// pattern past what any one-token model (the MLP) can reach; DDP and FSDP on 2 ranks
+// compute the losses of 1 rank; bad GPT options exit 2 naming the option.
+#include "RunShardlab.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+
+using namespace shardlab::testing;
+
+namespace {
+
+const std::vector<std::string> kGpt{"--model", "gpt", "--heads", "4", "--seq-len", "32", "--layers", "2",
+                                    "--hidden", "64", "--vocab", "64", "--seed", "1", "-q"};
+
+std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
+  base.insert(base.end(), more.begin(), more.end());
+  return base;
+}
+
+std::vector<double> losses(const std::vector<std::string>& args, const std::string& dir) {
+  const auto r = runShardlab(with(args, {"--summary-json", dir + "/s.json"}), {}, 240);
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::ifstream in(dir + "/s.json");
+  const auto s = nlohmann::json::parse(in, nullptr, false);
+  if (s.is_discarded()) return {};
+  return s["loss"]["per_step"].get<std::vector<double>>();
+}
+
+// The chain's entropy rate (core/Data.cpp: successors with 0.6, 0.25, 0.1, a uniform
+// 0.05 tail), vocab 64: the lowest loss a model of one token can reach on the chain's targets.
+double chainEntropy(int vocab) {
+  const double p[4] = {0.6, 0.25, 0.1, 0.05};
+  double h = 0.0;
+  for (int i = 0; i < 3; ++i) h -= p[i] * std::log(p[i] + p[3] / vocab);
+  return h - p[3] * std::log(p[3] / vocab);
+}
+
+} // namespace
+
+TEST(Gpt, OneRankLearnsWhatTheMlpCannot) {
+  // 32 sequences of 32 tokens a step; the MLP gets the same 1024 tokens a step of the same chain.
+  const std::vector<std::string> run{"--strategy", "ddp", "--ranks", "1", "--steps", "60", "--lr", "0.01"};
+  const auto gpt = losses(with(with(kGpt, run), {"--batch", "32"}), freshDir("gpt-one-rank"));
+  const auto mlp = losses(with(run, {"--model", "mlp", "--layers", "2", "--hidden", "64", "--vocab", "64", "--seed",
+                                     "1", "--batch", "1024", "-q"}),
+                          freshDir("gpt-mlp-one-rank"));
+  ASSERT_EQ(gpt.size(), 60u);
+  ASSERT_EQ(mlp.size(), 60u);
+  // Visibly falling within 20 steps: from above ln 64 = 4.16 to below 2.5.
+  EXPECT_GT(gpt.front(), 4.0);
+  EXPECT_LT(gpt[19], 2.5);
+  // At the end below the MLP's, and below the chain's entropy, which no model of one
+  // token can pass: the GPT has learnt to copy from kCopyPeriod - 1 positions back.
+  EXPECT_LT(gpt.back(), mlp.back());
+  EXPECT_LT(gpt.back(), chainEntropy(64));
+  EXPECT_GT(mlp.back(), chainEntropy(64) - 0.1);
+  std::cout << "[ info     ] after 60 steps: gpt " << gpt.back() << ", mlp " << mlp.back() << ", chain entropy "
+            << chainEntropy(64) << "\n";
+}
+
+struct GptParity : ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(GptParity, TwoRanksComputeTheLossesOfOne) {
+  const std::vector<std::string> job{"--steps", "5", "--batch", "8"};
+  const auto one = losses(with(with(kGpt, job), {"--strategy", "ddp", "--ranks", "1"}), freshDir("gpt-parity-1"));
+  const auto two = losses(with(with(kGpt, job), GetParam()), freshDir("gpt-parity-2"));
+  ASSERT_EQ(one.size(), 5u);
+  ASSERT_EQ(two.size(), 5u);
+  for (std::size_t s = 0; s < one.size(); ++s)
+    EXPECT_NEAR(two[s], one[s], 1e-5 * std::abs(one[s])) << "step " << s;
+  EXPECT_LT(one.back(), one.front()); // it trains
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, GptParity,
+                         ::testing::Values(std::vector<std::string>{"--strategy", "ddp", "--ranks", "2"},
+                                           std::vector<std::string>{"--strategy", "fsdp", "--ranks", "2"},
+                                           std::vector<std::string>{"--strategy", "ddp", "--ranks", "2",
+                                                                    "--checkpoint-activations"},
+                                           std::vector<std::string>{"--strategy", "ddp", "--ranks", "2",
+                                                                    "--accumulate", "2"}),
+                         [](const auto& param) {
+                           const auto& p = param.param;
+                           return p[1] + (p.size() > 4 ? "_" + p[4].substr(2, 10) : std::string());
+                         });
+
+TEST(GptRules, BadInputExitsTwoNamingTheOption) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  for (const auto& c :
+       {Case{{"--model", "lstm"}, "--model: must be one of mlp, gpt (got 'lstm')"},
+        Case{{"--model", "gpt", "--hidden", "64", "--heads", "3"},
+             "--heads: the attention heads (3) must divide hidden (64)"},
+        Case{{"--model", "gpt", "--heads", "0"}, "--heads: must be at least 1 (got 0)"},
+        Case{{"--model", "gpt", "--seq-len", "5000"}, "--seq-len: must be between 1 and 4096 (got 5000)"},
+        Case{{"--model", "gpt", "--seq-len", "0"}, "--seq-len: must be at least 1 (got 0)"},
+        Case{{"--model", "gpt", "--seq-len", "x"}, "--seq-len: 'x' is not an integer"},
+        Case{{"--model", "gpt", "--strategy", "ddp", "--ranks", "2", "--batch", "512", "--seq-len", "4096"},
+             "--seq-len: a batch of 512 sequences of 4096 tokens is more than the 1048576 tokens a batch may hold"},
+        Case{{"--model", "gpt", "--strategy", "tp", "--ranks", "4", "--heads", "2"},
+             "--ranks: the tensor-parallel degree (4) must divide the attention heads (2)"},
+        Case{{"--model", "gpt", "--strategy", "pipeline", "--ranks", "2", "--schedule", "gpipe", "--microbatches", "2"},
+             "--model: the GPT trains under ddp and fsdp so far (the strategy is pipeline)"}}) {
+    SCOPED_TRACE(c.expected);
+    const auto r = runShardlab(with(c.args, {"--check"}));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
+  }
+}
