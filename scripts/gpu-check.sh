@@ -166,7 +166,7 @@ run() {
   if [ $rc -eq 0 ]; then
     record "$stage" "$name" PASS "$dt" "$limit" "${note%; }"
   elif [ $rc -eq 77 ]; then
-    record "$stage" "$name" SKIP "$dt" "$limit" "${note}nothing to test here (see log.txt)"
+    record "$stage" "$name" SKIP "$dt" "$limit" "${note}the check skipped, as it does without a GPU (see log.txt)"
   elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     record "$stage" "$name" "$bad" "$dt" "$limit" "${note}timed out after ${limit} s"
   else

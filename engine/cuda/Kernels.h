@@ -28,7 +28,8 @@ void residualAdd(float* y, const float* x, std::size_t n, cudaStream_t stream);
 void scale(float* x, float s, std::size_t n, cudaStream_t stream);
 
 // Embedding.cu: out[i, :] = table[tokens[i], :] and dtable[tokens[i], :] += dout[i, :]
-// (atomicAdd: the same token may appear many times).
+// (no atomics: the thread of a token's first occurrence adds every occurrence in
+// token order, as the CPU does, so the result is the same from run to run).
 void embeddingForward(const std::int32_t* tokens, const float* table, float* out, int n, int width,
                       cudaStream_t stream);
 void embeddingBackward(const std::int32_t* tokens, const float* dout, float* dtable, int n, int width,
