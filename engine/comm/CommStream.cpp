@@ -49,22 +49,6 @@ HandOffSpin handOffSpinOnThisNode(MPI_Comm comm) {
   return handOffSpinFor(ranksOnNode, usableCpuCount());
 }
 
-trace::RankMask worldMaskOf(MPI_Comm comm) {
-  int size = 0;
-  MPI_CHECK(MPI_Comm_size(comm, &size));
-  MPI_Group group, world;
-  MPI_CHECK(MPI_Comm_group(comm, &group));
-  MPI_CHECK(MPI_Comm_group(MPI_COMM_WORLD, &world));
-  std::vector<int> local(static_cast<std::size_t>(size)), global(static_cast<std::size_t>(size));
-  for (int i = 0; i < size; ++i) local[static_cast<std::size_t>(i)] = i;
-  MPI_CHECK(MPI_Group_translate_ranks(group, size, local.data(), world, global.data()));
-  MPI_Group_free(&group);
-  MPI_Group_free(&world);
-  trace::RankMask mask = 0;
-  for (int r : global) mask |= trace::RankMask{1} << r;
-  return mask;
-}
-
 CommStream::CommStream(MPI_Comm comm, Recorder& recorder, std::unique_ptr<Transport> transport, HandOffSpin spin)
     : comm_(comm), recorder_(recorder), transport_(std::move(transport)), spin_(spin) {
   if (!transport_) transport_ = makeMpiTransport(comm_, recorder_);

@@ -151,7 +151,4 @@ struct CommStream::Pending {
   std::function<std::function<void()>(int, int)> deviceWait; // Transport::Issued::deviceWait
 };
 
-// A mask with the ranks of `comm`, as world ranks.
-trace::RankMask worldMaskOf(MPI_Comm comm);
-
 } // namespace shardlab

@@ -2,7 +2,6 @@
 // the Open MPI transport on host buffers.
 #include "comm/Transport.h"
 
-#include "comm/CommStream.h"
 #include "comm/MpiCheck.h"
 #include "core/Bf16.h"
 
@@ -46,6 +45,22 @@ std::size_t CommOp::recvCount(int ranks) const {
   case trace::Kind::Send: return 0;
   default: return count;
   }
+}
+
+trace::RankMask worldMaskOf(MPI_Comm comm) {
+  int size = 0;
+  MPI_CHECK(MPI_Comm_size(comm, &size));
+  MPI_Group group, world;
+  MPI_CHECK(MPI_Comm_group(comm, &group));
+  MPI_CHECK(MPI_Comm_group(MPI_COMM_WORLD, &world));
+  std::vector<int> local(static_cast<std::size_t>(size)), global(static_cast<std::size_t>(size));
+  for (int i = 0; i < size; ++i) local[static_cast<std::size_t>(i)] = i;
+  MPI_CHECK(MPI_Group_translate_ranks(group, size, local.data(), world, global.data()));
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  trace::RankMask mask = 0;
+  for (int r : global) mask |= trace::RankMask{1} << r;
+  return mask;
 }
 
 Transport::Transport(MPI_Comm comm, Recorder& recorder) : comm_(comm), recorder_(recorder) {

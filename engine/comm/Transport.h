@@ -123,4 +123,7 @@ protected:
 // transports were pluggable, unchanged).
 std::unique_ptr<Transport> makeMpiTransport(MPI_Comm comm, Recorder& recorder);
 
+// A mask with the ranks of `comm`, as world ranks.
+trace::RankMask worldMaskOf(MPI_Comm comm);
+
 } // namespace shardlab

@@ -19,6 +19,7 @@
 // AdamW step follows. MPI tags are distinct per direction, micro-batch and stage
 // boundary, so no message can be taken for another.
 #include "comm/MpiCheck.h"
+#include "strategies/FlatUnit.h"
 #include "strategies/PipelineSchedules.h"
 #include "strategies/StagePlan.h"
 #include "strategies/Strategy.h"
@@ -44,7 +45,8 @@ public:
     checkTagRange();
     for (int v = 0; v < plan_.virtualStages; ++v) {
       const int c = plan_.modelChunk(ctx_.rank, v);
-      for (int u = plan_.firstOf(c); u <= plan_.lastOf(c); ++u) allocateUnit(u);
+      for (int u = plan_.firstOf(c); u <= plan_.lastOf(c); ++u)
+        units_.emplace(u, replicatedState(ctx_, u, initialUnit(ctx_.shape, ctx_.job.seed, u)));
     }
   }
 
@@ -52,7 +54,7 @@ public:
     step_ = step;
     global_ = &global;
     lossSum_ = 0.0;
-    for (auto& [u, g] : grads_) ctx_.device.zero(g.data(), g.bytes());
+    for (auto& [u, unit] : units_) ctx_.device.zero(unit.grad.data(), unit.grad.bytes());
     for (const PipeOp& op : schedule_) {
       if (op.kind == PipeOp::Forward) forward(op.chunk, op.micro);
       else backward(op.chunk, op.micro);
@@ -69,7 +71,7 @@ public:
       const int owner = plan_.rankOfUnit(u);
       std::vector<float> unit(ctx_.shape.unitSize(u));
       if (owner == ctx_.rank) {
-        ctx_.device.copyToHost(unit.data(), params_.at(u).data(), params_.at(u).bytes());
+        unit = units_.at(u).paramsOnHost(ctx_.device);
         if (ctx_.rank != 0)
           MPI_CHECK(MPI_Send(unit.data(), static_cast<int>(unit.size()), MPI_FLOAT, 0, kParamsTag, MPI_COMM_WORLD));
       } else if (ctx_.rank == 0) {
@@ -100,16 +102,6 @@ private:
                                   std::to_string(plan_.chunkCount()) + " stages exceed this MPI's tag range");
   }
 
-  void allocateUnit(int u) {
-    const auto n = ctx_.shape.unitSize(u);
-    params_[u] = ctx_.memory.allocate(Category::ParamReplica, u, n);
-    auto init = initialUnit(ctx_.shape, ctx_.job.seed, u);
-    ctx_.device.copyToDevice(params_[u].data(), init.data(), n * sizeof(float));
-    grads_[u] = ctx_.memory.allocate(Category::Grads, u, n);
-    m_[u] = ctx_.memory.allocate(Category::OptimizerState, u, n);
-    v_[u] = ctx_.memory.allocate(Category::OptimizerState, u, n);
-  }
-
   // F(local chunk, micro-batch).
   void forward(int local, int micro) {
     const int c = plan_.modelChunk(ctx_.rank, local);
@@ -118,7 +110,7 @@ private:
     auto runner = std::make_unique<UnitRunner>(ctx_, global_->inputs.data() + row0, global_->targets.data() + row0,
                                                rows_, 1.0f / static_cast<float>(ctx_.job.batch), step_, micro);
     if (c > 0) runner->setInput(first, receive(c - 1, first, micro, 0, Kind::WaitActivation));
-    for (int u = first; u <= last; ++u) runner->forward(u, params_.at(u).data());
+    for (int u = first; u <= last; ++u) runner->forward(u, units_.at(u).param.data());
     if (c + 1 < plan_.chunkCount()) {
       // The output stays in the runner, alive until this chunk's backward.
       activationSends_[{local, micro}] = send(runner->output(last), c + 1, last, micro, c, 0);
@@ -142,7 +134,10 @@ private:
       }
       runner->setOutputGrad(receive(c + 1, last, micro, 1, Kind::WaitGradient));
     }
-    for (int u = last; u >= first; --u) runner->backward(u, params_.at(u).data(), grads_.at(u).data());
+    for (int u = last; u >= first; --u) {
+      FlatUnit& unit = units_.at(u);
+      runner->backward(u, unit.param.data(), unit.grad.data());
+    }
     if (c > 0) {
       Buffer dx = std::move(runner->inputGrad());
       auto ticket = send(dx, c - 1, first, micro, c - 1, 1);
@@ -182,19 +177,14 @@ private:
   }
 
   void optimizerStep() {
-    const AdamWParams p = adamwParams(ctx_.job);
-    for (auto& [u, param] : params_) {
-      ScopedOp op(ctx_.recorder, Kind::Optimizer, u, step_);
-      ctx_.device.adamw(param.data(), grads_.at(u).data(), m_.at(u).data(), v_.at(u).data(), param.size(), p,
-                        step_ + 1);
-    }
+    for (auto& [u, unit] : units_) unit.adamw(ctx_, step_);
   }
 
   StrategyContext ctx_;
   StagePlan plan_;
   PipeSchedule schedule_;
   int micro_ = 1, rows_ = 1;
-  std::map<int, Buffer> params_, grads_, m_, v_; // by unit, this rank's units only
+  std::map<int, FlatUnit> units_; // this rank's units only
 
   // Per step.
   int step_ = 0;

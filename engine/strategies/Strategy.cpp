@@ -1,6 +1,7 @@
 #include "strategies/Strategy.h"
 
 #include "comm/MpiCheck.h"
+#include "strategies/UnitRunner.h"
 
 #include <stdexcept>
 
@@ -14,6 +15,25 @@ std::vector<float> initialUnit(const ModelShape& shape, std::uint64_t seed, int 
 
 AdamWParams adamwParams(const JobConfig& job) {
   return {static_cast<float>(job.lr), 0.9f, 0.999f, 1e-8f, static_cast<float>(job.weightDecay)};
+}
+
+StepResult runMicroSteps(StrategyContext& ctx, int step, const TokenBatch& global,
+                         const std::function<void(UnitRunner&, const MicroStep&)>& computeAndReduce,
+                         const std::function<void()>& finishReductions) {
+  const int K = ctx.job.accumulate;
+  const bool reduceEach = K > 1 && !ctx.job.noSync; // every micro-step reduces its gradients
+  const int local = ctx.job.batch / ctx.size, rows = local / K;
+  double lossSum = 0.0;
+  for (int k = 0; k < K; ++k) {
+    const MicroStep micro{k, K > 1 ? k : -1, k == K - 1, reduceEach || k == K - 1, reduceEach && k > 0};
+    const auto batch = SyntheticLanguage::slice(global, ctx.rank * local + k * rows, rows);
+    UnitRunner runner(ctx, batch.inputs.data(), batch.targets.data(), rows, 1.0f / static_cast<float>(ctx.job.batch),
+                      step, micro.micro);
+    computeAndReduce(runner, micro);
+    lossSum += runner.lossSum();
+    if (!micro.last && reduceEach) finishReductions();
+  }
+  return {lossSum, local};
 }
 
 std::unique_ptr<Strategy> makeStrategy(StrategyContext ctx) {

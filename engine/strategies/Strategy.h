@@ -11,6 +11,7 @@
 #include "core/Model.h"
 #include "core/Recorder.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -56,5 +57,35 @@ AdamWParams adamwParams(const JobConfig& job);
 
 // Initial full parameters of one unit, on the host.
 std::vector<float> initialUnit(const ModelShape& shape, std::uint64_t seed, int unit);
+
+class UnitRunner;
+
+// One micro-step of gradient accumulation (the job's accumulate K): a forward and
+// backward of 1/K of the rank's rows. Without no_sync every micro-step reduces its
+// gradients; with no_sync only the last does, the earlier ones accumulating into the
+// gradient buffers.
+struct MicroStep {
+  int index = 0;   // 0 .. K - 1
+  int micro = -1;  // for the records: the index, or -1 without accumulation
+  bool last = true;
+  bool reduces = true;
+  // A micro-step after the first that reduces its own gradients needs fresh result
+  // buffers: the reductions sum over ranks, so a gradient that already holds the
+  // reduced sum of the earlier micro-steps cannot be reduced again. Its result is
+  // added to that sum once reduced.
+  bool fresh = false;
+  bool first() const { return index == 0; }
+};
+
+// The step of a data-parallel strategy (DDP, FSDP) over this rank's batch/ranks rows
+// of the global batch: K micro-steps, each with its own UnitRunner on its rows.
+// `computeAndReduce` runs the micro-step's forward and backward and issues its
+// reductions; after each micro-step that reduced, except the last, `finishReductions`
+// waits for them and adds them to the sum, before the next one begins. The strategy
+// finishes the last micro-step's reductions in its optimizer step. Returns the loss
+// summed over the rank's rows, and their count.
+StepResult runMicroSteps(StrategyContext& ctx, int step, const TokenBatch& global,
+                         const std::function<void(UnitRunner&, const MicroStep&)>& computeAndReduce,
+                         const std::function<void()>& finishReductions);
 
 } // namespace shardlab

@@ -15,13 +15,12 @@
 // and every rank takes the same AdamW step. The loss is computed on every rank but
 // reported by rank 0 only, so the run's token count is the batch's.
 #include "comm/MpiCheck.h"
+#include "strategies/FlatUnit.h"
 #include "strategies/Strategy.h"
 #include "strategies/UnitRunner.h"
 
 namespace shardlab {
 namespace {
-
-using trace::Category;
 
 class TensorParallel final : public Strategy {
 public:
@@ -29,41 +28,29 @@ public:
 
   void setup() override {
     for (int u = 0; u < ctx_.shape.unitCount(); ++u) {
-      const bool block = ctx_.shape.kindOf(u) == UnitKind::Block;
-      const auto n = block ? ctx_.shape.unitSize(u, inner_) : ctx_.shape.unitSize(u);
-      std::vector<float> init(n);
-      if (block) initialBlockSlice(ctx_.shape, ctx_.job.seed, u, ctx_.rank * inner_, inner_, init.data());
-      else init = initialUnit(ctx_.shape, ctx_.job.seed, u);
-      params_.push_back(ctx_.memory.allocate(Category::ParamReplica, u, n));
-      ctx_.device.copyToDevice(params_.back().data(), init.data(), n * sizeof(float));
-      grads_.push_back(ctx_.memory.allocate(Category::Grads, u, n));
-      m_.push_back(ctx_.memory.allocate(Category::OptimizerState, u, n));
-      v_.push_back(ctx_.memory.allocate(Category::OptimizerState, u, n));
+      if (ctx_.shape.kindOf(u) != UnitKind::Block) {
+        units_.push_back(replicatedState(ctx_, u, initialUnit(ctx_.shape, ctx_.job.seed, u)));
+        continue;
+      }
+      std::vector<float> slice(ctx_.shape.unitSize(u, inner_));
+      initialBlockSlice(ctx_.shape, ctx_.job.seed, u, ctx_.rank * inner_, inner_, slice.data());
+      units_.push_back(replicatedState(ctx_, u, slice));
     }
   }
 
   StepResult step(int step, const TokenBatch& global) override {
-    const int U = ctx_.shape.unitCount();
     UnitRunner runner(ctx_, global.inputs.data(), global.targets.data(), ctx_.job.batch,
                       1.0f / static_cast<float>(ctx_.job.batch), step);
     runner.setTensorParallel(inner_, [this, step](float* partial, std::size_t count, int unit) {
       ctx_.comm.wait(ctx_.comm.allReduce(partial, count, {unit, step, -1}), step);
     });
 
-    for (int u = 0; u < U; ++u) runner.forward(u, params_[static_cast<std::size_t>(u)].data());
-    for (int u = U - 1; u >= 0; --u) {
-      auto& g = grads_[static_cast<std::size_t>(u)];
-      ctx_.device.zero(g.data(), g.bytes());
-      runner.backward(u, params_[static_cast<std::size_t>(u)].data(), g.data());
+    for (auto& unit : units_) runner.forward(unit.unit, unit.param.data());
+    for (auto unit = units_.rbegin(); unit != units_.rend(); ++unit) {
+      ctx_.device.zero(unit->grad.data(), unit->grad.bytes());
+      runner.backward(unit->unit, unit->param.data(), unit->grad.data());
     }
-
-    const AdamWParams p = adamwParams(ctx_.job);
-    for (int u = U - 1; u >= 0; --u) {
-      const auto i = static_cast<std::size_t>(u);
-      ScopedOp op(ctx_.recorder, Kind::Optimizer, u, step);
-      ctx_.device.adamw(params_[i].data(), grads_[i].data(), m_[i].data(), v_[i].data(), params_[i].size(), p,
-                        step + 1);
-    }
+    for (auto unit = units_.rbegin(); unit != units_.rend(); ++unit) unit->adamw(ctx_, step);
     if (ctx_.rank != 0) return {};
     return {runner.lossSum(), ctx_.job.batch};
   }
@@ -71,11 +58,9 @@ public:
   // Rank 0 gathers every block's slices and puts them back in the full block layout.
   std::vector<float> fullParameters() override {
     std::vector<float> all;
-    for (int u = 0; u < ctx_.shape.unitCount(); ++u) {
-      const auto i = static_cast<std::size_t>(u);
-      std::vector<float> local(params_[i].size());
-      ctx_.device.copyToHost(local.data(), params_[i].data(), params_[i].bytes());
-      if (ctx_.shape.kindOf(u) != UnitKind::Block) {
+    for (const auto& unit : units_) {
+      const std::vector<float> local = unit.paramsOnHost(ctx_.device);
+      if (ctx_.shape.kindOf(unit.unit) != UnitKind::Block) {
         if (ctx_.rank == 0) all.insert(all.end(), local.begin(), local.end());
         continue;
       }
@@ -117,7 +102,7 @@ private:
 
   StrategyContext ctx_;
   int inner_; // F = 4H / N
-  std::vector<Buffer> params_, grads_, m_, v_;
+  std::vector<FlatUnit> units_;
 };
 
 } // namespace
