@@ -99,5 +99,21 @@ TEST(CudaBuild, GpuTimeoutFromTheEnvironment) {
   unsetenv("SHARDLAB_GPU_TIMEOUT_S");
 }
 
+// The NCCL transport's test hook: SHARDLAB_TEST_COMM_DELAY_US, whole microseconds, off
+// unless set to a number in range (docs/gpu.md, "Races that fail every time").
+TEST(CudaBuild, TestCommDelayFromTheEnvironment) {
+  unsetenv("SHARDLAB_TEST_COMM_DELAY_US");
+  EXPECT_EQ(gpuTestCommDelayFromEnvironment(), std::chrono::microseconds(0));
+  EXPECT_EQ(GpuTransportOptions{}.commDelay, std::chrono::microseconds(0)) << "off by default";
+  setenv("SHARDLAB_TEST_COMM_DELAY_US", "5000", 1);
+  EXPECT_EQ(gpuTestCommDelayFromEnvironment(), std::chrono::microseconds(5000));
+  EXPECT_EQ(GpuTransportOptions{}.commDelay, std::chrono::microseconds(5000)) << "the options' default reads it";
+  for (const char* bad : {"0", "-5", "5ms", "2.5", "10000001", ""}) {
+    setenv("SHARDLAB_TEST_COMM_DELAY_US", bad, 1);
+    EXPECT_EQ(gpuTestCommDelayFromEnvironment(), std::chrono::microseconds(0)) << bad;
+  }
+  unsetenv("SHARDLAB_TEST_COMM_DELAY_US");
+}
+
 } // namespace
 } // namespace shardlab
