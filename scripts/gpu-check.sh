@@ -369,7 +369,7 @@ if [ -n "$BUNDLE" ]; then
       gpus=$(nvidia-smi --query-gpu=name,driver_version,compute_mode --format=csv,noheader 2>/dev/null | sort | uniq -c | xargs)
       modes=$(nvidia-smi --query-gpu=compute_mode --format=csv,noheader 2>/dev/null | sort -u | xargs)
       TABLE_HEAD+=("$NGPU GPU(s) (count, name, driver, compute mode): $gpus")
-      if [ "$modes" != "Default" ]; then
+      if [ -n "$modes" ] && [ "$modes" != "Default" ]; then
         GPU_NOT_SHARED="GPU compute mode is $modes, not Default: several processes cannot share one GPU"
       fi
       export SHARDLAB_REQUIRE_GPU=1 # a gpu test that skips is now a failure
