@@ -71,13 +71,13 @@ std::optional<MomentLocation> firstAllGather(const trace::Trace& t) {
   auto m = at(t, "first_all_gather", *i);
   const auto& e = t.events[*i];
   const int n = std::max(1, std::popcount(e.participants));
-  m.sentence = text::message("first-all-gather.run-rank-all-gathered-full", {{"rank", text::integer(e.rank)},
-                                                                             {"unit", m.unitName},
-                                                                             {"bytes", text::bytes(e.bytes)},
-                                                                             {"ranks", text::integer(n)},
-                                                                             {"at", text::ms(e.t0 - traceOrigin(t))},
-                                                                             {"shard_bytes", text::bytes(e.bytes / n)},
-                                                                             {"duration", text::ms(e.t1 - e.t0)}});
+  m.sentence = text::message("moment.first-all-gather", {{"rank", text::integer(e.rank)},
+                                                         {"unit", m.unitName},
+                                                         {"bytes", text::bytes(e.bytes)},
+                                                         {"ranks", text::integer(n)},
+                                                         {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                         {"shard_bytes", text::bytes(e.bytes / n)},
+                                                         {"duration", text::ms(e.t1 - e.t0)}});
   return m;
 }
 
@@ -88,11 +88,11 @@ std::optional<MomentLocation> gatheredFreed(const trace::Trace& t) {
   if (!i) return std::nullopt;
   auto m = at(t, "gathered_freed", *i);
   const auto& e = t.events[*i];
-  m.sentence = text::message("gathered-freed.run-rank-freed-s-gathered", {{"rank", text::integer(e.rank)},
-                                                                          {"bytes", text::bytes(-e.bytes)},
-                                                                          {"unit", m.unitName},
-                                                                          {"at", text::ms(e.t0 - traceOrigin(t))},
-                                                                          {"total", text::bytes(e.total)}});
+  m.sentence = text::message("moment.gathered-freed", {{"rank", text::integer(e.rank)},
+                                                       {"bytes", text::bytes(-e.bytes)},
+                                                       {"unit", m.unitName},
+                                                       {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                       {"total", text::bytes(e.total)}});
   return m;
 }
 
@@ -103,13 +103,12 @@ std::optional<MomentLocation> firstReduceScatter(const trace::Trace& t) {
   auto m = at(t, "first_reduce_scatter", *i);
   const auto& e = t.events[*i];
   const int n = std::max(1, std::popcount(e.participants));
-  m.sentence = text::message("first-reduce-scatter.run-rank-reduce-scattered-gradients",
-                             {{"rank", text::integer(e.rank)},
-                              {"unit", m.unitName},
-                              {"bytes", text::bytes(e.bytes)},
-                              {"at", text::ms(e.t0 - traceOrigin(t))},
-                              {"ranks", text::integer(n)},
-                              {"e_bytes_n", text::bytes(e.bytes / n)}});
+  m.sentence = text::message("moment.first-reduce-scatter", {{"rank", text::integer(e.rank)},
+                                                             {"unit", m.unitName},
+                                                             {"bytes", text::bytes(e.bytes)},
+                                                             {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                             {"ranks", text::integer(n)},
+                                                             {"e_bytes_n", text::bytes(e.bytes / n)}});
   return m;
 }
 
@@ -131,11 +130,10 @@ std::optional<MomentLocation> persistentMemory(const trace::Trace& t, const trac
   if (!last) return std::nullopt;
   auto m = at(t, "persistent_memory", *last);
   const std::int64_t model = modelBytes(t);
-  m.sentence =
-      text::message("persistent-memory.run-rank-held-between-steps", {{"rank", text::integer(rank->rank)},
-                                                                      {"held", text::bytes(rank->persistentBytes)},
-                                                                      {"model", text::bytes(model)},
-                                                                      {"model_times_4", text::bytes(4 * model)}});
+  m.sentence = text::message("moment.persistent-memory", {{"rank", text::integer(rank->rank)},
+                                                          {"held", text::bytes(rank->persistentBytes)},
+                                                          {"model", text::bytes(model)},
+                                                          {"model_times_4", text::bytes(4 * model)}});
   return m;
 }
 
@@ -171,12 +169,12 @@ std::optional<MomentLocation> prefetchOverlap(const trace::Trace& t) {
   auto m = at(t, "prefetch_overlap", *best);
   const auto& e = t.events[*best];
   const auto& o = t.events[bestOp];
-  m.sentence = text::message("prefetch-overlap.run-rank-s-all-gather", {{"rank", same(text::integer(e.rank))},
-                                                                        {"unit", same(m.unitName)},
-                                                                        {"kind", kindWord(o.kind)},
-                                                                        {"other_unit", same(t.unitName(o.unit))},
-                                                                        {"overlap", same(text::ms(bestOverlap))},
-                                                                        {"duration", same(text::ms(e.t1 - e.t0))}});
+  m.sentence = text::message("moment.prefetch-overlap", {{"rank", same(text::integer(e.rank))},
+                                                         {"unit", same(m.unitName)},
+                                                         {"kind", kindWord(o.kind)},
+                                                         {"other_unit", same(t.unitName(o.unit))},
+                                                         {"overlap", same(text::ms(bestOverlap))},
+                                                         {"duration", same(text::ms(e.t1 - e.t0))}});
   return m;
 }
 
@@ -189,21 +187,20 @@ std::optional<MomentLocation> allReduce(const trace::Trace& t, bool tensorParall
   const int n = std::max(1, std::popcount(e.participants));
   if (tensorParallel) {
     auto m = at(t, "tp_all_reduce", *i);
-    m.sentence = text::message("all-reduce.run-rank-all-reduced-inside", {{"rank", text::integer(e.rank)},
-                                                                          {"bytes", text::bytes(e.bytes)},
-                                                                          {"unit", m.unitName},
-                                                                          {"at", text::ms(e.t0 - traceOrigin(t))},
-                                                                          {"ranks", text::integer(n)},
-                                                                          {"duration", text::ms(e.t1 - e.t0)}});
+    m.sentence = text::message("moment.all-reduce-overlapped", {{"rank", text::integer(e.rank)},
+                                                                {"bytes", text::bytes(e.bytes)},
+                                                                {"unit", m.unitName},
+                                                                {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                                {"ranks", text::integer(n)},
+                                                                {"duration", text::ms(e.t1 - e.t0)}});
     return m;
   }
   auto m = at(t, "first_all_reduce", *i);
-  m.sentence = text::message("all-reduce.run-rank-all-reduced-gradients",
-                             {{"rank", text::integer(e.rank)},
-                              {"bytes", text::bytes(e.bytes)},
-                              {"unit", m.unitName.empty() ? std::string("-") : m.unitName},
-                              {"others", text::integer(n - 1)},
-                              {"at", text::ms(e.t0 - traceOrigin(t))}});
+  m.sentence = text::message("moment.all-reduce", {{"rank", text::integer(e.rank)},
+                                                   {"bytes", text::bytes(e.bytes)},
+                                                   {"unit", m.unitName.empty() ? std::string("-") : m.unitName},
+                                                   {"others", text::integer(n - 1)},
+                                                   {"at", text::ms(e.t0 - traceOrigin(t))}});
   return m;
 }
 
@@ -228,18 +225,17 @@ std::optional<MomentLocation> bubble(const trace::Trace& t, const trace::Summary
   const double perStage =
       e.rank >= 0 && static_cast<std::size_t>(e.rank) < s.bubble.perStage.size() ? s.bubble.perStage[static_cast<std::size_t>(e.rank)] : 0.0;
   const bool activation = e.kind == Kind::WaitActivation;
-  m.sentence =
-      text::message("bubble.run-stage-waited-t-step",
-                    {{"stage", same(text::integer(e.rank))},
-                     {"waited", same(text::ms(e.t1 - e.t0))},
-                     {"what", activation ? text::message("bubble.activation") : text::message("bubble.gradient")},
-                     {"at", same(text::ms(e.t0 - traceOrigin(t)))},
-                     {"step", same(text::integer(e.step))},
-                     {"stage_share", same(text::percent(perStage))},
-                     {"theory", same(text::percent(s.bubble.theory))},
-                     {"stages", same(text::integer(s.bubble.stages))},
-                     {"microbatches", same(text::integer(s.bubble.microbatches))},
-                     {"measured", same(text::percent(s.bubble.measured))}});
+  m.sentence = text::message("moment.bubble", {{"stage", same(text::integer(e.rank))},
+                                               {"waited", same(text::ms(e.t1 - e.t0))},
+                                               {"what", activation ? text::message("moment.bubble-activation")
+                                                                   : text::message("moment.bubble-gradient")},
+                                               {"at", same(text::ms(e.t0 - traceOrigin(t)))},
+                                               {"step", same(text::integer(e.step))},
+                                               {"stage_share", same(text::percent(perStage))},
+                                               {"theory", same(text::percent(s.bubble.theory))},
+                                               {"stages", same(text::integer(s.bubble.stages))},
+                                               {"microbatches", same(text::integer(s.bubble.microbatches))},
+                                               {"measured", same(text::percent(s.bubble.measured))}});
   return m;
 }
 
@@ -250,13 +246,13 @@ std::optional<MomentLocation> activationSend(const trace::Trace& t) {
   if (!i) return std::nullopt;
   auto m = at(t, "activation_send", *i);
   const auto& e = t.events[*i];
-  m.sentence = text::message("activation-send.run-rank-sent-micro-batch", {{"rank", text::integer(e.rank)},
-                                                                           {"micro", text::integer(e.micro)},
-                                                                           {"peer", text::integer(e.peer)},
-                                                                           {"at", text::ms(e.t0 - traceOrigin(t))},
-                                                                           {"rows", text::integer(e.rows)},
-                                                                           {"cols", text::integer(e.cols)},
-                                                                           {"bytes", text::bytes(e.bytes)}});
+  m.sentence = text::message("moment.activation-send", {{"rank", text::integer(e.rank)},
+                                                        {"micro", text::integer(e.micro)},
+                                                        {"peer", text::integer(e.peer)},
+                                                        {"at", text::ms(e.t0 - traceOrigin(t))},
+                                                        {"rows", text::integer(e.rows)},
+                                                        {"cols", text::integer(e.cols)},
+                                                        {"bytes", text::bytes(e.bytes)}});
   return m;
 }
 
@@ -266,15 +262,14 @@ std::optional<MomentLocation> outOfMemory(const trace::Trace& t, const trace::Su
   const auto i = firstWhere(t, [&](const Event& e) { return e.record == Record::OutOfMemory && e.rank == o.rank; });
   if (!i) return std::nullopt;
   auto m = at(t, "out_of_memory", *i);
-  m.sentence = text::message("out-of-memory.run-rank-needed-more-unit",
-                             {{"rank", same(text::integer(o.rank))},
-                              {"needed", same(text::bytes(o.needed))},
-                              {"category", categoryName(o.category)},
-                              {"unit", same(o.unit)},
-                              {"holding", same(text::bytes(o.holding))},
-                              {"budget", same(text::bytes(o.budget))},
-                              {"total", same(text::bytes(o.holding + o.needed))},
-                              {"at", same(text::ms(t.events[*i].t0 - traceOrigin(t)))}});
+  m.sentence = text::message("moment.out-of-memory", {{"rank", same(text::integer(o.rank))},
+                                                      {"needed", same(text::bytes(o.needed))},
+                                                      {"category", categoryName(o.category)},
+                                                      {"unit", same(o.unit)},
+                                                      {"holding", same(text::bytes(o.holding))},
+                                                      {"budget", same(text::bytes(o.budget))},
+                                                      {"total", same(text::bytes(o.holding + o.needed))},
+                                                      {"at", same(text::ms(t.events[*i].t0 - traceOrigin(t)))}});
   return m;
 }
 

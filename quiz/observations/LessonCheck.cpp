@@ -50,7 +50,7 @@ std::optional<double> coreWaitShare(const Runs& runs) {
 LocalizedText busyMachine(const Runs& runs) {
   const auto share = coreWaitShare(runs);
   if (!share || *share < 0.05) return {};
-  return text::message("busy-machine.ranks-waited-cpu-core-up", {{"share", number(text::percent(*share))}});
+  return text::message("check.busy-machine", {{"share", number(text::percent(*share))}});
 }
 
 LocalizedText concat(const LocalizedText& a, const LocalizedText& b) {
@@ -71,8 +71,8 @@ LessonCheck result(std::string figure, std::string expected, std::string measure
 // The general verdict: what was checked (`name`, in each language), and whether it showed.
 LocalizedText plainVerdict(const LessonCheck& c, const Runs& runs, const LocalizedText& name) {
   const text::Params args{{"what", name}, {"measured", number(c.measured)}, {"expected", number(c.expected)}};
-  if (c.passed) return text::message("plain-verdict.run-showed-lesson-s-point", args);
-  return concat(text::message("plain-verdict.lesson-s-point-not-show", args), busyMachine(runs));
+  if (c.passed) return text::message("check.shown", args);
+  return concat(text::message("check.not-shown", args), busyMachine(runs));
 }
 
 // pipeline-bubble, gpipe-vs-1f1b: the GPipe run's bubble within 0.05 of (p−1)/(m+p−1).
@@ -91,19 +91,18 @@ std::optional<LessonCheck> bubbleCheck(const Runs& runs, const std::vector<std::
                        (d->cpuTimes ? points(d->coreWaits) : std::string("-")) + " cores " + points(d->unexplained) +
                        " unexplained)";
   if (c.passed) {
-    c.verdict =
-        text::message("bubble-check.run-showed-lesson-s-point",
-                      {{"measured", number(text::percent(b.measured))}, {"theory", number(text::percent(b.theory))}});
+    c.verdict = text::message("bubble-check.shown", {{"measured", number(text::percent(b.measured))},
+                                                     {"theory", number(text::percent(b.theory))}});
     return c;
   }
   // The parts of the difference, largest first, each measured by a replay of this run.
   std::vector<std::pair<LocalizedText, double>> parts;
   if (d) {
-    parts = {{text::message("bubble-check.hand-offs-between-stages"), d->handoffs},
-             {text::message("bubble-check.schedule-run-optimizer-step-stage"), d->scheduleAsRun},
-             {text::message("bubble-check.slower-ops"), d->slowerOps},
-             {text::message("bubble-check.unexplained"), d->unexplained}};
-    if (d->cpuTimes) parts.push_back({text::message("bubble-check.waiting-cpu-cores"), d->coreWaits});
+    parts = {{text::message("bubble-check.part-hand-offs"), d->handoffs},
+             {text::message("bubble-check.part-schedule"), d->scheduleAsRun},
+             {text::message("bubble-check.part-slower-ops"), d->slowerOps},
+             {text::message("bubble-check.part-unexplained"), d->unexplained}};
+    if (d->cpuTimes) parts.push_back({text::message("bubble-check.part-cores"), d->coreWaits});
     std::stable_sort(parts.begin(), parts.end(),
                      [](const auto& x, const auto& y) { return std::abs(x.second) > std::abs(y.second); });
   }
@@ -117,13 +116,13 @@ std::optional<LessonCheck> bubbleCheck(const Runs& runs, const std::vector<std::
     }
     causes.set(lang, list.empty() ? "-" : list);
   }
-  c.verdict = concat(text::message("bubble-check.lesson-s-point-not-show",
-                                   {{"measured", number(text::percent(b.measured))},
-                                    {"theory", number(text::percent(b.theory))},
-                                    {"points", number(points(b.measured - b.theory))},
-                                    {"causes", causes},
-                                    {"schedule_alone", number(d ? text::percent(d->scheduleAlone) : "-")}}),
-                     busyMachine(runs));
+  c.verdict = concat(
+      text::message("bubble-check.not-shown", {{"measured", number(text::percent(b.measured))},
+                                               {"theory", number(text::percent(b.theory))},
+                                               {"points", number(points(b.measured - b.theory))},
+                                               {"causes", causes},
+                                               {"schedule_alone", number(d ? text::percent(d->scheduleAlone) : "-")}}),
+      busyMachine(runs));
   if (d) c.replay = ReplayToShow::ScheduleAlone;
   return c;
 }
@@ -150,7 +149,7 @@ std::optional<LessonCheck> prefetchCheck(const Runs& runs, const std::vector<std
   const std::string figure = "exposed comm, prefetch on / off";
   if (std::find(unmet.begin(), unmet.end(), "cores_per_rank") == unmet.end()) {
     auto c = result(figure, "≤ 0.50", text::fixed(ratio, 2), ratio <= 0.5);
-    c.verdict = plainVerdict(c, runs, text::message("prefetch-check.rank-0-s-exposed-communication"));
+    c.verdict = plainVerdict(c, runs, text::message("prefetch-check.figure"));
     return c;
   }
   // Fewer than 2 cores per rank: a rank's communication thread has no core of its own,
@@ -169,9 +168,8 @@ std::optional<LessonCheck> prefetchCheck(const Runs& runs, const std::vector<std
                   text::fixed(replayRatio, 2) + " replayed at the reference interconnect (measured " +
                       text::fixed(ratio, 2) + ": not shown for real, 1 core per rank, needs 2)",
                   replayRatio <= 0.5);
-  c.verdict =
-      text::message("prefetch-check.not-shown-real-machine-each",
-                    {{"ratio", number(text::times(ratio))}, {"replay_ratio", number(text::times(replayRatio))}});
+  c.verdict = text::message("prefetch-check.not-shown-for-real", {{"ratio", number(text::times(ratio))},
+                                                                  {"replay_ratio", number(text::times(replayRatio))}});
   c.replay = ReplayToShow::Reference;
   return c;
 }
@@ -180,7 +178,7 @@ std::optional<LessonCheck> ddpCheck(const Runs& runs, const std::vector<std::str
   const auto [exposed, total] = comm(*runs[0].summary);
   auto c = result("exposed / total comm", "< 1", total > 0 ? text::fixed(exposed / total, 2) : "no comm",
                   total > 0 && exposed < total);
-  c.verdict = plainVerdict(c, runs, text::message("ddp-check.rank-0-s-exposed-communication"));
+  c.verdict = plainVerdict(c, runs, text::message("ddp-check.figure"));
   return c;
 }
 
@@ -196,7 +194,7 @@ std::optional<LessonCheck> stragglerCheck(const Runs& runs, const std::vector<st
   const double fast = share(ranks[0]), straggler = share(ranks[slow]);
   auto c = result("rank 0 / straggler waiting share", "rank 0 > straggler",
                   text::fixed(fast, 2) + " / " + text::fixed(straggler, 2), fast > straggler);
-  c.verdict = plainVerdict(c, runs, text::message("straggler-check.share-step-rank-0-waited"));
+  c.verdict = plainVerdict(c, runs, text::message("straggler-check.figure"));
   return c;
 }
 
@@ -215,7 +213,7 @@ std::optional<LessonCheck> zeroStagesCheck(const Runs& runs, const std::vector<s
   const double expected = (n + 1) / 2.0;
   auto c = result("persistent bytes, ZeRO-1 / ZeRO-3", text::fixed(expected, 2) + " ± 5%", text::fixed(ratio, 3),
                   std::abs(ratio - expected) <= 0.05 * expected);
-  c.verdict = plainVerdict(c, runs, text::message("zero-stages-check.rank-0-s-persistent-bytes"));
+  c.verdict = plainVerdict(c, runs, text::message("zero-stages-check.figure"));
   return c;
 }
 
@@ -235,7 +233,7 @@ std::optional<LessonCheck> mixedPrecisionCheck(const Runs& runs, const std::vect
   if (!a || !b || *b <= 0) return std::nullopt;
   const double ratio = *a / *b;
   auto c = result("all-gather bytes, bf16 / fp32", "0.50 ± 0.02", text::fixed(ratio, 3), std::abs(ratio - 0.5) <= 0.02);
-  c.verdict = plainVerdict(c, runs, text::message("mixed-precision-check.all-gathers-bytes-bf16-over"));
+  c.verdict = plainVerdict(c, runs, text::message("mixed-precision-check.figure"));
   return c;
 }
 
@@ -255,7 +253,7 @@ std::optional<LessonCheck> accumulationCheck(const Runs& runs, const std::vector
   const double ratio = *sync / *noSync;
   auto c = result("all-reduces per step, sync / no_sync", std::to_string(k), text::fixed(ratio, 2),
                   std::abs(ratio - k) < 1e-9);
-  c.verdict = plainVerdict(c, runs, text::message("accumulation-check.all-reduces-per-step-without"));
+  c.verdict = plainVerdict(c, runs, text::message("accumulation-check.figure"));
   return c;
 }
 
@@ -274,7 +272,7 @@ std::optional<LessonCheck> checkpointingCheck(const Runs& runs, const std::vecto
       static_cast<double>(on->ranksDetail[0].forwardOps) / static_cast<double>(off->ranksDetail[0].forwardOps);
   auto c = result("activation peak on / off; forward ops on / off", "< 1; ≥ 1.9",
                   text::fixed(peak, 2) + "; " + text::fixed(forwards, 2), peak < 1.0 && forwards >= 1.9);
-  c.verdict = plainVerdict(c, runs, text::message("checkpointing-check.rank-0-s-activation-peak"));
+  c.verdict = plainVerdict(c, runs, text::message("checkpointing-check.figure"));
   return c;
 }
 
@@ -284,8 +282,8 @@ std::optional<LessonCheck> finishedCheck(const Runs& runs, const std::vector<std
     return r.summary->stepsCompleted == r.summary->steps || r.summary->outOfMemory;
   });
   auto c = result("runs end as the lesson expects", "yes", done ? "yes" : "no", done);
-  c.verdict = done ? text::message("finished-check.runs-ended-lesson-expects")
-                   : concat(text::message("finished-check.run-not-end-lesson-expects"), busyMachine(runs));
+  c.verdict =
+      done ? text::message("finished-check.ended") : concat(text::message("finished-check.stopped"), busyMachine(runs));
   return c;
 }
 

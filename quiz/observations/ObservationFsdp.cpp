@@ -17,7 +17,7 @@ void chooseByCount(Draft& d, const std::map<std::int64_t, LocalizedText>& reason
   if (const auto it = reasons.find(actual); it != reasons.end())
     d.correct = it->second;
   else
-    d.correct = text::message("choose-by-count.trace-counts", {{"count", std::to_string(actual)}});
+    d.correct = text::message("collective-count.answer-from-trace", {{"count", std::to_string(actual)}});
   for (const auto& [count, reason] : reasons)
     if (count != actual) d.wrong.push_back(reason);
 }
@@ -51,35 +51,33 @@ public:
     // Each candidate count with the reason a learner might give for it.
     std::map<std::int64_t, LocalizedText> reasons;
     if (fsdp) {
-      reasons[2 * units] = text::message("collective-count.each-units-gathered-before-forward",
-                                         {{"count", std::to_string(2 * units)}, {"units", u}});
-      reasons[units] = text::message("collective-count.each-units-gathered-once-kept", {{"units", u}});
-      reasons[1] = text::message("collective-count.1-whole-model-gathered-once");
-      reasons[3 * units] = text::message("collective-count.forward-backward-optimizer-step-each",
-                                         {{"count", std::to_string(3 * units)}});
-      // Only when no reason above already has that count (8 ranks, 2 layers: 8 = 2 × 4 units).
-      reasons.try_emplace(in.summary.ranks, text::message("collective-count.one-per-rank-fetch-each", {{"ranks", n}}));
-    } else {
-      reasons[units] = text::message("collective-count.one-per-unit-gradients-soon", {{"units", u}});
       reasons[2 * units] =
-          text::message("collective-count.one-per-unit-forward-parameters", {{"count", std::to_string(2 * units)}});
-      reasons[1] = text::message("collective-count.1-all-gradients-summed-one");
-      reasons[0] = text::message("collective-count.0-each-rank-trains-replica");
+          text::message("collective-count.fsdp-gathered-twice", {{"count", std::to_string(2 * units)}, {"units", u}});
+      reasons[units] = text::message("collective-count.fsdp-gathered-once", {{"units", u}});
+      reasons[1] = text::message("collective-count.fsdp-whole-model");
+      reasons[3 * units] = text::message("collective-count.fsdp-three-times", {{"count", std::to_string(3 * units)}});
+      // Only when no reason above already has that count (8 ranks, 2 layers: 8 = 2 × 4 units).
+      reasons.try_emplace(in.summary.ranks, text::message("collective-count.fsdp-one-per-rank", {{"ranks", n}}));
+    } else {
+      reasons[units] = text::message("collective-count.ddp-one-per-unit", {{"units", u}});
+      reasons[2 * units] = text::message("collective-count.ddp-two-per-unit", {{"count", std::to_string(2 * units)}});
+      reasons[1] = text::message("collective-count.ddp-one-call");
+      reasons[0] = text::message("collective-count.ddp-none");
     }
     Draft d;
     d.templateId = id();
     d.lesson = fsdp ? "fsdp-shard-gather-free" : "ddp-replicas";
     d.moment = fsdp ? "first_all_gather" : "first_all_reduce";
     const std::string sharding(name(in.trace.config()->sharding));  // an fsdp or ddp run has a job record
-    d.text = fsdp ? text::message("collective-count.fsdp-run-sharding-how-many",
-                                  {{"ranks", n}, {"units", u}, {"sharding", sharding}})
-                  : text::message("collective-count.ddp-run-how-many-all", {{"ranks", n}, {"units", u}});
+    d.text = fsdp
+                 ? text::message("collective-count.fsdp-question", {{"ranks", n}, {"units", u}, {"sharding", sharding}})
+                 : text::message("collective-count.ddp-question", {{"ranks", n}, {"units", u}});
     chooseByCount(d, reasons, perStep);
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
     d.explanation =
-        fsdp ? text::message("collective-count.trace-all-gathers-per-rank",
+        fsdp ? text::message("collective-count.fsdp-explanation",
                              {{"total", total}, {"steps", steps}, {"per_step", std::to_string(perStep)}, {"units", u}})
-             : text::message("collective-count.trace-all-reduces-per-rank",
+             : text::message("collective-count.ddp-explanation",
                              {{"total", total}, {"steps", steps}, {"per_step", std::to_string(perStep)}, {"units", u}});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
@@ -120,23 +118,20 @@ public:
     const std::string unit = moment->unitName, n = std::to_string(ranks);
     const int owner = ag.unit % ranks;
     auto set = [&](const std::vector<int>& rs) {
-      return rs.empty() ? text::message("gather-free-sequence.none") : same(text::rankList(rs));
+      return rs.empty() ? text::message("gather-free-sequence.no-rank") : same(text::rankList(rs));
     };
     std::vector<std::pair<std::vector<int>, LocalizedText>> options{
-        {all,
-         text::message("gather-free-sequence.ranks-every-rank-gathered-whole", {{"rank_list", text::rankList(all)}})},
-        {{ag.rank},
-         text::message("gather-free-sequence.only-rank-rank-whose-call", {{"rank", std::to_string(ag.rank)}})},
+        {all, text::message("gather-free-sequence.every-rank", {{"rank_list", text::rankList(all)}})},
+        {{ag.rank}, text::message("gather-free-sequence.only-the-caller", {{"rank", std::to_string(ag.rank)}})},
         {{owner},
-         text::message("gather-free-sequence.only-rank-which-owns",
-                       {{"owner", std::to_string(owner)}, {"unit", unit}})},
-        {{}, text::message("gather-free-sequence.none-every-rank-keeps-only", {{"ranks", n}})}};
+         text::message("gather-free-sequence.only-the-owner", {{"owner", std::to_string(owner)}, {"unit", unit}})},
+        {{}, text::message("gather-free-sequence.none-shards-only", {{"ranks", n}})}};
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-shard-gather-free";
     d.moment = "first_all_gather";
     d.text = text::message(
-        "gather-free-sequence.run-rank-all-gathered-t",
+        "gather-free-sequence.question",
         {{"rank", std::to_string(ag.rank)}, {"unit", unit}, {"at", text::ms(ag.t0 - traceOrigin(in.trace))}});
     bool matched = false;
     std::vector<std::vector<int>> seen; // one choice per set of ranks, so no wrong choice is also right
@@ -151,15 +146,15 @@ public:
       }
     }
     if (!matched) {
-      d.correct = text::message("gather-free-sequence.ranks", {{"holders", set(holders)}});
+      d.correct = text::message("gather-free-sequence.rank-set", {{"holders", set(holders)}});
     }
     const auto freed = findMoment(in.trace, in.summary, "gathered_freed");
-    d.explanation = text::message("gather-free-sequence.trace-end-their-call-rank",
-                                  {{"at", same(text::ms(ag.t1 - traceOrigin(in.trace)))},
-                                   {"holders", set(holders)},
-                                   {"bytes", same(text::bytes(ag.bytes))},
-                                   {"unit", same(unit)},
-                                   {"rank", same(std::to_string(ag.rank))}});
+    d.explanation =
+        text::message("gather-free-sequence.explanation", {{"at", same(text::ms(ag.t1 - traceOrigin(in.trace)))},
+                                                           {"holders", set(holders)},
+                                                           {"bytes", same(text::bytes(ag.bytes))},
+                                                           {"unit", same(unit)},
+                                                           {"rank", same(std::to_string(ag.rank))}});
     if (freed) {
       for (const auto& lang : {"en", "fr", "ru"})
         d.explanation.set(lang, d.explanation.get(lang) + " " + freed->sentence.get(lang));
@@ -182,20 +177,19 @@ public:
     d.templateId = id();
     d.lesson = "fsdp-prefetch";
     d.moment = "prefetch_overlap";
-    d.text = text::message(
-        "overlap-fraction.fsdp-run-prefetch-rank-spent",
-        {{"prefetch", prefetch ? text::message("overlap-fraction.on") : text::message("overlap-fraction.off")},
-         {"rank", same(std::to_string(r.rank))},
-         {"comm_s", same(text::fixed(r.commS, 4))}});
+    d.text = text::message("overlap-fraction.question", {{"prefetch", prefetch ? text::message("overlap-fraction.on")
+                                                                               : text::message("overlap-fraction.off")},
+                                                         {"rank", same(std::to_string(r.rank))},
+                                                         {"comm_s", same(text::fixed(r.commS, 4))}});
     d.correct = same(text::percent(hidden));
     for (double v : distinctFrom(hidden, {0.5, 0.9, 0.25, 1.0, 0.75, 0.0, 0.1}, 0.1, false))
       d.wrong.push_back(same(text::percent(v)));
-    d.explanation = text::message("overlap-fraction.summary-rank-comm-s-s",
-                                  {{"rank", std::to_string(r.rank)},
-                                   {"comm_s", text::fixed(r.commS, 4)},
-                                   {"exposed_comm_s", text::fixed(r.exposedCommS, 4)},
-                                   {"hidden", text::percent(hidden)},
-                                   {"step_time_s", text::fixed(in.summary.stepTimeS, 4)}});
+    d.explanation =
+        text::message("overlap-fraction.explanation", {{"rank", std::to_string(r.rank)},
+                                                       {"comm_s", text::fixed(r.commS, 4)},
+                                                       {"exposed_comm_s", text::fixed(r.exposedCommS, 4)},
+                                                       {"hidden", text::percent(hidden)},
+                                                       {"step_time_s", text::fixed(in.summary.stepTimeS, 4)}});
     d.numeric = NumericAnswer{hidden, 0.05, "fraction"};
     return finish(std::move(d), in);
   }
@@ -220,24 +214,22 @@ public:
     if (units <= 0) return std::nullopt;
     const auto u = std::to_string(units);
     std::map<std::int64_t, LocalizedText> reasons;
-    reasons[2 * units] = text::message("forwards-per-step.each-units-runs-forward-once",
-                                       {{"count", std::to_string(2 * units)}, {"units", u}});
-    reasons[units] = text::message("forwards-per-step.one-per-unit-checkpointing-only", {{"units", u}});
-    reasons[3 * units] =
-        text::message("forwards-per-step.forward-recompute-once-more-before", {{"count", std::to_string(3 * units)}});
-    reasons[4 * units] =
-        text::message("forwards-per-step.every-unit-recomputed-each-gradients", {{"count", std::to_string(4 * units)}});
+    reasons[2 * units] =
+        text::message("forwards-per-step.twice-per-unit", {{"count", std::to_string(2 * units)}, {"units", u}});
+    reasons[units] = text::message("forwards-per-step.once-per-unit", {{"units", u}});
+    reasons[3 * units] = text::message("forwards-per-step.three-per-unit", {{"count", std::to_string(3 * units)}});
+    reasons[4 * units] = text::message("forwards-per-step.four-per-unit", {{"count", std::to_string(4 * units)}});
     Draft d;
     d.templateId = id();
     d.lesson = "activation-checkpointing";
     d.moment = "persistent_memory";
-    d.text = text::message("forwards-per-step.run-activation-checkpointing-how-many", {{"units", u}});
+    d.text = text::message("forwards-per-step.question", {{"units", u}});
     chooseByCount(d, reasons, perStep);
-    d.explanation = text::message("forwards-per-step.summary-rank-over-them-marked",
-                                  {{"rank", std::to_string(r.rank)},
-                                   {"forward_ops", std::to_string(r.forwardOps)},
-                                   {"steps_completed", std::to_string(in.summary.stepsCompleted)},
-                                   {"recompute_ops", std::to_string(r.recomputeOps)}});
+    d.explanation =
+        text::message("forwards-per-step.explanation", {{"rank", std::to_string(r.rank)},
+                                                        {"forward_ops", std::to_string(r.forwardOps)},
+                                                        {"steps_completed", std::to_string(in.summary.stepsCompleted)},
+                                                        {"recompute_ops", std::to_string(r.recomputeOps)}});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
   }
@@ -266,32 +258,32 @@ public:
     const std::string u = std::to_string(units), kk = std::to_string(k), call = allReduce ? "all-reduce" : "reduce-scatter";
 
     std::map<std::int64_t, LocalizedText> reasons;
-    reasons[units * k] = text::message("reductions-per-step.each-units-reduces-gradient-every",
+    reasons[units * k] = text::message("reductions-per-step.every-micro-step",
                                        {{"count", std::to_string(units * k)}, {"units", u}, {"microsteps", kk}});
-    reasons[units] = text::message("reductions-per-step.each-unit-once-per-step",
-                                   {{"units", u}, {"skipped", std::to_string(k - 1)}});
+    reasons[units] =
+        text::message("reductions-per-step.last-micro-step-only", {{"units", u}, {"skipped", std::to_string(k - 1)}});
     reasons[units * (k - 1)] =
-        text::message("reductions-per-step.every-micro-step-but-last", {{"count", std::to_string(units * (k - 1))}});
+        text::message("reductions-per-step.all-but-last", {{"count", std::to_string(units * (k - 1))}});
     reasons.try_emplace(k, text::message("reductions-per-step.one-call-per-micro-step", {{"microsteps", kk}}));
-    reasons.try_emplace(2 * units * k, text::message("reductions-per-step.two-per-unit-micro-step",
-                                                     {{"count", std::to_string(2 * units * k)}}));
+    reasons.try_emplace(2 * units * k,
+                        text::message("reductions-per-step.two-per-unit", {{"count", std::to_string(2 * units * k)}}));
     Draft d;
     d.templateId = id();
     d.lesson = "gradient-accumulation";
     d.moment = allReduce ? "first_all_reduce" : "first_reduce_scatter";
     const std::string run = strategy == StrategyKind::Ddp ? "DDP" : "FSDP (" + std::string(name(config->sharding)) + ")";
-    d.text = config->noSync ? text::message("reductions-per-step.run-micro-steps-per-step",
+    d.text = config->noSync ? text::message("reductions-per-step.question-no-sync",
                                             {{"run", run}, {"microsteps", kk}, {"units", u}, {"call", call}})
-                            : text::message("reductions-per-step.run-micro-steps-per-step-without",
+                            : text::message("reductions-per-step.question-sync",
                                             {{"run", run}, {"microsteps", kk}, {"units", u}, {"call", call}});
     chooseByCount(d, reasons, perStep);
     const std::string total = std::to_string(it->second.count), steps = std::to_string(in.summary.stepsCompleted);
     d.explanation =
         config->noSync
-            ? text::message("reductions-per-step.trace-calls-per-rank-over",
+            ? text::message("reductions-per-step.explanation-no-sync",
                             {{"total", total}, {"call", call}, {"steps", steps}, {"per_step", std::to_string(perStep)}})
             : text::message(
-                  "reductions-per-step.trace-calls-per-rank-over-per",
+                  "reductions-per-step.explanation-sync",
                   {{"total", total}, {"call", call}, {"steps", steps}, {"per_step", std::to_string(perStep)}});
     d.numeric = NumericAnswer{static_cast<double>(perStep), 0.0, "count"};
     return finish(std::move(d), in);
@@ -333,28 +325,27 @@ public:
     const double p = static_cast<double>(peak);
     const LocalizedText limit =
         config->limitAllGathers
-            ? text::message("gathered-peak.most", {{"limit", std::to_string(*config->limitAllGathers)}})
-            : text::message("gathered-peak.no-limit-gathered-units");
-    const LocalizedText mode =
-        text::message("gathered-peak.sharding-backward-prefetch-forward-prefetch",
-                      {{"sharding", same(std::string(name(config->sharding)))},
-                       {"backward_prefetch", same(std::string(name(config->backwardPrefetch)))},
-                       {"forward_prefetch", config->forwardPrefetch ? text::message("overlap-fraction.on")
-                                                                    : text::message("overlap-fraction.off")},
-                       {"limit", limit}});
+            ? text::message("gathered-peak.limit", {{"limit", std::to_string(*config->limitAllGathers)}})
+            : text::message("gathered-peak.no-limit");
+    const LocalizedText mode = text::message(
+        "gathered-peak.mode", {{"sharding", same(std::string(name(config->sharding)))},
+                               {"backward_prefetch", same(std::string(name(config->backwardPrefetch)))},
+                               {"forward_prefetch", config->forwardPrefetch ? text::message("overlap-fraction.on")
+                                                                            : text::message("overlap-fraction.off")},
+                               {"limit", limit}});
     Draft d;
     d.templateId = id();
     d.lesson = "fsdp-prefetch";
     d.moment = "prefetch_overlap";
-    d.text = text::message("gathered-peak.fsdp-run-largest-what-rank", {{"mode", mode},
-                                                                        {"units", same(std::to_string(sizes.size()))},
-                                                                        {"largest", same(text::bytes(sizes.front()))},
-                                                                        {"rank", same(std::to_string(r.rank))}});
+    d.text = text::message("gathered-peak.question", {{"mode", mode},
+                                                      {"units", same(std::to_string(sizes.size()))},
+                                                      {"largest", same(text::bytes(sizes.front()))},
+                                                      {"rank", same(std::to_string(r.rank))}});
     d.correct = same(text::bytes(peak));
     for (double v : distinctFrom(p, {largest(1), largest(2), largest(3), static_cast<double>(all), p / 2, 2 * p}, 0.15,
                                  true))
       d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
-    d.explanation = text::message("gathered-peak.summary-rank-s-peak-gathered",
+    d.explanation = text::message("gathered-peak.explanation",
                                   {{"rank", std::to_string(r.rank)},
                                    {"peak", text::bytes(peak)},
                                    {"times_largest", text::times(p / static_cast<double>(sizes.front()))}});

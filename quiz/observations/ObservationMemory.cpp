@@ -17,36 +17,33 @@ LocalizedText whyPersistent(StrategyKind strategy, Sharding sharding, int ranks,
   const auto n = std::to_string(ranks), d = std::to_string(degree);
   const std::string stage = std::to_string(zeroStage(sharding)), sharded(name(sharding));
   switch (strategy) {
-  case StrategyKind::Ddp: return text::message("why-persistent.ddp-replicates-everything-each-rank");
+  case StrategyKind::Ddp: return text::message("why-persistent.ddp");
   case StrategyKind::Fsdp:
     // In Ψ (the parameter count) at fp32: parameters 4Ψ, gradients 4Ψ, AdamW's moments 8Ψ,
     // each divided by the shard degree where the stage shards it (docs/sharding.md).
     if (sharding == Sharding::NoShard)
-      return text::message("why-persistent.fsdp-run-sharding-zero-shards", {{"sharding", sharded}, {"stage", stage}});
+      return text::message("why-persistent.no-shard", {{"sharding", sharded}, {"stage", stage}});
     if (sharding == Sharding::Optimizer)
-      return text::message("why-persistent.fsdp-run-sharding-zero-shards-only",
-                           {{"sharding", sharded}, {"stage", stage}, {"degree", d}});
+      return text::message("why-persistent.optimizer", {{"sharding", sharded}, {"stage", stage}, {"degree", d}});
     if (sharding == Sharding::Hybrid)
-      return text::message("why-persistent.fsdp-run-sharding-shards-everything",
-                           {{"sharding", sharded},
-                            {"degree", d},
-                            {"groups", std::to_string(ranks / std::max(1, degree))},
-                            {"ranks", n}});
+      return text::message("why-persistent.hybrid", {{"sharding", sharded},
+                                                     {"degree", d},
+                                                     {"groups", std::to_string(ranks / std::max(1, degree))},
+                                                     {"ranks", n}});
     // grad-op follows PyTorch's SHARD_GRAD_OP, only close to ZeRO-2: ZeRO-2 keeps the
     // parameters replicated (4Ψ + 12Ψ/N in fp32), SHARD_GRAD_OP gathers them in the forward,
     // keeps them to the end of the backward, then frees them: between steps a rank holds
     // its shards alone, as under full (docs/sharding.md, "Two honest differences").
     if (sharding == Sharding::GradOp)
-      return text::message("why-persistent.fsdp-run-sharding-pytorch-s", {{"degree", d}, {"sharding", sharded}});
+      return text::message("why-persistent.grad-op", {{"degree", d}, {"sharding", sharded}});
     // full frees each unit's gathered parameters after its forward and again after its
     // backward: between steps a rank holds its shards alone.
-    return text::message("why-persistent.fsdp-run-sharding-zero-shards-everything",
-                         {{"degree", d}, {"sharding", sharded}, {"stage", stage}});
-  case StrategyKind::Pipeline: return text::message("why-persistent.pipeline-stage-holds-full-training");
+    return text::message("why-persistent.full", {{"degree", d}, {"sharding", sharded}, {"stage", stage}});
+  case StrategyKind::Pipeline: return text::message("why-persistent.pipeline");
   case StrategyKind::Tp:
     break;
   }
-  return text::message("why-persistent.tensor-parallelism-splits-each-block", {{"ranks", n}});
+  return text::message("why-persistent.tp", {{"ranks", n}});
 }
 
 class PersistentBytesPerRank final : public ObservationTemplate {
@@ -65,16 +62,15 @@ public:
     d.templateId = id();
     d.lesson = lesson;
     d.moment = "persistent_memory";
-    d.text = text::message("persistent-bytes-per-rank.run-model-fp32-parameters-how",
-                           {{"strategy", strategyName(*strategy)},
-                            {"ranks", same(std::to_string(in.summary.ranks))},
-                            {"model", same(text::bytes(model))},
-                            {"rank", same(std::to_string(r->rank))}});
+    d.text = text::message("persistent-bytes-per-rank.question", {{"strategy", strategyName(*strategy)},
+                                                                  {"ranks", same(std::to_string(in.summary.ranks))},
+                                                                  {"model", same(text::bytes(model))},
+                                                                  {"rank", same(std::to_string(r->rank))}});
     d.correct = same(text::bytes(r->persistentBytes));
     // The textbook's totals for the stages (16Ψ, 8Ψ + 8Ψ/N, 16Ψ/N with m = 4Ψ), then multiples of the answer.
     for (double v : distinctFrom(p, {4 * m, 2 * m + 2 * m / n, 4 * m / n, m, 2 * m, p * n, p / n, 2 * p, p / 2}, 0.15, true))
       d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
-    d.explanation = text::message("persistent-bytes-per-rank.summary-rank-held-end-last",
+    d.explanation = text::message("persistent-bytes-per-rank.explanation",
                                   {{"rank", same(std::to_string(r->rank))},
                                    {"held", same(text::bytes(r->persistentBytes))},
                                    {"why", whyPersistent(*strategy, in.trace.config()->sharding, in.summary.ranks,
@@ -120,19 +116,18 @@ public:
     d.evidenceRun = runs->fsdpRun;
     const std::string sharding(name(runs->fsdp->config()->sharding)); // an fsdp run has a job record
     d.text = text::message(
-        "persistent-ratio.ddp-run-fsdp-run-sharding",
+        "persistent-ratio.question",
         {{"ddp_ranks", std::to_string(runs->ddpS->ranks)}, {"fsdp_ranks", std::to_string(n)}, {"sharding", sharding}});
     d.correct = same(text::times(ratio));
     for (double v : distinctFrom(ratio, {1.0, 2.0, static_cast<double>(n) * 2, static_cast<double>(n) / 2, 0.5,
                                          static_cast<double>(n)},
                                  0.15, true))
       d.wrong.push_back(same(text::times(v)));
-    d.explanation =
-        text::message("persistent-ratio.summaries-rank-0-held-under", {{"ddp_bytes", text::bytes(a->persistentBytes)},
-                                                                       {"fsdp_bytes", text::bytes(b->persistentBytes)},
-                                                                       {"ratio", text::times(ratio)},
-                                                                       {"ranks", std::to_string(n)},
-                                                                       {"sharding", sharding}});
+    d.explanation = text::message("persistent-ratio.explanation", {{"ddp_bytes", text::bytes(a->persistentBytes)},
+                                                                   {"fsdp_bytes", text::bytes(b->persistentBytes)},
+                                                                   {"ratio", text::times(ratio)},
+                                                                   {"ranks", std::to_string(n)},
+                                                                   {"sharding", sharding}});
     d.numeric = NumericAnswer{ratio, 0.05 * ratio, "ratio"};
     return finish(std::move(d), in);
   }
@@ -159,7 +154,10 @@ std::string perStepByKind(const trace::Summary& s, bool measured) {
 // Whether the run's collectives ran as rings: its job record's collective_algorithms
 // (docs/trace-format.md, "Bytes on the wire"); a trace without it left the choice to Open MPI.
 bool ranAsRings(const trace::Trace& t) {
-  return t.job && t.job->collectiveAlgorithms && t.job->collectiveAlgorithms->choice == "ring";
+  const auto it = t.job.find("collective_algorithms");
+  if (it == t.job.end() || !it->is_object()) return false;
+  const auto choice = it->find("choice");
+  return choice != it->end() && choice->is_string() && choice->get<std::string>() == "ring";
 }
 
 class SentBytesRatio final : public ObservationTemplate {
@@ -188,8 +186,8 @@ public:
     d.moment = "first_reduce_scatter";
     d.evidenceRun = runs->fsdpRun;
     const std::string sharding(name(runs->fsdp->config()->sharding)); // an fsdp run has a job record
-    d.text = measured ? text::message("sent-bytes-ratio.ddp-run-fsdp-run-sharding", {{"sharding", sharding}})
-                      : text::message("sent-bytes-ratio.ddp-run-fsdp-run-sharding-per", {{"sharding", sharding}});
+    d.text = measured ? text::message("sent-bytes-ratio.question-measured", {{"sharding", sharding}})
+                      : text::message("sent-bytes-ratio.question-modelled", {{"sharding", sharding}});
     d.correct = same(text::times(ratio));
     // The ring model's answer is the most tempting wrong one when the measurement differs from it.
     std::vector<double> candidates{modelledRatio, 1.5, 1.0, 2.0, 0.5, 3.0, 0.25, 4.0};
@@ -205,9 +203,9 @@ public:
     // recorded in the job record), so what was measured is what the ring model says; a
     // run that left the choice to Open MPI (or a trace older than the option) may differ.
     d.explanation = measured && ranAsRings(*runs->ddp) && ranAsRings(*runs->fsdp)
-                        ? text::message("sent-bytes-ratio.summaries-rank-0-really-sent", args)
-                    : measured ? text::message("sent-bytes-ratio.summaries-rank-0-really-sent-per", args)
-                               : text::message("sent-bytes-ratio.summaries-rank-0-sent-per", args);
+                        ? text::message("sent-bytes-ratio.explanation-rings", args)
+                    : measured ? text::message("sent-bytes-ratio.explanation-open-mpi", args)
+                               : text::message("sent-bytes-ratio.explanation-modelled", args);
     d.numeric = NumericAnswer{ratio, 0.1 * ratio, "ratio"};
     return finish(std::move(d), in);
   }
@@ -243,10 +241,8 @@ public:
     d.lesson = "mixed-precision";
     d.moment = "first_all_gather";
     d.evidenceRun = 0; // the bf16 run
-    d.text = measured
-                 ? text::message("bf16-all-gather-bytes.two-fsdp-runs-one-bf16", {{"ranks", std::to_string(a.ranks)}})
-                 : text::message("bf16-all-gather-bytes.two-fsdp-runs-one-bf16-parameters",
-                                 {{"ranks", std::to_string(a.ranks)}});
+    d.text = measured ? text::message("bf16-all-gather-bytes.question-measured", {{"ranks", std::to_string(a.ranks)}})
+                      : text::message("bf16-all-gather-bytes.question-recorded", {{"ranks", std::to_string(a.ranks)}});
     d.correct = same(text::times(ratio));
     for (double v : distinctFrom(ratio, {1.0, 0.25, 0.75, 2.0, 0.125}, 0.15, true)) d.wrong.push_back(same(text::times(v)));
     const text::Params args{{"bf16_bytes", text::bytes(static_cast<std::int64_t>(std::llround(perA)))},
@@ -254,7 +250,7 @@ public:
                             {"ratio", text::times(ratio)},
                             {"bf16_calls", std::to_string(ia->second.count / a.stepsCompleted)},
                             {"fp32_calls", std::to_string(ib->second.count / b.stepsCompleted)}};
-    d.explanation = text::message("bf16-all-gather-bytes.summaries-per-step-bf16-run", args);
+    d.explanation = text::message("bf16-all-gather-bytes.explanation", args);
     d.numeric = NumericAnswer{ratio, 0.02, "ratio"};
     return finish(std::move(d), in);
   }
@@ -283,18 +279,17 @@ public:
                             {"budget", same(text::bytes(o.budget))},
                             {"strategy", strategyName(*strategy)},
                             {"ranks", same(std::to_string(in.summary.ranks))}};
-    d.text = symmetric ? text::message("oom-needed-vs-budget.run-memory-budget-per-rank", args)
-                       : text::message("oom-needed-vs-budget.run-memory-budget-per-rank-stopped", args);
-    d.correct = text::message("oom-needed-vs-budget.rank-already-held-asked-more", args);
-    d.wrong.push_back(text::message("oom-needed-vs-budget.received-other-ranks-gradients-had"));
-    d.wrong.push_back(text::message("oom-needed-vs-budget.activations-alone-larger-than-budget", args));
-    d.wrong.push_back(text::message("oom-needed-vs-budget.no-rank-mpi-stopped-job"));
-    d.wrong.push_back(text::message("oom-needed-vs-budget.budget-applies-sum-over-all"));
-    const LocalizedText race =
-        symmetric ? text::message("oom-needed-vs-budget.every-rank-holds-same-bytes", args) : text::same("");
+    d.text = symmetric ? text::message("oom-needed-vs-budget.question-symmetric", args)
+                       : text::message("oom-needed-vs-budget.question-which-rank", args);
+    d.correct = text::message("oom-needed-vs-budget.correct", args);
+    d.wrong.push_back(text::message("oom-needed-vs-budget.wrong-gradients-received"));
+    d.wrong.push_back(text::message("oom-needed-vs-budget.wrong-activations-alone", args));
+    d.wrong.push_back(text::message("oom-needed-vs-budget.wrong-too-slow"));
+    d.wrong.push_back(text::message("oom-needed-vs-budget.wrong-budget-summed"));
+    const LocalizedText race = symmetric ? text::message("oom-needed-vs-budget.race", args) : text::same("");
     text::Params withRace = args;
     withRace.push_back({"race", race});
-    d.explanation = text::message("oom-needed-vs-budget.trace-s-oom-record-rank", withRace);
+    d.explanation = text::message("oom-needed-vs-budget.explanation", withRace);
     return finish(std::move(d), in);
   }
 };

@@ -21,7 +21,7 @@ namespace shardlab::quiz {
 
 struct ObservationMessageSpec {
   std::string_view file;                // "fsdp": assets/observations/fsdp.json
-  std::string_view id;                  // "collective-count.ddp-run-how-many-all"
+  std::string_view id;                  // "collective-count.ddp-question"
   std::vector<std::string_view> params; // the placeholders a text may use
 };
 

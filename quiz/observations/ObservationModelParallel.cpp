@@ -14,11 +14,11 @@ namespace {
 // sends, neighbours waiting for a core) or takes from it (stage time the formula omits:
 // the optimizer step, a heavier stage, a stage's own core waits recorded as compute).
 const LocalizedText& fillAndDrainOnly() {
-  static const LocalizedText t = text::message("fill-and-drain-only.only-fill-drain-formula-counts");
+  static const LocalizedText t = text::message("bubble-fraction.fill-and-drain-only");
   return t;
 }
 const LocalizedText& timeTheFormulaLeavesOut() {
-  static const LocalizedText t = text::message("time-the-formula-leaves-out.time-formula-leaves-out-each");
+  static const LocalizedText t = text::message("bubble-fraction.time-the-formula-leaves-out");
   return t;
 }
 // Below the theory: every stage's optimizer step counts as its stage time and no stage
@@ -26,7 +26,7 @@ const LocalizedText& timeTheFormulaLeavesOut() {
 // layer and the loss; and with more ranks than cores a stage's own wait for a core is
 // recorded as compute, not idle (docs/performance.md, "p = 4 is distorted").
 const LocalizedText& unequalStages() {
-  static const LocalizedText t = text::message("unequal-stages.unequal-stages-stage-time-formula");
+  static const LocalizedText t = text::message("bubble-fraction.unequal-stages");
   return t;
 }
 
@@ -52,14 +52,14 @@ public:
                             {"theory", text::percent(b.theory)},
                             {"virtual_stages", std::to_string(b.virtualStages)},
                             {"gap", text::fixed(gap * 100.0, 1)}};
-    d.text = text::message("bubble-fraction.pipeline-run-schedule-p-m", args);
+    d.text = text::message("bubble-fraction.question", args);
     const LocalizedText* parts[] = {&fillAndDrainOnly(), &timeTheFormulaLeavesOut(), &unequalStages()};
     const std::size_t right = gap > kNoise ? 1 : gap < -kNoise ? 2 : 0;
     d.correct = *parts[right];
     for (std::size_t i = 0; i < 3; ++i)
       if (i != right) d.wrong.push_back(*parts[i]);
-    d.wrong.push_back(text::message("bubble-fraction.formula-holds-only-gpus-cpu"));
-    d.explanation = text::message("bubble-fraction.summary-stage-idle-steady-step", args);
+    d.wrong.push_back(text::message("bubble-fraction.wrong-gpus-only"));
+    d.explanation = text::message("bubble-fraction.explanation", args);
     d.numeric = NumericAnswer{gap, kNoise, "fraction"};
     return finish(std::move(d), in);
   }
@@ -86,9 +86,9 @@ public:
                             {"from_measured", text::percent(a.measured)}, {"to_measured", text::percent(b.measured)},
                             {"from_theory", text::percent(a.theory)},     {"to_theory", text::percent(b.theory)},
                             {"stages", std::to_string(b.stages)}};
-    d.text = text::message("bubble-change.two-pipeline-runs-m-m", args);
+    d.text = text::message("bubble-change.question", args);
     auto change = [&](double from, double to) {
-      return text::message("bubble-change.from-0-to-1", {{"from", text::percent(from)}, {"to", text::percent(to)}});
+      return text::message("bubble-change.from-to", {{"from", text::percent(from)}, {"to", text::percent(to)}});
     };
     d.correct = change(a.measured, b.measured);
     std::vector<double> candidates;
@@ -96,7 +96,7 @@ public:
                      0.9})
       if (std::abs(v - b.theory) >= 0.05) candidates.push_back(v); // the theory's value is not wrong
     for (double v : distinctFrom(b.measured, candidates, 0.05, false)) d.wrong.push_back(change(a.measured, v));
-    d.explanation = text::message("bubble-change.summaries-bubble-measured-m-m", args);
+    d.explanation = text::message("bubble-change.explanation", args);
     d.numeric = NumericAnswer{b.measured - a.measured, 0.05, "fraction"};
     return finish(std::move(d), in);
   }
@@ -117,32 +117,30 @@ public:
     d.templateId = id();
     d.lesson = "pipeline-bubble";
     d.moment = "activation_send";
-    d.text = text::message("activation-bytes-per-message.pipeline-run-batch-hidden-width",
+    d.text = text::message("activation-bytes-per-message.question",
                            {{"batch", std::to_string(batch)},
                             {"microbatches", std::to_string(in.summary.bubble.microbatches)},
                             {"cols", std::to_string(cols)},
                             {"rank", std::to_string(e.rank)},
                             {"peer", std::to_string(e.peer)}});
     d.correct = text::message(
-        "activation-bytes-per-message.one-micro-batch-hidden-4",
+        "activation-bytes-per-message.micro-batch-fp32",
         {{"bytes", text::bytes(e.bytes)}, {"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}});
     const std::vector<LocalizedText> reasons{
         text::message(
-            "activation-bytes-per-message.hidden-one-byte-per-value",
+            "activation-bytes-per-message.one-byte-per-value",
             {{"bytes", text::bytes(rows * cols)}, {"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}}),
-        text::message("activation-bytes-per-message.whole-batch-hidden-4-bytes",
-                      {{"bytes", text::bytes(batch * cols * 4)},
-                       {"batch", std::to_string(batch)},
-                       {"cols", std::to_string(cols)}}),
+        text::message("activation-bytes-per-message.whole-batch", {{"bytes", text::bytes(batch * cols * 4)},
+                                                                   {"batch", std::to_string(batch)},
+                                                                   {"cols", std::to_string(cols)}}),
         text::message(
-            "activation-bytes-per-message.block-s-inner-width-4",
+            "activation-bytes-per-message.inner-width",
             {{"bytes", text::bytes(rows * cols * 16)}, {"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}}),
-        text::message("activation-bytes-per-message.activation-gradient-travel-together",
-                      {{"bytes", text::bytes(e.bytes * 2)}})};
+        text::message("activation-bytes-per-message.with-its-gradient", {{"bytes", text::bytes(e.bytes * 2)}})};
     for (std::size_t i = 0; i < reasons.size(); ++i)
       if (candidates[i] != e.bytes) d.wrong.push_back(reasons[i]);
     d.explanation = text::message(
-        "activation-bytes-per-message.trace-s-send-record-tensor",
+        "activation-bytes-per-message.explanation",
         {{"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}, {"bytes", text::bytes(e.bytes)}});
     d.numeric = NumericAnswer{static_cast<double>(e.bytes), 0.0, "bytes"};
     return finish(std::move(d), in);
@@ -163,15 +161,14 @@ public:
     d.templateId = id();
     d.lesson = m > 1 ? "gpipe-vs-1f1b" : "pipeline-bubble";
     d.moment = "activation_send";
-    d.text = text::message("peak-activation-memory.pipeline-run-schedule-what-rank",
-                           {{"schedule", in.summary.bubble.schedule},
-                            {"microbatches", std::to_string(m)},
-                            {"rank", std::to_string(r.rank)}});
+    d.text = text::message("peak-activation-memory.question", {{"schedule", in.summary.bubble.schedule},
+                                                               {"microbatches", std::to_string(m)},
+                                                               {"rank", std::to_string(r.rank)}});
     d.correct = same(text::bytes(peak));
     for (double v : distinctFrom(p, {p * m, p / m, p * 2, p / 2, p * 4, p / 4}, 0.2, true))
       d.wrong.push_back(same(text::bytes(static_cast<std::int64_t>(std::llround(v)))));
     d.explanation = text::message(
-        "peak-activation-memory.summary-peak-category-activations-rank",
+        "peak-activation-memory.explanation",
         {{"peak", text::bytes(peak)}, {"rank", std::to_string(r.rank)}, {"microbatches", std::to_string(m)}});
     d.numeric = NumericAnswer{p, 0.05 * p, "bytes"};
     return finish(std::move(d), in);
@@ -191,17 +188,16 @@ public:
     if (count <= 0 || count % (static_cast<std::int64_t>(steps) * blocks) != 0) return std::nullopt;
     const std::int64_t perBlock = count / (static_cast<std::int64_t>(steps) * blocks);
     const auto b = std::to_string(blocks), n = std::to_string(in.summary.ranks);
-    std::vector<std::pair<std::int64_t, LocalizedText>> options{
-        {2, text::message("tp-all-reduces-per-block.2-one-after-row-parallel")},
-        {1, text::message("tp-all-reduces-per-block.1-only-forward-sum-partial")},
-        {4, text::message("tp-all-reduces-per-block.4-one-after-each-two")},
-        {0, text::message("tp-all-reduces-per-block.0-each-rank-computes-slice")},
-        {3, text::message("tp-all-reduces-per-block.3-forward-backward-optimizer-step")}};
+    std::vector<std::pair<std::int64_t, LocalizedText>> options{{2, text::message("tp-all-reduces-per-block.two")},
+                                                                {1, text::message("tp-all-reduces-per-block.one")},
+                                                                {4, text::message("tp-all-reduces-per-block.four")},
+                                                                {0, text::message("tp-all-reduces-per-block.none")},
+                                                                {3, text::message("tp-all-reduces-per-block.three")}};
     Draft d;
     d.templateId = id();
     d.lesson = "tensor-parallel";
     d.moment = "tp_all_reduce";
-    d.text = text::message("tp-all-reduces-per-block.tensor-parallel-run-how-many", {{"ranks", n}, {"blocks", b}});
+    d.text = text::message("tp-all-reduces-per-block.question", {{"ranks", n}, {"blocks", b}});
     bool matched = false;
     for (auto& [k, label] : options) {
       if (k == perBlock) {
@@ -212,12 +208,11 @@ public:
       }
     }
     if (!matched)
-      d.correct = text::message("tp-all-reduces-per-block.trace-counts", {{"count", std::to_string(perBlock)}});
-    d.explanation = text::message("tp-all-reduces-per-block.summary-all-reduces-per-rank",
-                                  {{"count", std::to_string(count)},
-                                   {"steps", std::to_string(steps)},
-                                   {"blocks", b},
-                                   {"per_block", std::to_string(perBlock)}});
+      d.correct = text::message("tp-all-reduces-per-block.answer-from-trace", {{"count", std::to_string(perBlock)}});
+    d.explanation = text::message("tp-all-reduces-per-block.explanation", {{"count", std::to_string(count)},
+                                                                           {"steps", std::to_string(steps)},
+                                                                           {"blocks", b},
+                                                                           {"per_block", std::to_string(perBlock)}});
     d.numeric = NumericAnswer{static_cast<double>(perBlock), 0.0, "count"};
     return finish(std::move(d), in);
   }

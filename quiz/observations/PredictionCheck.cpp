@@ -60,10 +60,10 @@ std::string PredictionMeasurement::format(double value) const {
 LocalizedText PredictionMeasurement::compare(double predicted) const {
   const text::Params args{{"predicted", format(predicted)}, {"actual", format(actual)}};
   if (fromModel)
-    return close(predicted) ? text::message("compare.predicted-run-s-model-needs", args)
-                            : text::message("compare.predicted-run-s-model-needs-4", args);
-  return close(predicted) ? text::message("compare.predicted-run-measured-well-predicted", args)
-                          : text::message("compare.predicted-run-measured-look-moment", args);
+    return close(predicted) ? text::message("prediction.model-close", args)
+                            : text::message("prediction.model-far", args);
+  return close(predicted) ? text::message("prediction.measured-close", args)
+                          : text::message("prediction.measured-far", args);
 }
 
 std::optional<PredictionMeasurement> measurePrediction(std::string_view id, const trace::Trace& run,

@@ -21,7 +21,7 @@ using namespace shardlab::quiz::test;
 
 namespace {
 
-constexpr const char* kId = "collective-count.ddp-run-how-many-all"; // in fsdp.json, parameters ranks and units
+constexpr const char* kId = "collective-count.ddp-question"; // in fsdp.json, parameters ranks and units
 
 // A copy of the shipped assets whose fsdp.json the test breaks.
 class BrokenAssets {

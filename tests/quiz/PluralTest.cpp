@@ -40,16 +40,16 @@ TEST(Plural, WithNounPicksTheForm) {
 
 // The message's own plural forms, filled from the shipped assets/observations/fsdp.json.
 TEST(ObservationText, FillsPluralPlaceholdersPerLanguage) {
-  const auto t = text::message("collective-count.ddp-run-how-many-all", {{"ranks", "4"}, {"units", "6"}});
+  const auto t = text::message("collective-count.ddp-question", {{"ranks", "4"}, {"units", "6"}});
   EXPECT_NE(t.get("en").find("(4 ranks, 6 units)"), std::string::npos) << t.get("en");
   EXPECT_NE(t.get("fr").find("(4 rangs, 6 unités)"), std::string::npos) << t.get("fr");
   EXPECT_NE(t.get("ru").find("(4 ранга, 6 модулей)"), std::string::npos) << t.get("ru");
-  const auto one = text::message("collective-count.ddp-run-how-many-all", {{"ranks", "21"}, {"units", "1"}});
+  const auto one = text::message("collective-count.ddp-question", {{"ranks", "21"}, {"units", "1"}});
   EXPECT_NE(one.get("ru").find("(21 ранг, 1 модуль)"), std::string::npos) << one.get("ru");
 }
 
 TEST(ObservationText, AMissingParameterOrAnUndeclaredIdIsAProgrammingError) {
-  EXPECT_THROW(text::message("collective-count.ddp-run-how-many-all", {{"ranks", "4"}}), std::logic_error);
+  EXPECT_THROW(text::message("collective-count.ddp-question", {{"ranks", "4"}}), std::logic_error);
   EXPECT_THROW(text::message("no-such-message"), std::logic_error);
 }
 
