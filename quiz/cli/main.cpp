@@ -260,12 +260,12 @@ void addGuideCommand(CLI::App& app, Context& ctx) {
     const auto lessons = LessonLibrary::loadDirectory(assets / "lessons", nullptr);
     const Lesson& lesson = findLesson(lessons, *id);
     const auto read = shardlab::trace::readTraceFile(*traceFile);
-    const auto job = read.trace.config();
-    if (!job) throw std::runtime_error(*traceFile + " has no job record");
+    if (!read.trace.job)  // a damaged record is no record: the error names its field
+      throw std::runtime_error(read.ok() ? *traceFile + " has no job record" : read.error->describe(*traceFile));
     std::ifstream in(lesson.guides.at(*lang));
     std::stringstream text;
     text << in.rdbuf();
-    std::cout << fillPlaceholders(text.str(), *lang, placeholderValues(*job, read.trace.job.value("calibration", nlohmann::json())));
+    std::cout << fillPlaceholders(text.str(), *lang, placeholderValues(read.trace.job->config, read.trace.job->calibration));
   });
 }
 

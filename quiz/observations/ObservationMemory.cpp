@@ -154,10 +154,7 @@ std::string perStepByKind(const trace::Summary& s, bool measured) {
 // Whether the run's collectives ran as rings: its job record's collective_algorithms
 // (docs/trace-format.md, "Bytes on the wire"); a trace without it left the choice to Open MPI.
 bool ranAsRings(const trace::Trace& t) {
-  const auto it = t.job.find("collective_algorithms");
-  if (it == t.job.end() || !it->is_object()) return false;
-  const auto choice = it->find("choice");
-  return choice != it->end() && choice->is_string() && choice->get<std::string>() == "ring";
+  return t.job && t.job->collectiveAlgorithms && t.job->collectiveAlgorithms->choice == "ring";
 }
 
 class SentBytesRatio final : public ObservationTemplate {
