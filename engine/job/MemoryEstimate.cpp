@@ -11,10 +11,34 @@ namespace {
 
 constexpr double kFloat = 4.0;
 
-// Floats the forward saves for n tokens through `units` consecutive units starting
+// Floats the forward saves for n rows (tokens; a GPT's sequences) through `units` consecutive units starting
 // at `first`, plus the largest backward temporaries of one unit (UnitRunner: a block
 // saves a, h (n x F each) and y (n x H); the output keeps logits and their gradient).
+// The GPT's units (core/Gpt.h, strategies/GptUnits.cpp) for n sequences of seqLen tokens.
+double gptActivationFloats(const ModelShape& s, double n, int first, int count, int inner) {
+  const double H = s.hidden, V = s.vocab, F = inner > 0 ? inner : 4.0 * s.hidden;
+  const double T = n * s.seqLen, scores = n * s.heads * static_cast<double>(s.seqLen) * s.seqLen;
+  double saved = 0, temporaries = 0;
+  for (int u = first; u < first + count; ++u) {
+    switch (s.kindOf(u)) {
+    case UnitKind::Embedding: saved += T * H + 2 * T; break; // output, tokens and targets
+    case UnitKind::Block:
+      // GptBlockSaved (two LayerNorms with their row statistics, qkv, the attention
+      // probabilities, the heads' outputs, x1, a and h) and the output y.
+      saved += 2 * (T * H + 2 * T) + 3 * T * H + scores + 2 * T * H + 2 * T * F + T * H;
+      temporaries = std::max(temporaries, 3 * T * H + scores + 3 * T * H + T * F + T * H); // scratch and dx
+      break;
+    case UnitKind::Output:
+      saved += T * H + 2 * T + 2 * T * V; // LNf's output and statistics, logits and their gradient
+      temporaries = std::max(temporaries, 2 * T * H);
+      break;
+    }
+  }
+  return saved + temporaries;
+}
+
 double activationFloats(const ModelShape& s, double n, int first, int count, int inner) {
+  if (s.gpt) return gptActivationFloats(s, n, first, count, inner);
   const double H = s.hidden, V = s.vocab, F = inner > 0 ? inner : 4.0 * s.hidden;
   double saved = 0, temporaries = 0;
   for (int u = first; u < first + count; ++u) {

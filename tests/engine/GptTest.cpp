@@ -5,6 +5,7 @@
 #include "core/Device.h"
 #include "core/Gpt.h"
 #include "core/Model.h"
+#include "job/JobConfig.h"
 
 #include <gtest/gtest.h>
 
@@ -302,4 +303,44 @@ TEST(SyntheticLanguage, ASequenceRepeatsItsFirstPeriod) {
   EXPECT_EQ(std::vector<std::int32_t>(slice.inputs.begin(), slice.inputs.begin() + S),
             std::vector<std::int32_t>(batch.inputs.begin() + 2 * S, batch.inputs.begin() + 3 * S));
   EXPECT_LT(lang.sequenceEntropy(), lang.entropy() / 4);
+}
+
+TEST(GptJob, ASpecAndATraceRecordBothCarryTheModel) {
+  std::vector<JobIssue> issues;
+  const auto spec = JobConfig::fromJson(nlohmann::json::parse(R"({"model":"gpt","heads":8,"seq_len":16})"), issues);
+  ASSERT_TRUE(issues.empty()) << issues.front().message();
+  EXPECT_EQ(spec.model, ModelKind::Gpt);
+  EXPECT_EQ(spec.tokensPerRow(), 16);
+  EXPECT_EQ(JobConfig{}.tokensPerRow(), 1);
+  // A trace's job record: the launcher writes the model's description under "model".
+  auto record = spec.toJson();
+  record["model"] = spec.modelJson();
+  const auto back = JobConfig::fromJson(record, issues, JobConfig(), JobConfig::OtherKeys::Skip);
+  ASSERT_TRUE(issues.empty()) << issues.front().message();
+  EXPECT_EQ(back.model, ModelKind::Gpt);
+  EXPECT_EQ(back.heads, 8);
+  EXPECT_EQ(back.seqLen, 16);
+  // A record written before the GPT existed has no kind: it is the MLP's.
+  record["model"] = {{"units", {"embedding", "block0", "output"}}};
+  EXPECT_EQ(JobConfig::fromJson(record, issues, spec, JobConfig::OtherKeys::Skip).model, ModelKind::Mlp);
+  EXPECT_TRUE(issues.empty());
+  // In a spec the model is a name, not a description.
+  JobConfig::fromJson(nlohmann::json{{"model", {{"kind", "gpt"}}}}, issues);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues.front().field, "model");
+}
+
+TEST(GptJob, TheShapeCountsTheGptsLayouts) {
+  JobConfig c;
+  c.model = ModelKind::Gpt;
+  c.hidden = 64;
+  c.vocab = 50;
+  c.seqLen = 20;
+  const ModelShape s = c.shape();
+  EXPECT_EQ(s.unitSize(0), std::size_t(50 * 64 + 20 * 64));
+  EXPECT_EQ(s.unitSize(1), GptBlockLayout::of(64, 256).size);
+  EXPECT_EQ(GptBlockLayout::of(64, 256).size, std::size_t(12 * 64 * 64 + 13 * 64)); // 12H^2 + 13H
+  EXPECT_EQ(s.unitSize(c.layers + 1), std::size_t(2 * 64 + 64 * 50 + 50));
+  // The MLP's shape is what it was.
+  EXPECT_EQ(JobConfig{}.shape().unitSize(1), std::size_t(8 * 64 * 64 + 5 * 64));
 }

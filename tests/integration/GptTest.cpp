@@ -2,6 +2,9 @@
 // pattern past what any one-token model (the MLP) can reach; DDP and FSDP on 2 ranks
 // compute the losses of 1 rank; bad GPT options exit 2 naming the option.
 #include "RunShardlab.h"
+#include "job/MemoryEstimate.h"
+#include "trace/Report.h"
+#include "trace/TraceReader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +91,37 @@ INSTANTIATE_TEST_SUITE_P(Strategies, GptParity,
                            const auto& p = param.param;
                            return p[1] + (p.size() > 4 ? "_" + p[4].substr(2, 10) : std::string());
                          });
+
+// The trace's job record gives back a GPT job (its kind is in the model's description),
+// and the pre-flight estimate of it covers what the ranks really held: the persistent
+// state within 3%, the peak under the estimated total (as Preflight checks the MLP's).
+TEST(Gpt, TheTraceGivesBackTheJobAndThePreflightCoversItsPeak) {
+  for (const std::string strategy : {"ddp", "fsdp"}) {
+    SCOPED_TRACE(strategy);
+    const auto dir = freshDir("gpt-estimate-" + strategy);
+    const auto r = runShardlab(with(kGpt, {"--strategy", strategy, "--ranks", "2", "--batch", "8", "--steps", "2",
+                                           "--trace", dir + "/t.trace"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto t = shardlab::trace::readTraceFile(dir + "/t.trace");
+    ASSERT_TRUE(t.ok());
+    const auto config = t.trace.config();
+    ASSERT_TRUE(config);
+    EXPECT_EQ(config->model, shardlab::ModelKind::Gpt);
+    EXPECT_EQ(config->heads, 4);
+    EXPECT_EQ(config->seqLen, 32);
+    const auto e = shardlab::estimateRankMemory(*config);
+    const auto s = shardlab::trace::summarize(t.trace);
+    std::int64_t persistent = 0, peak = 0;
+    for (const auto& rank : s.ranksDetail) {
+      persistent = std::max(persistent, rank.persistentBytes);
+      peak = std::max(peak, rank.peakBytes);
+    }
+    ASSERT_GT(persistent, 0);
+    EXPECT_NEAR(e.persistent() / static_cast<double>(persistent), 1.0, 0.03);
+    EXPECT_GE(e.total(), static_cast<double>(peak) * 0.95) << "estimated " << e.total() << ", peak " << peak;
+    EXPECT_LE(e.total(), static_cast<double>(peak) * 3.0) << "estimated " << e.total() << ", peak " << peak;
+  }
+}
 
 TEST(GptRules, BadInputExitsTwoNamingTheOption) {
   struct Case {
