@@ -74,6 +74,8 @@ public:
   void flight(std::int64_t t, const trace::Event& call);
   void end();
   void flush();
+  // The errno of the first write of this rank's trace that failed; 0: none.
+  int writeError() const { return writer_ ? writer_->error() : 0; }
 
 private:
   trace::Event event(trace::Record record, std::int64_t t0, std::int64_t t1) const;

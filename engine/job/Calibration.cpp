@@ -38,7 +38,7 @@ std::optional<Calibration> Calibration::fromJson(const nlohmann::json& j) {
   c.gemmFlopsPerSecond = *gemm;
   c.handoffLatencySeconds = *latency;
   c.collectiveBytesPerSecond = *bandwidth;
-  c.probeSeconds = j.value("probe_seconds", 0.0);
+  c.probeSeconds = j.contains("probe_seconds") && j["probe_seconds"].is_number() ? j["probe_seconds"].get<double>() : 0.0;
   c.key = j["key"].get<std::string>();
   return c;
 }

@@ -10,6 +10,7 @@ enum class LauncherExit : int {
   InvalidJob = 2,    // an option or the spec breaks a rule; nothing was launched
   RankFailed = 3,    // a rank failed (named, with its reason); the partial trace is kept
   MissingTool = 4,   // mpirun or shardlab-worker is missing, or could not be started
+  OutputFailed = 5,  // an output (--trace, --summary-json …) could not be written whole: named
   Interrupted = 130, // stopped on request (SIGINT/SIGTERM); the partial trace is kept
 };
 

@@ -1,6 +1,7 @@
 #include "launcher/CalibrationProbe.h"
 
 #include "core/Cpus.h"
+#include "job/BoundedFile.h"
 #include "job/Version.h"
 #include "launcher/MpiJob.h"
 #include "trace/TraceReader.h"
@@ -94,9 +95,11 @@ fs::path calibrationCachePath() {
 }
 
 std::optional<Calibration> readCachedCalibration(const fs::path& file, const std::string& key) {
-  std::ifstream in(file);
-  if (!in) return std::nullopt;
-  const auto json = nlohmann::json::parse(in, nullptr, false);
+  // Whatever is there (a directory, a huge or truncated file, another type) is measured again.
+  FileProblem unreadable;
+  const auto text = readBoundedFile(file.string(), kCalibrationFileCap, unreadable);
+  if (!text) return std::nullopt;
+  const auto json = nlohmann::json::parse(*text, nullptr, false);
   auto c = Calibration::fromJson(json);
   if (!c || c->key != key) return std::nullopt;
   return c;
@@ -182,6 +185,7 @@ std::optional<Calibration> measureCalibration(const LaunchOptions& options, cons
     out << c.toJson().dump(2) << "\n";
   }
   fs::rename(tmp, cache, ec);  // a machine without a writable cache measures again next time
+  if (ec) fs::remove(tmp, ec);
   return c;
 }
 

@@ -1,5 +1,6 @@
 #include "launcher/LaunchOptions.h"
 
+#include "job/BoundedFile.h"
 #include "job/ExitCodes.h"
 #include "job/Version.h"
 #include "trace/Event.h"
@@ -142,9 +143,10 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   };
   JobConfig base;
   if (!spec.empty()) {
-    std::ifstream in(spec);
-    auto json = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
-    if (!in) errors.push_back("--spec: cannot read '" + spec + "'");
+    FileProblem why;
+    const auto text = readBoundedFile(spec, kSpecFileCap, why);
+    auto json = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+    if (!text) errors.push_back("--spec: '" + spec + "' " + why.text);
     else if (json.is_discarded()) errors.push_back("--spec: '" + spec + "' is not valid JSON");
     else {
       std::vector<JobIssue> issues;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,12 +68,17 @@ bool runningAsRoot() { return ::geteuid() == 0; }
 
 } // namespace
 
+void requestStop() { stopRequested = 1; }
+
 void installStopHandlers() {
   struct sigaction sa {};
   sa.sa_handler = onStopSignal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  // A closed terminal or a dropped ssh session: stop the job as on SIGTERM. mpirun runs
+  // in its own process group, so the hang-up never reaches it or the ranks directly.
+  sigaction(SIGHUP, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
 }
 
@@ -178,10 +184,16 @@ JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
   int pipeFds[2];
   if (::pipe2(pipeFds, O_CLOEXEC) != 0) throw std::runtime_error("pipe: " + std::string(std::strerror(errno)));
 
+  const pid_t launcher = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork: " + std::string(std::strerror(errno)));
   if (pid == 0) {
     ::setpgid(0, 0); // its own group, so the whole job can be stopped at once
+    // However the launcher ends (SIGKILL too, which it cannot catch), mpirun gets SIGTERM
+    // and stops every rank it started, on every host: in its own process group it would
+    // otherwise run the whole job on. If the launcher died before this line, stop now.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != launcher) ::_exit(127);
     ::dup2(pipeFds[1], STDOUT_FILENO);
     ::dup2(pipeFds[1], STDERR_FILENO);
     std::vector<char*> args;

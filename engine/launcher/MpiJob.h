@@ -45,8 +45,10 @@ private:
   std::string worker_, runDir_;
 };
 
-// Installs SIGINT/SIGTERM handlers that ask a running MpiJob to stop cleanly.
+// Installs SIGINT/SIGTERM/SIGHUP handlers that ask a running MpiJob to stop cleanly.
 void installStopHandlers();
+// Asks a running MpiJob to stop, as those signals do (the launcher: an output failed).
+void requestStop();
 
 // Parses what Open MPI's mpirun prints about failed processes.
 std::vector<RankFailure> parseMpirunFailures(const std::string& output);

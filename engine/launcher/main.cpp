@@ -18,6 +18,7 @@
 #include "trace/TraceWriter.h"
 
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +30,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <optional>
 #include <stdexcept>
 
 using namespace shardlab;
@@ -40,6 +43,7 @@ constexpr int kExitInvalid = code(LauncherExit::InvalidJob);
 constexpr int kExitRankFailed = code(LauncherExit::RankFailed);
 constexpr int kExitMissingTool = code(LauncherExit::MissingTool);
 constexpr int kExitInterrupted = code(LauncherExit::Interrupted);
+constexpr int kExitOutputFailed = code(LauncherExit::OutputFailed);
 
 // Each rank runs a compute thread and, when there is someone to talk to, its
 // communication thread, which Open MPI's shared-memory transport keeps busy polling
@@ -108,6 +112,68 @@ std::string joinCommand(const std::vector<std::string>& c) {
     s += quote ? "'" + a + "'" : a;
   }
   return s;
+}
+
+// Removes every rank-R.trace of `dir`; the file and the reason when one cannot be removed.
+std::optional<std::string> removeRankFiles(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool rankFile = name.rfind("rank-", 0) == 0 && name.size() > 11 && name.ends_with(".trace") &&
+                          name.find_first_not_of("0123456789", 5) == name.size() - 6;
+    if (!rankFile) continue;
+    std::error_code removeError;
+    if (!fs::remove(entry.path(), removeError) && removeError)
+      return "'" + entry.path().string() + "': " + removeError.message();
+  }
+  if (ec) return "files in '" + dir + "': " + ec.message();
+  return std::nullopt;
+}
+
+// An output file of the run (--trace, --summary-json, --chrome-trace, --dump-params).
+// Each is opened before anything runs, so that a path that cannot be written (a missing
+// folder, a read-only mount) is refused with exit 2 before a rank starts; every write
+// and the close are checked, so that a full disk ends the run in an error naming it.
+struct OutputFile {
+  std::string option, path;
+  std::FILE* file = nullptr;
+  int error = 0; // errno of the first failed write or close
+
+  std::string failure() const {
+    return option + ": cannot write '" + path + "': " + std::strerror(error);
+  }
+  void write(std::string_view text) {
+    if (!file || error) return;
+    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) error = errno ? errno : EIO;
+  }
+  // Closes the file; false when a byte of it did not reach the disk.
+  bool close(int writerError = 0) {
+    if (!file) return error == 0;
+    if (writerError && !error) error = writerError;
+    if (std::fflush(file) != 0 && !error) error = errno ? errno : EIO;
+    if (std::fclose(file) != 0 && !error) error = errno ? errno : EIO;
+    file = nullptr;
+    return error == 0;
+  }
+};
+
+// Opens each output given; the first that cannot be opened, or two options naming one
+// file (the second would overwrite the first), as the error to refuse the job with.
+std::optional<std::string> openOutputs(std::vector<OutputFile>& outputs) {
+  std::vector<std::pair<fs::path, std::string>> seen;
+  for (auto& o : outputs) {
+    std::error_code ec;
+    const fs::path same = fs::weakly_canonical(o.path, ec);
+    for (const auto& [path, option] : seen)
+      if (!ec && path == same) return o.option + ": '" + o.path + "' is also the file of " + option;
+    seen.emplace_back(same, o.option);
+    struct stat st {};
+    if (::stat(o.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      return o.option + ": '" + o.path + "' is a directory";
+    o.file = std::fopen(o.path.c_str(), "w");
+    if (!o.file) return o.option + ": cannot write '" + o.path + "': " + std::strerror(errno);
+  }
+  return std::nullopt;
 }
 
 std::string isoNow() {
@@ -210,13 +276,6 @@ int main(int argc, char** argv) {
     std::printf("%s\n", calibration->toJson().dump(2).c_str());
     return code(LauncherExit::Done);
   }
-  // What the machine can do, measured once per machine and build: the job record keeps
-  // it, so every trace says what its lesson was sized for.
-  std::string calibrationError;
-  const auto calibration = machineCalibration(options, worker, calibrationError);
-  if (!calibration)
-    std::fprintf(stderr, "shardlab-run: warning: no calibration recorded: %s\n", calibrationError.c_str());
-
   const DeviceChoice device = chooseDevice(options.job);
   if (!device.error.empty()) {
     std::fprintf(stderr, "shardlab-run: error: --device: %s\n", device.error.c_str());
@@ -227,6 +286,31 @@ int main(int argc, char** argv) {
   // CPU ranks on this machine share its cores; GPU ranks are timed on the device.
   if (device.device == DeviceKind::Cpu && options.job.hostfile.empty()) warnIfCoresAreOutnumbered(options.job.ranks);
 
+  // The outputs, before the calibration's probe jobs and the job's ranks start.
+  std::vector<OutputFile> outputs;
+  if (!options.traceFile.empty()) outputs.push_back({"--trace", options.traceFile});
+  if (!options.summaryJsonFile.empty()) outputs.push_back({"--summary-json", options.summaryJsonFile});
+  if (!options.chromeTraceFile.empty()) outputs.push_back({"--chrome-trace", options.chromeTraceFile});
+  if (!options.dumpParams.empty()) outputs.push_back({"--dump-params", options.dumpParams});
+  if (const auto why = openOutputs(outputs)) {
+    std::fprintf(stderr, "shardlab-run: error: %s\n", why->c_str());
+    return kExitInvalid;
+  }
+  auto output = [&](std::string_view option) -> OutputFile* {
+    for (auto& o : outputs)
+      if (o.option == option) return &o;
+    return nullptr;
+  };
+  // Rank 0 writes the parameters itself (and checks its write): here only whether it can.
+  if (OutputFile* params = output("--dump-params")) params->close();
+
+  // What the machine can do, measured once per machine and build: the job record keeps
+  // it, so every trace says what its lesson was sized for.
+  std::string calibrationError;
+  const auto calibration = machineCalibration(options, worker, calibrationError);
+  if (!calibration)
+    std::fprintf(stderr, "shardlab-run: warning: no calibration recorded: %s\n", calibrationError.c_str());
+
   // The ranks write their traces into the run directory; the launcher follows them.
   const bool keepRunDir = !options.runDir.empty();
   std::string runDir = options.runDir;
@@ -235,6 +319,12 @@ int main(int argc, char** argv) {
     fs::create_directories(runDir, ec);
     if (ec) {
       std::fprintf(stderr, "shardlab-run: error: --run-dir: cannot create '%s': %s\n", runDir.c_str(), ec.message().c_str());
+      return kExitInvalid;
+    }
+    // A run directory used before holds the previous run's rank files: followed, they
+    // would become this run's trace (and the ranks' own lines lost behind them).
+    if (auto stale = removeRankFiles(runDir)) {
+      std::fprintf(stderr, "shardlab-run: error: --run-dir: cannot remove the previous run's %s\n", stale->c_str());
       return kExitInvalid;
     }
   } else {
@@ -269,8 +359,14 @@ int main(int argc, char** argv) {
     }
   } const removeRunDir{keepRunDir ? std::string() : runDir};
   {
-    std::ofstream jobOut(runDir + "/job.json");
-    jobOut << options.job.toJson().dump(2) << "\n";
+    OutputFile jobFile{"the run directory", runDir + "/job.json"};
+    jobFile.file = std::fopen(jobFile.path.c_str(), "w");
+    if (!jobFile.file) jobFile.error = errno;
+    jobFile.write(options.job.toJson().dump(2) + "\n");
+    if (!jobFile.close()) {
+      std::fprintf(stderr, "shardlab-run: error: %s\n", jobFile.failure().c_str());
+      return kExitOutputFailed;
+    }
   }
 
   MpiJob job(options, worker, runDir);
@@ -291,22 +387,33 @@ int main(int argc, char** argv) {
 
   trace::Trace merged;
   trace::TraceParser parser(merged);
-  std::FILE* traceFile = nullptr;
-  if (!options.traceFile.empty()) {
-    traceFile = std::fopen(options.traceFile.c_str(), "w");
-    if (!traceFile) {
-      std::fprintf(stderr, "shardlab-run: error: --trace: cannot write '%s'\n", options.traceFile.c_str());
-      return kExitInvalid;
-    }
-  }
-  trace::TraceWriter traceOut(traceFile ? traceFile : stdout);
+  OutputFile* const traceFile = output("--trace");
+  trace::TraceWriter traceOut(traceFile ? traceFile->file : stdout);
   trace::TraceWriter eventsOut(stdout);
   const bool streamEvents = options.eventsTo == "-";
+  // A write that fails (a full disk, a reader of --events - gone) ends the job: what it
+  // would still run could not be recorded. Said once, at once.
+  bool outputFailed = false;
+  auto checkWrites = [&] {
+    if (outputFailed) return;
+    if (traceFile && traceOut.error()) {
+      traceFile->error = traceOut.error();
+      std::fprintf(stderr, "shardlab-run: error: %s; stopping the job\n", traceFile->failure().c_str());
+    } else if (streamEvents && eventsOut.error()) {
+      std::fprintf(stderr, "shardlab-run: error: --events -: cannot write standard output: %s; stopping the job\n",
+                   std::strerror(eventsOut.error()));
+    } else {
+      return;
+    }
+    outputFailed = true;
+    requestStop();
+  };
   auto emit = [&](std::string_view line) {
     if (auto err = parser.parseLine(line))
       std::fprintf(stderr, "shardlab-run: warning: damaged trace line skipped: %s\n", err->c_str());
     if (traceFile) traceOut.writeLine(line);
     if (streamEvents) eventsOut.writeLine(line);
+    checkWrites();
   };
   const std::string header = std::string(trace::kMagic) + " " + std::to_string(trace::kFormatVersion);
   emit(header);
@@ -327,20 +434,30 @@ int main(int argc, char** argv) {
   recordSilentFailures(outcome.failures, merged, emit);
   if (traceFile) {
     traceOut.flush();
-    std::fclose(traceFile);
+    traceFile->close(traceOut.error());
   }
   if (streamEvents) eventsOut.flush();
 
   const trace::Summary summary = trace::summarize(merged);
   if (!options.quiet) std::fprintf(human, "%s", summary.toTable().c_str());
-  if (!options.summaryJsonFile.empty()) {
-    std::ofstream out(options.summaryJsonFile);
-    out << summary.toJson().dump(2) << "\n";
+  if (OutputFile* out = output("--summary-json")) {
+    out->write(summary.toJson().dump(2) + "\n");
+    out->close();
   }
-  if (!options.chromeTraceFile.empty()) {
-    std::ofstream out(options.chromeTraceFile);
-    trace::writeChromeTrace(merged, out);
+  if (OutputFile* out = output("--chrome-trace")) {
+    std::ostringstream chrome;
+    trace::writeChromeTrace(merged, chrome);
+    out->write(chrome.str());
+    out->close();
   }
+  // An output that did not get all its bytes: the run's record is not whole.
+  bool outputsWhole = !(streamEvents && eventsOut.error());
+  for (const auto& o : outputs)
+    if (o.error) {
+      std::fprintf(stderr, "shardlab-run: error: %s\n", o.failure().c_str());
+      outputsWhole = false;
+    }
+  if (!outputsWhole) return kExitOutputFailed;
 
   // Failures: what the ranks recorded first, then what mpirun saw.
   std::map<int, std::string> failed;

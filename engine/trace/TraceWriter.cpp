@@ -1,6 +1,7 @@
 #include "trace/TraceWriter.h"
 
 #include <charconv>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 
@@ -133,10 +134,10 @@ void TraceWriter::append(std::string_view s) { buffer_.append(s); }
 
 void TraceWriter::flush() {
   if (!buffer_.empty()) {
-    std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+    if (std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size() && !error_) error_ = errno ? errno : EIO;
     buffer_.clear();
   }
-  std::fflush(out_);
+  if (std::fflush(out_) != 0 && !error_) error_ = errno ? errno : EIO;
 }
 
 std::string_view TraceWriter::unit(int u) const { return unitOf(units_, u); }

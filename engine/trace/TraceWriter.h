@@ -24,6 +24,9 @@ public:
   // Writes one already formatted record line (the launcher forwards rank lines).
   void writeLine(std::string_view line);
   void flush();
+  // The errno of the first write or flush that failed (a full disk: ENOSPC); 0 while
+  // every byte has gone out.
+  int error() const { return error_; }
 
   void setUnitNames(std::vector<std::string> names) { units_ = std::move(names); }
 
@@ -34,6 +37,7 @@ private:
   std::FILE* out_;
   std::vector<std::string> units_;
   std::string buffer_;
+  int error_ = 0;
 };
 
 // Formats one event as its record line, without the newline.

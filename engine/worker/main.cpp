@@ -8,6 +8,7 @@
 #include "core/Data.h"
 #include "core/Memory.h"
 #include "core/Recorder.h"
+#include "job/BoundedFile.h"
 #include "job/ExitCodes.h"
 #include "job/JobConfig.h"
 #include "strategies/Strategy.h"
@@ -15,8 +16,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -52,6 +59,11 @@ std::string describeCall(const trace::Event& c, const std::vector<std::string>& 
 } // namespace
 
 int main(int argc, char** argv) {
+  // A rank never outlives the process that started it: mpirun on the launcher's machine,
+  // Open MPI's orted on another host. When that one dies (killed, or its ssh session
+  // dropped), nothing is left to collect this rank's trace or stop it, so it goes too.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) return kExitFailure; // it died before the line above
   CLI::App cli{"shardlab-worker: one rank of a ShardLab job (started by shardlab-run through mpirun)"};
   std::string jobFile, runDir, dumpParams;
   cli.add_option("--job", jobFile, "job configuration (JSON)")->required();
@@ -72,10 +84,13 @@ int main(int argc, char** argv) {
 
   JobConfig job;
   {
-    std::ifstream in(jobFile);
-    auto j = nlohmann::json::parse(in, nullptr, false);
+    FileProblem unreadable;
+    const auto text = readBoundedFile(jobFile, kSpecFileCap, unreadable);
+    const nlohmann::json j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
     std::vector<std::string> errors;
-    if (!j.is_discarded()) {
+    if (!text) {
+      errors.push_back(jobFile + " " + unreadable.text);
+    } else if (!j.is_discarded()) {
       std::vector<JobIssue> issues;
       job = JobConfig::fromJson(j, issues);
       if (issues.empty()) issues = job.validate(JobConfig::HostfileCheck::Skip);
@@ -98,11 +113,11 @@ int main(int argc, char** argv) {
   }
 
   std::FILE* traceFile = nullptr;
+  const std::string rankFile = runDir + "/rank-" + std::to_string(rank) + ".trace";
   if (job.trace) {
-    const std::string path = runDir + "/rank-" + std::to_string(rank) + ".trace";
-    traceFile = std::fopen(path.c_str(), "w");
+    traceFile = std::fopen(rankFile.c_str(), "w");
     if (!traceFile) {
-      std::fprintf(stderr, "rank %d: cannot write %s\n", rank, path.c_str());
+      std::fprintf(stderr, "rank %d: cannot write %s: %s\n", rank, rankFile.c_str(), std::strerror(errno));
       MPI_Abort(MPI_COMM_WORLD, kExitFailure);
     }
   }
@@ -156,13 +171,17 @@ int main(int argc, char** argv) {
         recordDeviceMemory(*setup.device, recorder);
         // A strategy counts the rows of the batch it computed the loss of; a GPT's row is a sequence.
         recorder.stepEnd(step, result.lossSum, result.tokens * job.tokensPerRow());
+        // A rank file that cannot be written (a full disk) loses the run: stop here.
+        if (const int error = recorder.writeError())
+          throw std::runtime_error("cannot write " + rankFile + ": " + std::strerror(error));
       }
       if (!dumpParams.empty()) {
         const auto params = strategy->fullParameters();
         if (rank == 0) {
-          std::ofstream out(dumpParams, std::ios::binary);
-          out.write(reinterpret_cast<const char*>(params.data()),
-                    static_cast<std::streamsize>(params.size() * sizeof(float)));
+          std::FILE* out = std::fopen(dumpParams.c_str(), "wb");
+          const bool written = out && std::fwrite(params.data(), sizeof(float), params.size(), out) == params.size();
+          if (!out || std::fclose(out) != 0 || !written)
+            throw std::runtime_error("--dump-params: cannot write " + dumpParams + ": " + std::strerror(errno));
         }
       }
       setup.device->synchronize();

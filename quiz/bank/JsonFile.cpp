@@ -1,23 +1,21 @@
 #include "quiz/bank/JsonFile.h"
 
-#include <fstream>
-#include <sstream>
 
 namespace shardlab::quiz {
 
-std::optional<std::string> JsonFile::readText(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return ss.str();
+std::optional<std::string> JsonFile::readText(const std::filesystem::path& file, FileCap cap, FileProblem* problem) {
+  FileProblem why;
+  auto text = readBoundedFile(file.string(), cap, why);
+  if (!text && problem) *problem = why;
+  return text;
 }
 
-std::optional<nlohmann::json> JsonFile::read(const std::filesystem::path& file, Diagnostics& diagnostics) {
-  auto text = readText(file);
+std::optional<nlohmann::json> JsonFile::read(const std::filesystem::path& file, Diagnostics& diagnostics, FileCap cap) {
+  FileProblem why;
+  auto text = readText(file, cap, &why);
   if (!text) {
-    diagnostics.add(file, "", "file-unreadable", "cannot read the file");
+    diagnostics.add(file, "", why.kind == FileProblem::Kind::TooLarge ? "file-too-large" : "file-unreadable",
+                    "the file " + why.text);
     return std::nullopt;
   }
   try {

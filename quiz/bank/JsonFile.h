@@ -1,7 +1,10 @@
-// Reads and parses a JSON file; a missing file or a syntax error becomes a
-// diagnostic ("file-unreadable", "json-syntax" with line and column).
+// Reads and parses a JSON file; a missing file, one that is not a regular file (a
+// directory, /dev/zero, a FIFO) or one larger than its cap (job/BoundedFile.h), or a
+// syntax error becomes a diagnostic ("file-unreadable", "file-too-large", "json-syntax"
+// with line and column).
 #pragma once
 
+#include "job/BoundedFile.h"
 #include "quiz/bank/Diagnostics.h"
 
 #include <nlohmann/json.hpp>
@@ -14,9 +17,11 @@ namespace shardlab::quiz {
 
 class JsonFile {
 public:
-  static std::optional<nlohmann::json> read(const std::filesystem::path& file, Diagnostics& diagnostics);
-  // Whole file as bytes; nullopt when it cannot be read.
-  static std::optional<std::string> readText(const std::filesystem::path& file);
+  static std::optional<nlohmann::json> read(const std::filesystem::path& file, Diagnostics& diagnostics,
+                                            FileCap cap = kQuizFileCap);
+  // Whole file as bytes; nullopt when it cannot be read (`problem`, when given, says why).
+  static std::optional<std::string> readText(const std::filesystem::path& file, FileCap cap = kQuizFileCap,
+                                             FileProblem* problem = nullptr);
 };
 
 } // namespace shardlab::quiz

@@ -126,9 +126,12 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
           }
           std::string problem;
           auto path = ContainedPath::resolve(folder, rel.get<std::string>(), problem);
+          std::error_code ec;
           if (!path) v.error(np / lang, "path-outside-folder", problem);
-          else if (!std::filesystem::is_regular_file(*path))
+          else if (!std::filesystem::exists(*path, ec))
             v.error(np / lang, "file-not-found", "no file " + path->string());
+          else if (!std::filesystem::is_regular_file(*path, ec))
+            v.error(np / lang, "file-unreadable", path->string() + " is not a regular file");
           else {
             step.notes[lang] = *path;
             checkPlaceholderFile(*path, lang, diagnostics);

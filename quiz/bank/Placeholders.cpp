@@ -1,5 +1,7 @@
 #include "quiz/bank/Placeholders.h"
 
+#include "job/BoundedFile.h"
+
 #include <cmath>
 
 #include "job/Calibration.h"
@@ -123,10 +125,14 @@ std::vector<PlaceholderIssue> checkPlaceholders(std::string_view text, std::stri
 }
 
 void checkPlaceholderFile(const std::filesystem::path& file, std::string_view language, Diagnostics& diagnostics) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  for (const auto& issue : checkPlaceholders(text.str(), language))
+  FileProblem problem;
+  const auto text = readBoundedFile(file.string(), kNotesFileCap, problem);
+  if (!text) {
+    diagnostics.add(file, "", problem.kind == FileProblem::Kind::TooLarge ? "file-too-large" : "file-unreadable",
+                    "the file " + problem.text);
+    return;
+  }
+  for (const auto& issue : checkPlaceholders(*text, language))
     diagnostics.add(file, "line " + std::to_string(issue.line), "placeholder", issue.message);
 }
 

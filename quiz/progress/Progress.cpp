@@ -156,7 +156,7 @@ Progress Progress::load(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return Progress(file);
   Diagnostics diagnostics;
-  auto doc = JsonFile::read(file, diagnostics);
+  auto doc = JsonFile::read(file, diagnostics, kProgressFileCap);
   if (!doc) throw std::runtime_error(diagnostics.toString());
   return fromJson(*doc, file);
 }

@@ -1,0 +1,126 @@
+// The ranks never outlive shardlab-run: a closed terminal (SIGHUP), a stop (SIGTERM)
+// or a SIGKILL of the launcher, which it cannot catch, ends mpirun and every rank. The
+// job runs with the real mpirun; its processes are found by a mark in their environment
+// (mpirun passes the launcher's environment on to the ranks), as a user would find them.
+#include "RunShardlab.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace shardlab::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Live processes whose environment holds `mark` (zombies have no environment to read).
+std::vector<pid_t> processesMarked(const std::string& mark) {
+  std::vector<pid_t> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "environ", std::ios::binary);
+    std::string environ((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (environ.find(mark) != std::string::npos) found.push_back(std::stoi(name));
+  }
+  return found;
+}
+
+std::string commandLine(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (auto& c : s)
+    if (c == '\0') c = ' ';
+  return s;
+}
+
+// Step records in a rank file so far.
+int stepsIn(const std::string& rankFile) {
+  std::ifstream in(rankFile);
+  std::string line;
+  int steps = 0;
+  while (std::getline(in, line))
+    if (line.rfind("step ", 0) == 0) ++steps;
+  return steps;
+}
+
+// Polls `done` every 100 ms until it holds or `guard` passes (a bound against hangs only).
+template <class Done>
+bool waitFor(Done&& done, std::chrono::seconds guard) {
+  const auto until = std::chrono::steady_clock::now() + guard;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
+}
+
+struct LauncherSignal : ::testing::TestWithParam<int> {};
+
+} // namespace
+
+TEST_P(LauncherSignal, StopsMpirunAndEveryRank) {
+  const int sig = GetParam();
+  const auto dir = freshDir(std::string("lifetime-") + strsignal(sig));
+  const std::string mark = "SHARDLAB_TEST_LIFETIME_MARK=" + std::to_string(getpid()) + "-" + std::to_string(sig);
+  const pid_t launcher = fork();
+  ASSERT_GE(launcher, 0);
+  if (launcher == 0) {
+    // Its own process group, as a terminal's job or an ssh session's command has.
+    setpgid(0, 0);
+    const int log = open((dir + "/launcher.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(log, 1);
+    dup2(log, 2);
+    putenv(const_cast<char*>(mark.c_str()));
+    const std::string exe = shardlabRunPath();
+    const std::string runDir = dir + "/run";
+    execl(exe.c_str(), exe.c_str(), "--strategy", "ddp", "--ranks", "2", "--steps", "1000000", "--layers", "2",
+          "--hidden", "16", "--vocab", "32", "--batch", "8", "-q", "--run-dir", runDir.c_str(), "--trace",
+          (dir + "/t.trace").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Both ranks are training: mpirun and the ranks exist and carry the mark.
+  const bool training = waitFor(
+      [&] { return stepsIn(dir + "/run/rank-0.trace") >= 2 && stepsIn(dir + "/run/rank-1.trace") >= 2; },
+      std::chrono::seconds(120));
+  const auto running = processesMarked(mark);
+  if (!training || running.size() < 3) {
+    for (pid_t p : processesMarked(mark)) kill(p, SIGKILL);
+    waitpid(launcher, nullptr, 0);
+    std::ifstream log(dir + "/launcher.log");
+    std::stringstream text;
+    text << log.rdbuf();
+    FAIL() << "the job did not start training (" << running.size() << " marked processes): " << text.str();
+  }
+
+  ASSERT_EQ(kill(launcher, sig), 0);
+  int status = 0;
+  waitpid(launcher, &status, 0);
+
+  // Within seconds in practice; the bound only keeps a broken build from hanging the suite.
+  const bool allGone = waitFor([&] { return processesMarked(mark).empty(); }, std::chrono::seconds(30));
+  std::string left;
+  for (pid_t p : processesMarked(mark)) {
+    left += "\n  " + std::to_string(p) + ": " + commandLine(p);
+    kill(p, SIGKILL);
+  }
+  EXPECT_TRUE(allGone) << "still running after the launcher got " << strsignal(sig) << ":" << left;
+  if (sig != SIGKILL) {
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << "status " << status;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, LauncherSignal, ::testing::Values(SIGHUP, SIGTERM, SIGKILL),
+                         [](const ::testing::TestParamInfo<int>& signal) {
+                           return std::string(sigabbrev_np(signal.param));
+                         });
