@@ -1,10 +1,10 @@
 #include "models/JobRunner.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "models/JobText.h"
 #include "models/TraceModel.h"
 
-#include "views/Palette.h"
 
 #include "job/ExitCodes.h"
 
@@ -81,7 +81,7 @@ QString JobRunner::silenceText(const QList<int>& silent, int ranks, int seconds,
         .arg(timeout);
   return tr("No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the "
             "Experiment form).", nullptr, static_cast<int>(silent.size()))
-      .arg(Captions::rankList(silent))
+      .arg(Format::rankList(silent))
       .arg(seconds)
       .arg(timeout);
 }
@@ -237,16 +237,16 @@ void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
              tr("Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, "
                 "but the budget is %6. This is the lesson: the model state did not fit on one rank.")
                  .arg(o.rank)
-                 .arg(Captions::bytes(o.needed), Palette::categoryName(o.category),
+                 .arg(Format::bytes(o.needed), Format::categoryName(o.category),
                       o.unit == "-" ? QString() : tr(" of %1").arg(QString::fromStdString(o.unit)),
-                      Captions::bytes(o.holding), Captions::bytes(o.budget)));
+                      Format::bytes(o.holding), Format::bytes(o.budget)));
     } else if (const RunEnding& ending = model_.ending(); ending.kind != RunEnding::Kind::None) {
       // A hang or a failed rank, said as the trace shows it (the launcher's words are in the log).
       finish(Outcome::RankFailed, ending.text());
     } else {
       QString which;
       for (const auto& r : s.ranksDetail)
-        if (r.failure) which += tr("Rank %1: %2\n").arg(r.rank).arg(Captions::failureReason(QString::fromStdString(*r.failure)));
+        if (r.failure) which += tr("Rank %1: %2\n").arg(r.rank).arg(Format::failureReason(QString::fromStdString(*r.failure)));
       finish(Outcome::RankFailed, tr("A rank failed; the trace up to the failure is shown.\n%1%2").arg(which, err));
     }
     break;

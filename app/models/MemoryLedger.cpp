@@ -1,5 +1,6 @@
 #include "models/MemoryLedger.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "models/MemoryStateModel.h"
 
@@ -26,9 +27,9 @@ QString persistentWhy(std::int64_t measured, double formula, double padded, doub
   if (measured == 0) return QCoreApplication::translate("MemoryLedger", "not held at the end of a step: freed after the optimizer step");
   if (std::abs(static_cast<double>(measured) - padded) < 0.5)
     return QCoreApplication::translate("MemoryLedger", "+%1: each unit's flat parameter is padded to a multiple of the shard degree D")
-        .arg(Captions::bytes(static_cast<qint64>(std::llround(diff))));
+        .arg(Format::bytes(static_cast<qint64>(std::llround(diff))));
   return QCoreApplication::translate("MemoryLedger", "%1 %2 the arithmetic with padding (%3): not explained")
-      .arg(Captions::bytes(static_cast<qint64>(std::llround(std::abs(static_cast<double>(measured) - padded)))),
+      .arg(Format::bytes(static_cast<qint64>(std::llround(std::abs(static_cast<double>(measured) - padded)))),
            static_cast<double>(measured) > padded ? QCoreApplication::translate("MemoryLedger", "above") : QCoreApplication::translate("MemoryLedger", "below"), psiMultiple(padded, psi));
 }
 // Why a persistent part measured when an out-of-memory run stopped differs from its Ψ
@@ -41,7 +42,7 @@ QString stoppedWhy(std::int64_t measured, double formula, double padded, double 
   if (measured == 0) return QCoreApplication::translate("MemoryLedger", "not allocated when the run stopped out of memory");
   if (static_cast<double>(measured) < formula)
     return QCoreApplication::translate("MemoryLedger", "%1 short: the run stopped out of memory before all of it was allocated")
-        .arg(Captions::bytes(static_cast<qint64>(std::llround(-diff))));
+        .arg(Format::bytes(static_cast<qint64>(std::llround(-diff))));
   return persistentWhy(measured, formula, padded, psi);
 }
 
@@ -195,7 +196,7 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
         QCoreApplication::translate("MemoryLedger", "units rebuilt for their compute: the peak is %1 × the largest unit (%2), the unit computing and those "
            "prefetched or kept")
             .arg(QLocale().toString(static_cast<double>(peak(st::Category::GatheredParams)) / std::max(1.0, unitBytes), 'f', 1),
-                 Captions::bytes(static_cast<qint64>(unitBytes)))));
+                 Format::bytes(static_cast<qint64>(unitBytes)))));
   }
   if (gradsSharded && peak(st::Category::Grads) > 0)
     ledger.lines.push_back(transientLine(

@@ -4,6 +4,44 @@
 
 namespace st = shardlab::trace;
 
+namespace {
+constexpr auto kParamShard = static_cast<std::size_t>(st::Category::ParamShard);
+constexpr auto kParamReplica = static_cast<std::size_t>(st::Category::ParamReplica);
+constexpr auto kGathered = static_cast<std::size_t>(st::Category::GatheredParams);
+constexpr auto kGrads = static_cast<std::size_t>(st::Category::Grads);
+constexpr auto kGradShard = static_cast<std::size_t>(st::Category::GradShard);
+
+double progressOf(const st::Event& e, qint64 t) {
+  if (e.t1 <= e.t0) return 1.0;
+  return std::clamp(static_cast<double>(t - e.t0) / static_cast<double>(e.t1 - e.t0), 0.0, 1.0);
+}
+
+// The share of a unit's whole parameters that `bytes` of it are (1 where the job record
+// does not give the unit's size: the old traces held whole units only).
+double heldShare(const MemoryStateModel& state, int unit, qint64 bytes) {
+  const qint64 full = state.unitFullBytes(unit);
+  return full > 0 ? std::clamp(static_cast<double>(bytes) / static_cast<double>(full), 0.0, 1.0) : 1.0;
+}
+
+// Fills `share` of a unit's slots, from the rank's own slot on (the slice a tensor-parallel
+// rank holds is its own), one slot after another; the last one partly, from the bottom.
+void fillShare(std::vector<double>& fill, double share, int own) {
+  const int n = static_cast<int>(fill.size());
+  if (n == 0) return;
+  double left = share * n;
+  for (int k = 0; k < n && left > 0; ++k, left -= 1.0)
+    fill[static_cast<std::size_t>((own + k) % n)] = std::min(1.0, left);
+}
+
+int runningCollective(const TraceModel& model, const MemoryStateModel& state, int rank, qint64 t, st::Kind kind,
+                      int unit) {
+  const int i = state.runningAt(rank, TraceModel::Lane::Comm, t);
+  if (i < 0) return -1;
+  const auto& e = model.event(i);
+  return e.kind == kind && (unit < 0 || e.unit == unit) ? i : -1;
+}
+} // namespace
+
 void MemoryStateModel::advance(int rank, qint64 t, Cursor& c) const {
   const auto& recs = model_.memoryRecords(rank);
   const auto r = static_cast<std::size_t>(rank);
@@ -134,4 +172,87 @@ qint64 MemoryStateModel::unitFullBytes(int unit) const {
     }
   }
   return unit >= 0 && static_cast<std::size_t>(unit) < unitFullBytes_.size() ? unitFullBytes_[static_cast<std::size_t>(unit)] : 0;
+}
+
+std::vector<double> MemoryStateModel::parameterSlots(int rank, int unit,
+                                             qint64 t) const {
+  const int n = model_.slotCount();
+  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
+  const CategoryBytes held = unitBytesAt(rank, unit, t);
+  const CategoryBytes untied = unitBytesAt(rank, -1, t);
+  if (held[kParamReplica] > 0) {
+    // A replica of what the rank's records hold: the whole unit (DDP, a pipeline stage's
+    // units) or a slice of it (tensor parallelism: 1/N of each block).
+    fillShare(fill, heldShare(*this, unit, held[kParamReplica]), model_.slotOf(rank));
+    return fill;
+  }
+  if (untied[kParamReplica] > 0) {
+    std::fill(fill.begin(), fill.end(), 1.0);
+    return fill;
+  }
+  const auto own = static_cast<std::size_t>(model_.slotOf(rank));
+  if (held[kParamShard] > 0) fill[own] = 1.0;
+  if (int i = runningCollective(model_, *this, rank, t, st::Kind::AllGather, unit); i >= 0) {
+    const auto& e = model_.event(i);
+    const double p = progressOf(e, t);
+    // The participants are this rank's shard group: slot slotOf(j) comes from rank j.
+    for (int j = 0; j < model_.rankCount(); ++j)
+      if (e.participants & (st::RankMask{1} << j))
+        fill[static_cast<std::size_t>(model_.slotOf(j))] = j == rank ? 1.0 : p;
+    return fill;
+  }
+  // A gathered buffer counts as the full copy only once an all-gather of the unit
+  // has completed into it (the engine may allocate it before the collective starts).
+  if (held[kGathered] > 0) {
+    const auto& comm = model_.lane(rank, TraceModel::Lane::Comm);
+    auto it = std::upper_bound(comm.begin(), comm.end(), t, [&](qint64 time, int idx) { return time < model_.event(idx).t0; });
+    while (it != comm.begin()) {
+      --it;
+      const auto& e = model_.event(*it);
+      if (e.kind == st::Kind::AllGather && e.unit == unit) {
+        if (e.t1 <= t) std::fill(fill.begin(), fill.end(), 1.0);
+        break;
+      }
+    }
+  }
+  return fill;
+}
+
+
+st::Category MemoryStateModel::slotCategory(int rank, int unit, int slot, qint64 t) const {
+  if (unitBytesAt(rank, unit, t)[kParamReplica] > 0 || unitBytesAt(rank, -1, t)[kParamReplica] > 0)
+    return st::Category::ParamReplica;
+  return slot == model_.slotOf(rank) ? st::Category::ParamShard : st::Category::GatheredParams;
+}
+
+
+std::vector<double> MemoryStateModel::gradientSlots(int rank, int unit,
+                                            qint64 t) const {
+  const int n = model_.slotCount();
+  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
+  const CategoryBytes held = unitBytesAt(rank, unit, t);
+  if (int i = runningCollective(model_, *this, rank, t, st::Kind::ReduceScatter, unit); i >= 0) {
+    const auto& e = model_.event(i);
+    const double p = progressOf(e, t);
+    for (int j = 0; j < model_.rankCount(); ++j)
+      if (e.participants & (st::RankMask{1} << j))
+        fill[static_cast<std::size_t>(model_.slotOf(j))] = j == rank ? 1.0 : 1.0 - p;
+    return fill;
+  }
+  if (held[kGrads] > 0) fillShare(fill, heldShare(*this, unit, held[kGrads]), model_.slotOf(rank));
+  else if (held[kGradShard] > 0) fill[static_cast<std::size_t>(model_.slotOf(rank))] = 1.0;
+  return fill;
+}
+
+
+int MemoryStateModel::lastRecordedAt(int rank, qint64 t) const {
+  int latest = -1;
+  for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Comm, TraceModel::Lane::Idle}) {
+    const auto& starts = model_.laneStarts(rank, lane);
+    const auto pos = std::upper_bound(starts.begin(), starts.end(), t) - starts.begin();
+    if (pos == 0) continue;
+    const int i = model_.lane(rank, lane)[static_cast<std::size_t>(pos - 1)];
+    if (latest < 0 || model_.event(i).t1 > model_.event(latest).t1) latest = i;
+  }
+  return latest;
 }

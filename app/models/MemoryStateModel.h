@@ -55,6 +55,23 @@ public:
   // (`unit_parameters` × the bytes of one parameter, `bytes` / `parameters`); 0 where the
   // record does not say. A rank's mem records against it give the share of the unit it holds.
   qint64 unitFullBytes(int unit) const;
+  // What the rank view draws in a unit's owner slots (one per rank of its shard group).
+  // Fill (0..1) of each owner slot of `unit` on `rank` at t: what the rank holds
+  // of that unit's parameters, from its mem records and running all-gather. A replica is
+  // drawn as the share of the unit its records hold (their bytes against the unit's size in
+  // the job record's model): whole units under DDP, 1/N of each block under tensor
+  // parallelism, from the rank's own slot on.
+  std::vector<double> parameterSlots(int rank, int unit, qint64 t) const;
+  // The memory category a filled parameter slot is drawn in (its fill; the unit is named
+  // above its slots): a replica (DDP), the rank's own shard, or a slice gathered from
+  // owner `slot`.
+  shardlab::trace::Category slotCategory(int rank, int unit, int slot, qint64 t) const;
+  // Same for the unit's gradients (full grads, own grad shard, slices leaving in a reduce-scatter).
+  std::vector<double> gradientSlots(int rank, int unit, qint64 t) const;
+  // Of the ops, collectives and idle spans that started on `rank` at or before t (in each
+  // lane the latest), the one that ended last, or -1: what the rank did last at the newest
+  // recorded instant, where it is between records (events are written when they end).
+  int lastRecordedAt(int rank, qint64 t) const;
   // Number of checkpoints taken so far for rank (tests).
   std::size_t checkpointCount(int rank) const;
 

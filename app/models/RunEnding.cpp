@@ -1,7 +1,7 @@
 #include "models/RunEnding.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
-#include "views/Palette.h"
 
 #include <QLocale>
 
@@ -38,7 +38,7 @@ RunEnding RunEnding::of(const st::Trace& trace) {
     if (e.record == st::Record::OutOfMemory) outOfMemory = true;
     if (e.record == st::Record::Failure && !r.failures.count(e.rank))
       r.failures[e.rank] =
-          e.text < trace.texts.size() ? Captions::failureReason(QString::fromStdString(trace.texts[e.text])) : QString();
+          e.text < trace.texts.size() ? Format::failureReason(QString::fromStdString(trace.texts[e.text])) : QString();
     if (e.record != st::Record::Flight) continue;
     firstDump = std::min<qint64>(firstDump, e.t0);
     if (e.total != -1) continue;
@@ -98,15 +98,6 @@ bool RunEnding::reached(qint64 t) const {
   return false;
 }
 
-QString RunEnding::callText(st::Kind kind, const QString& unit, int step, int micro, int peer) {
-  QString s = Palette::kindName(kind);
-  if (peer >= 0) s = kind == st::Kind::Recv ? tr("%1 from rank %2").arg(s).arg(peer) : tr("%1 to rank %2").arg(s).arg(peer);
-  if (!unit.isEmpty() && unit != QLatin1String("-")) s = tr("%1 of %2").arg(s, unit);
-  if (step >= 0) s = tr("%1 in step %2").arg(s).arg(step);
-  if (micro >= 0) s = tr("%1 (micro-batch %2)").arg(s).arg(micro);
-  return s;
-}
-
 QString RunEnding::text() const {
   if (kind == Kind::RankFailed) {
     QStringList parts;
@@ -115,7 +106,7 @@ QString RunEnding::text() const {
     for (const auto& [rank, why] : failures)
       if (!isCulprit(rank)) others << rank;
     if (!others.isEmpty())
-      parts << tr("Then rank(s) %1 failed too.", nullptr, static_cast<int>(others.size())).arg(Captions::rankList(others));
+      parts << tr("Then rank(s) %1 failed too.", nullptr, static_cast<int>(others.size())).arg(Format::rankList(others));
     parts << tr("The other ranks were stopped; the trace up to the failure is shown.");
     return parts.join(QLatin1Char(' '));
   }
@@ -124,28 +115,28 @@ QString RunEnding::text() const {
   // The app's user sets it in the form, not on shardlab-run's command line.
   const QString head = tr("Hang after %1 s (Hang timeout in the Experiment form):").arg(QLocale().toString(timeoutSeconds));
   const int nWaiting = static_cast<int>(h.waiting.size());
-  const QString waitingList = Captions::rankList(toList(h.waiting));
+  const QString waitingList = Format::rankList(toList(h.waiting));
   const QString unit = QString::fromStdString(h.unit);
   const bool p2p = h.kind == st::Kind::Send || h.kind == st::Kind::Recv;
   if (p2p) {
     const int peer = h.missing.empty() ? (h.passed.empty() ? -1 : h.passed.front()) : h.missing.front();
     const QString waitingIn =
-        tr("rank(s) %1 are waiting in %2", nullptr, nWaiting).arg(waitingList, callText(h.kind, unit, h.step, h.micro, peer));
+        tr("rank(s) %1 are waiting in %2", nullptr, nWaiting).arg(waitingList, Format::call(h.kind, unit, h.step, h.micro, peer));
     if (h.missing.empty()) return tr("%1 %2; rank %3 got past it.").arg(head, waitingIn).arg(peer);
     return h.kind == st::Kind::Recv ? tr("%1 %2; rank %3 never sent it.").arg(head, waitingIn).arg(peer)
                                     : tr("%1 %2; rank %3 never received it.").arg(head, waitingIn).arg(peer);
   }
-  const QString call = callText(h.kind, unit, h.step, h.micro);
+  const QString call = Format::call(h.kind, unit, h.step, h.micro);
   if (h.missing.empty()) {
     const QString waitingIn = tr("rank(s) %1 are waiting in %2", nullptr, nWaiting).arg(waitingList, call);
     const QString finished = h.passed.empty()
                                  ? QString()
                                  : tr(" Rank(s) %1 finished it.", nullptr, static_cast<int>(h.passed.size()))
-                                       .arg(Captions::rankList(toList(h.passed)));
+                                       .arg(Format::rankList(toList(h.passed)));
     return tr("%1 %2.").arg(head, waitingIn) + finished;
   }
   const QString neverEntered = tr("rank(s) %1 never entered %2", nullptr, static_cast<int>(h.missing.size()))
-                                   .arg(Captions::rankList(toList(h.missing)), call);
+                                   .arg(Format::rankList(toList(h.missing)), call);
   const QString waitingInIt = tr("rank(s) %1 are waiting in it", nullptr, nWaiting).arg(waitingList);
   return tr("%1 %2; %3.").arg(head, neverEntered, waitingInIt);
 }
@@ -161,8 +152,8 @@ QString RunEnding::culpritText(int rank) const {
   // A message: the peer's side of it (the send the receiver waits for, or the receive).
   if (h.kind == st::Kind::Recv || h.kind == st::Kind::Send)
     return tr("never entered %1")
-        .arg(callText(h.kind == st::Kind::Recv ? st::Kind::Send : st::Kind::Recv, unit, h.step, h.micro, h.waiting.front()));
-  return tr("never entered %1").arg(callText(h.kind, unit, h.step, h.micro));
+        .arg(Format::call(h.kind == st::Kind::Recv ? st::Kind::Send : st::Kind::Recv, unit, h.step, h.micro, h.waiting.front()));
+  return tr("never entered %1").arg(Format::call(h.kind, unit, h.step, h.micro));
 }
 
 QString RunEnding::waitingText(const st::Trace& trace, int rank) const {
@@ -170,8 +161,8 @@ QString RunEnding::waitingText(const st::Trace& trace, int rank) const {
   if (kind != Kind::Hang || it == stuck.end()) return {};
   const auto& s = it->second;
   const bool p2p = s.kind == st::Kind::Send || s.kind == st::Kind::Recv;
-  const QString call = callText(s.kind, QString::fromStdString(trace.unitName(s.unit)), s.step, s.micro, p2p ? s.peer : -1);
+  const QString call = Format::call(s.kind, QString::fromStdString(trace.unitName(s.unit)), s.step, s.micro, p2p ? s.peer : -1);
   if (culprits.empty() || !isWaiting(rank)) return tr("waiting in %1").arg(call);
   return tr("waiting in %1 for rank(s) %2", nullptr, static_cast<int>(culprits.size()))
-      .arg(call, Captions::rankList(toList(culprits)));
+      .arg(call, Format::rankList(toList(culprits)));
 }

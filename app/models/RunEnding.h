@@ -58,6 +58,4 @@ public:
   QString culpritText(int rank) const;
   // What a waiting rank's card says: "waiting in all-gather of embedding (step 3) for rank 2".
   QString waitingText(const shardlab::trace::Trace& trace, int rank) const;
-  // "all-gather of embedding in step 3", "receive from rank 0 of block1 in step 2 (micro-batch 0)"
-  static QString callText(shardlab::trace::Kind kind, const QString& unit, int step, int micro, int peer = -1);
 };

@@ -377,6 +377,175 @@
     </message>
 </context>
 <context>
+    <name>Format</name>
+    <message>
+        <source>%1 ns</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped the job (MPI_Abort, error code %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parameter shard</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>parameter replica</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>gathered parameters</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>gradient shard</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>comm buffers</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>waiting for an activation</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>waiting for a gradient</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>waiting for a collective</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 from rank %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to rank %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in step %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (micro-batch %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>a memory category of a unit</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>a call of a unit</comment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>GuidePanel</name>
     <message>
         <source>Show the answer</source>

@@ -377,6 +377,175 @@
     </message>
 </context>
 <context>
+    <name>Format</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 et %2</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>Kio</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>Mio</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>Gio</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>o</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>s’est terminé avec le code %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation>tué par le signal %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation>tué par le signal %1 (%2)</translation>
+    </message>
+    <message>
+        <source>stopped the job (MPI_Abort, error code %1)</source>
+        <translation>a arrêté la tâche (MPI_Abort, code d’erreur %1)</translation>
+    </message>
+    <message>
+        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
+        <translation>mémoire insuffisante sur le rang %1 : il faut %2 (%3), budget %4, %5 détenus</translation>
+    </message>
+    <message>
+        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
+        <translation>blocage : %1 n’était pas terminé après %2 s (Délai de blocage dans le formulaire Expérience) ; son enregistreur de vol est dans la trace</translation>
+    </message>
+    <message>
+        <source>parameter shard</source>
+        <translation>shard de paramètres</translation>
+    </message>
+    <message>
+        <source>parameter replica</source>
+        <translation>réplique des paramètres</translation>
+    </message>
+    <message>
+        <source>gathered parameters</source>
+        <translation>paramètres rassemblés</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>gradients</translation>
+    </message>
+    <message>
+        <source>gradient shard</source>
+        <translation>shard de gradients</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>état de l&apos;optimiseur</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>activations</translation>
+    </message>
+    <message>
+        <source>comm buffers</source>
+        <translation>tampons de communication</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>passe avant</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>passe arrière</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>optimiseur</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>all-gather</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>reduce-scatter</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>all-reduce</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>envoi</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>réception</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>broadcast</translation>
+    </message>
+    <message>
+        <source>waiting for an activation</source>
+        <translation>attente d&apos;une activation</translation>
+    </message>
+    <message>
+        <source>waiting for a gradient</source>
+        <translation>attente d&apos;un gradient</translation>
+    </message>
+    <message>
+        <source>waiting for a collective</source>
+        <translation>attente d&apos;une opération collective</translation>
+    </message>
+    <message>
+        <source>%1 from rank %2</source>
+        <translation>%1 du rang %2</translation>
+    </message>
+    <message>
+        <source>%1 to rank %2</source>
+        <translation>%1 vers le rang %2</translation>
+    </message>
+    <message>
+        <source>%1 in step %2</source>
+        <translation>%1 au pas %2</translation>
+    </message>
+    <message>
+        <source>%1 (micro-batch %2)</source>
+        <translation>%1 (micro-lot %2)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>a memory category of a unit</comment>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>a call of a unit</comment>
+        <translation>%1 de %2</translation>
+    </message>
+</context>
+<context>
     <name>GuidePanel</name>
     <message>
         <source>Show the answer</source>

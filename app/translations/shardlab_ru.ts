@@ -380,6 +380,175 @@
     </message>
 </context>
 <context>
+    <name>Format</name>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 нс</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 мкс</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 мс</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 с</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 и %2</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>КиБ</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>МиБ</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>ГиБ</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>Б</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>завершился с кодом %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation>убит сигналом %1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation>убит сигналом %1 (%2)</translation>
+    </message>
+    <message>
+        <source>stopped the job (MPI_Abort, error code %1)</source>
+        <translation>остановил задачу (`MPI_Abort`, код ошибки %1)</translation>
+    </message>
+    <message>
+        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
+        <translation>нехватка памяти на ранге %1: нужно %2 (%3), бюджет %4, занято %5</translation>
+    </message>
+    <message>
+        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
+        <translation>зависание: %1 не завершилась за %2 с (Тайм-аут зависания в форме «Эксперимент»); её бортовой журнал записан в трассу</translation>
+    </message>
+    <message>
+        <source>parameter shard</source>
+        <translation>шард параметров</translation>
+    </message>
+    <message>
+        <source>parameter replica</source>
+        <translation>реплика параметров</translation>
+    </message>
+    <message>
+        <source>gathered parameters</source>
+        <translation>собранные параметры</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>градиенты</translation>
+    </message>
+    <message>
+        <source>gradient shard</source>
+        <translation>шард градиентов</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>состояние оптимизатора</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>активации</translation>
+    </message>
+    <message>
+        <source>comm buffers</source>
+        <translation>буферы обмена</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>прямой проход</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>обратный проход</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>оптимизатор</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>all-gather</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>reduce-scatter</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>all-reduce</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>отправка</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>приём</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>broadcast</translation>
+    </message>
+    <message>
+        <source>waiting for an activation</source>
+        <translation>ожидание активации</translation>
+    </message>
+    <message>
+        <source>waiting for a gradient</source>
+        <translation>ожидание градиента</translation>
+    </message>
+    <message>
+        <source>waiting for a collective</source>
+        <translation>ожидание коллективной операции</translation>
+    </message>
+    <message>
+        <source>%1 from rank %2</source>
+        <translation>%1 от ранга %2</translation>
+    </message>
+    <message>
+        <source>%1 to rank %2</source>
+        <translation>%1 рангу %2</translation>
+    </message>
+    <message>
+        <source>%1 in step %2</source>
+        <translation>%1 на шаге %2</translation>
+    </message>
+    <message>
+        <source>%1 (micro-batch %2)</source>
+        <translation>%1 (микробатч %2)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>a memory category of a unit</comment>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>a call of a unit</comment>
+        <translation>%1 для %2</translation>
+    </message>
+</context>
+<context>
     <name>GuidePanel</name>
     <message>
         <source>Show the answer</source>

@@ -1,5 +1,6 @@
 #include "views/CategoryLegend.h"
 
+#include "models/Format.h"
 #include "views/Palette.h"
 
 #include <QFontMetricsF>
@@ -15,7 +16,7 @@ double rowHeight(const QFont& font) { return QFontMetricsF(font).height() * 1.4;
 
 double entryWidth(const QFont& font, int category) {
   const QFontMetricsF fm(font);
-  return fm.height() * 0.8 + 4 + fm.horizontalAdvance(Palette::categoryName(static_cast<st::Category>(category))) + 12;
+  return fm.height() * 0.8 + 4 + fm.horizontalAdvance(Format::categoryName(static_cast<st::Category>(category))) + 12;
 }
 
 } // namespace
@@ -52,7 +53,7 @@ void CategoryLegend::paint(QPainter& p, const QRectF& r, const QFont& font, cons
     p.setBrush(Palette::category(category));
     p.drawRect(QRectF(at.left(), at.top() + (at.height() - sw) / 2, sw, sw));
     p.setPen(text);
-    p.drawText(at.adjusted(sw + 4, 0, sw + 4, 0), Qt::AlignLeft | Qt::AlignVCenter, Palette::categoryName(category));
+    p.drawText(at.adjusted(sw + 4, 0, sw + 4, 0), Qt::AlignLeft | Qt::AlignVCenter, Format::categoryName(category));
   });
 }
 

@@ -1,5 +1,6 @@
 #include "views/LedgerView.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "models/MemoryLedger.h"
 #include "views/Palette.h"
@@ -123,7 +124,7 @@ QString LedgerView::html(const TraceModel& model, int rank) {
     h += tr("<p>The Ψ arithmetic is data parallelism's (DDP, FSDP): here only what the rank measured is shown.</p>");
   if (const auto& stop = ledger.outOfMemory) {
     // No step ended to measure at: say how the run ended and measure what was held then.
-    const QString what = Palette::categoryName(stop->category) +
+    const QString what = Format::categoryName(stop->category) +
                          (stop->unit.isEmpty() ? QString() : tr(" of %1").arg(stop->unit));
     const QString when = stop->step < 0 ? tr("The run ended out of memory before its first step")
                                         : tr("The run ended out of memory in step %1").arg(stop->step);
@@ -131,8 +132,8 @@ QString LedgerView::html(const TraceModel& model, int rank) {
              .arg(Palette::problem().name(), when.toHtmlEscaped(),
                   tr("rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.")
                       .arg(stop->reportingRank)
-                      .arg(Captions::bytes(stop->needed), what, Captions::bytes(stop->holding),
-                           Captions::bytes(stop->budget), model.rankLabel(rank))
+                      .arg(Format::bytes(stop->needed), what, Format::bytes(stop->holding),
+                           Format::bytes(stop->budget), model.rankLabel(rank))
                       .toHtmlEscaped());
   }
   // Every bar to one scale: the largest of what was measured and what the formula says.
@@ -151,22 +152,22 @@ QString LedgerView::html(const TraceModel& model, int rank) {
                       "<th width=22%>%3</th><th>%4</th></tr>")
            .arg(tr("part"), tr("measured"), tr("Ψ arithmetic"), tr("the difference"));
   for (const auto& l : ledger.lines) {
-    QString name = Palette::categoryName(l.category);
-    if (l.also != st::Category::Count) name += QStringLiteral(" + ") + Palette::categoryName(l.also);
+    QString name = Format::categoryName(l.category);
+    if (l.also != st::Category::Count) name += QStringLiteral(" + ") + Format::categoryName(l.also);
     name += !l.persistent          ? tr("<br><small>peak</small>")
             : ledger.outOfMemory ? tr("<br><small>when the run stopped</small>")
                                  : tr("<br><small>at the end of a step</small>");
     const QString measured = bar(static_cast<double>(l.measured), Palette::category(l.category)) +
-                             Captions::bytes(l.measured) + (psi > 0 && l.persistent ? QStringLiteral(" = ") + inPsi(static_cast<double>(l.measured)) : QString());
+                             Format::bytes(l.measured) + (psi > 0 && l.persistent ? QStringLiteral(" = ") + inPsi(static_cast<double>(l.measured)) : QString());
     const QString formula = l.formulaBytes ? bar(*l.formulaBytes, Palette::category(l.category).lighter(150)) + l.formula.toHtmlEscaped() +
-                                                 QStringLiteral(" = ") + Captions::bytes(static_cast<qint64>(std::llround(*l.formulaBytes)))
+                                                 QStringLiteral(" = ") + Format::bytes(static_cast<qint64>(std::llround(*l.formulaBytes)))
                                            : tr("—");
     h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>").arg(name, measured, formula, l.why.toHtmlEscaped());
   }
   if (const auto f = ledger.formulaPersistent())
     h += QStringLiteral("<tr><td><b>%1</b></td><td><b>%2 = %3</b></td><td><b>%4 = %5</b></td><td></td></tr>")
-             .arg(tr("persistent"), Captions::bytes(ledger.measuredPersistent()), inPsi(static_cast<double>(ledger.measuredPersistent())),
-                  inPsi(*f), Captions::bytes(static_cast<qint64>(std::llround(*f))));
+             .arg(tr("persistent"), Format::bytes(ledger.measuredPersistent()), inPsi(static_cast<double>(ledger.measuredPersistent())),
+                  inPsi(*f), Format::bytes(static_cast<qint64>(std::llround(*f))));
   h += QStringLiteral("</table>");
   if (ledger.applies) {
     h += tr("<p>ShardLab trains in fp32 and its parameters are the master copy, so the textbook's 16Ψ at mixed "

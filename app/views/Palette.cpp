@@ -57,38 +57,6 @@ QBrush Palette::coreWait(bool dark) {
   return QBrush(dark ? QColor(0xF0, 0xF0, 0xF0, 200) : QColor(0x20, 0x20, 0x20, 200), Qt::Dense4Pattern);
 }
 
-QString Palette::categoryName(st::Category c) {
-  switch (c) {
-  case st::Category::ParamShard: return QCoreApplication::translate("Palette", "parameter shard");
-  case st::Category::ParamReplica: return QCoreApplication::translate("Palette", "parameter replica");
-  case st::Category::GatheredParams: return QCoreApplication::translate("Palette", "gathered parameters");
-  case st::Category::Grads: return QCoreApplication::translate("Palette", "gradients");
-  case st::Category::GradShard: return QCoreApplication::translate("Palette", "gradient shard");
-  case st::Category::OptimizerState: return QCoreApplication::translate("Palette", "optimizer state");
-  case st::Category::Activations: return QCoreApplication::translate("Palette", "activations");
-  case st::Category::CommBuffers: return QCoreApplication::translate("Palette", "comm buffers");
-  default: return QString();
-  }
-}
-
-QString Palette::kindName(st::Kind k) {
-  switch (k) {
-  case st::Kind::Forward: return QCoreApplication::translate("Palette", "forward");
-  case st::Kind::Backward: return QCoreApplication::translate("Palette", "backward");
-  case st::Kind::Optimizer: return QCoreApplication::translate("Palette", "optimizer");
-  case st::Kind::AllGather: return QCoreApplication::translate("Palette", "all-gather");
-  case st::Kind::ReduceScatter: return QCoreApplication::translate("Palette", "reduce-scatter");
-  case st::Kind::AllReduce: return QCoreApplication::translate("Palette", "all-reduce");
-  case st::Kind::Send: return QCoreApplication::translate("Palette", "send");
-  case st::Kind::Recv: return QCoreApplication::translate("Palette", "receive");
-  case st::Kind::Broadcast: return QCoreApplication::translate("Palette", "broadcast");
-  case st::Kind::WaitActivation: return QCoreApplication::translate("Palette", "waiting for an activation");
-  case st::Kind::WaitGradient: return QCoreApplication::translate("Palette", "waiting for a gradient");
-  case st::Kind::WaitCollective: return QCoreApplication::translate("Palette", "waiting for a collective");
-  default: return QString();
-  }
-}
-
 QPalette Palette::light() {
   QPalette p;
   p.setColor(QPalette::Window, QColor(0xF4, 0xF4, 0xF2));

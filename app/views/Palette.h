@@ -25,8 +25,6 @@ QRectF coreWaitPart(const shardlab::trace::Event& op, const QRectF& block);
 QColor ok();
 QColor problem();
 QColor accent();
-QString categoryName(shardlab::trace::Category c); // translated, readable
-QString kindName(shardlab::trace::Kind k);         // translated, readable
 // Fusion palettes for the themes.
 QPalette light();
 QPalette dark();

@@ -1,5 +1,6 @@
 #include "views/PipelineView.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "models/JobText.h"
 #include "views/Palette.h"
@@ -163,9 +164,9 @@ void PipelineView::paintEvent(QPaintEvent*) {
   if (coreWaitDrawn) entries.push_back({tr("waiting for a CPU core (dotted)"), 2, st::Kind::Forward});
   for (st::Kind k : kinds) {
     const QString letter = k == st::Kind::Forward ? QStringLiteral("F") : k == st::Kind::Backward ? QStringLiteral("B") : QStringLiteral("O");
-    entries.push_back({tr("%1 %2").arg(letter, Palette::kindName(k)), 0, k});
+    entries.push_back({tr("%1 %2").arg(letter, Format::kindName(k)), 0, k});
   }
-  const QString footer = tr("Step %1 lasted %2").arg(step_).arg(Captions::duration(t1 - t0));
+  const QString footer = tr("Step %1 lasted %2").arg(step_).arg(Format::duration(t1 - t0));
   // The rows keep a legible height (a line and a half of text); the legend takes the rows of
   // text left under them, its last entries (the op colours, which the letters F/B/O name)
   // left out where there are none.

@@ -1,5 +1,6 @@
 #include "views/PlaybackBar.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "models/PlaybackController.h"
 
@@ -126,8 +127,8 @@ void PlaybackBar::refresh() {
   follow_->setChecked(playback_.followsLive());
   updating_ = false;
   if (iconsShowPlaying_ != (playback_.isPlaying() ? 1 : 0)) updateIcons();
-  time_->setText(tr("%1 / %2").arg(Captions::duration(playback_.time() - playback_.start()),
-                                   Captions::duration(playback_.end() - playback_.start())));
+  time_->setText(tr("%1 / %2").arg(Format::duration(playback_.time() - playback_.start()),
+                                   Format::duration(playback_.end() - playback_.start())));
   speed_->setText(tr("×%1 slower").arg(QLocale().toString(playback_.slowdown(), 'f', QLocale::FloatingPointShortest)));
 }
 

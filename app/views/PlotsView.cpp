@@ -1,5 +1,6 @@
 #include "views/PlotsView.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "views/Palette.h"
 
@@ -162,7 +163,7 @@ void PlotsView::buildMemory() {
     const QColor c = Palette::category(static_cast<st::Category>(k));
     g->setPen(QPen(c.darker(120)));
     g->setBrush(c);
-    g->setName(Palette::categoryName(static_cast<st::Category>(k)));
+    g->setName(Format::categoryName(static_cast<st::Category>(k)));
     if (below) g->setChannelFillGraph(below);
     below = g;
   }
@@ -219,7 +220,7 @@ void PlotsView::buildBytes() {
     bars->setData(x, y);
     bars->setBrush(Palette::kind(kind));
     bars->setPen(Qt::NoPen);
-    bars->setName(Palette::kindName(kind));
+    bars->setName(Format::kindName(kind));
     ++k;
   }
   bytes_->xAxis->setLabel(tr("step (rank 0)"));
@@ -272,9 +273,9 @@ void PlotsView::buildCompare() {
   const RunFigures* f[2] = {&figures(0), &figures(1)};
   const QLocale locale;
   const QString none = QStringLiteral("—");
-  const auto seconds = [&](std::optional<double> s) { return s ? Captions::duration(static_cast<qint64>(*s * 1e9)) : none; };
+  const auto seconds = [&](std::optional<double> s) { return s ? Format::duration(static_cast<qint64>(*s * 1e9)) : none; };
   const auto percent = [&](std::optional<double> v) { return v ? locale.toString(*v * 100.0, 'f', 1) + QStringLiteral(" %") : none; };
-  const auto bytes = [&](qint64 b) { return b > 0 ? Captions::bytes(b) : none; };
+  const auto bytes = [&](qint64 b) { return b > 0 ? Format::bytes(b) : none; };
   struct Row {
     QString name;
     QString value[2];
@@ -380,7 +381,7 @@ void PlotsView::buildCompare() {
     auto* text = new QCPItemText(compare_);
     text->position->setCoords(std::max(model_.rankCount(), other_->rankCount()) - 0.32, y);
     text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    text->setText(tr("memory budget %1").arg(Captions::bytes(budget)));
+    text->setText(tr("memory budget %1").arg(Format::bytes(budget)));
     text->setColor(Palette::problem());
     text->setFont(font());
   }

@@ -1,5 +1,6 @@
 #include "views/RankView.h"
 
+#include "models/Format.h"
 #include "views/CategoryLegend.h"
 
 #include "models/Captions.h"
@@ -17,40 +18,9 @@
 namespace st = shardlab::trace;
 
 namespace {
-constexpr auto kParamShard = static_cast<std::size_t>(st::Category::ParamShard);
-constexpr auto kParamReplica = static_cast<std::size_t>(st::Category::ParamReplica);
-constexpr auto kGathered = static_cast<std::size_t>(st::Category::GatheredParams);
-constexpr auto kGrads = static_cast<std::size_t>(st::Category::Grads);
-constexpr auto kGradShard = static_cast<std::size_t>(st::Category::GradShard);
-
 double progressOf(const st::Event& e, qint64 t) {
   if (e.t1 <= e.t0) return 1.0;
   return std::clamp(static_cast<double>(t - e.t0) / static_cast<double>(e.t1 - e.t0), 0.0, 1.0);
-}
-
-// The share of a unit's whole parameters that `bytes` of it are (1 where the job record
-// does not give the unit's size: the old traces held whole units only).
-double heldShare(const MemoryStateModel& state, int unit, qint64 bytes) {
-  const qint64 full = state.unitFullBytes(unit);
-  return full > 0 ? std::clamp(static_cast<double>(bytes) / static_cast<double>(full), 0.0, 1.0) : 1.0;
-}
-
-// Fills `share` of a unit's slots, from the rank's own slot on (the slice a tensor-parallel
-// rank holds is its own), one slot after another; the last one partly, from the bottom.
-void fillShare(std::vector<double>& fill, double share, int own) {
-  const int n = static_cast<int>(fill.size());
-  if (n == 0) return;
-  double left = share * n;
-  for (int k = 0; k < n && left > 0; ++k, left -= 1.0)
-    fill[static_cast<std::size_t>((own + k) % n)] = std::min(1.0, left);
-}
-
-int runningCollective(const TraceModel& model, const MemoryStateModel& state, int rank, qint64 t, st::Kind kind,
-                      int unit) {
-  const int i = state.runningAt(rank, TraceModel::Lane::Comm, t);
-  if (i < 0) return -1;
-  const auto& e = model.event(i);
-  return e.kind == kind && (unit < 0 || e.unit == unit) ? i : -1;
 }
 } // namespace
 
@@ -72,75 +42,6 @@ void RankView::modelReset() {
   budget_ = model_.config() ? model_.config()->memoryBudget : 0;
   layoutCards();
   update();
-}
-
-std::vector<double> RankView::parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
-                                             qint64 t) {
-  const int n = model.slotCount();
-  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
-  const CategoryBytes held = state.unitBytesAt(rank, unit, t);
-  const CategoryBytes untied = state.unitBytesAt(rank, -1, t);
-  if (held[kParamReplica] > 0) {
-    // A replica of what the rank's records hold: the whole unit (DDP, a pipeline stage's
-    // units) or a slice of it (tensor parallelism: 1/N of each block).
-    fillShare(fill, heldShare(state, unit, held[kParamReplica]), model.slotOf(rank));
-    return fill;
-  }
-  if (untied[kParamReplica] > 0) {
-    std::fill(fill.begin(), fill.end(), 1.0);
-    return fill;
-  }
-  const auto own = static_cast<std::size_t>(model.slotOf(rank));
-  if (held[kParamShard] > 0) fill[own] = 1.0;
-  if (int i = runningCollective(model, state, rank, t, st::Kind::AllGather, unit); i >= 0) {
-    const auto& e = model.event(i);
-    const double p = progressOf(e, t);
-    // The participants are this rank's shard group: slot slotOf(j) comes from rank j.
-    for (int j = 0; j < model.rankCount(); ++j)
-      if (e.participants & (st::RankMask{1} << j))
-        fill[static_cast<std::size_t>(model.slotOf(j))] = j == rank ? 1.0 : p;
-    return fill;
-  }
-  // A gathered buffer counts as the full copy only once an all-gather of the unit
-  // has completed into it (the engine may allocate it before the collective starts).
-  if (held[kGathered] > 0) {
-    const auto& comm = model.lane(rank, TraceModel::Lane::Comm);
-    auto it = std::upper_bound(comm.begin(), comm.end(), t, [&](qint64 time, int idx) { return time < model.event(idx).t0; });
-    while (it != comm.begin()) {
-      --it;
-      const auto& e = model.event(*it);
-      if (e.kind == st::Kind::AllGather && e.unit == unit) {
-        if (e.t1 <= t) std::fill(fill.begin(), fill.end(), 1.0);
-        break;
-      }
-    }
-  }
-  return fill;
-}
-
-st::Category RankView::slotCategory(const TraceModel& model, const MemoryStateModel& state, int rank, int unit, int slot,
-                                   qint64 t) {
-  if (state.unitBytesAt(rank, unit, t)[kParamReplica] > 0 || state.unitBytesAt(rank, -1, t)[kParamReplica] > 0)
-    return st::Category::ParamReplica;
-  return slot == model.slotOf(rank) ? st::Category::ParamShard : st::Category::GatheredParams;
-}
-
-std::vector<double> RankView::gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
-                                            qint64 t) {
-  const int n = model.slotCount();
-  std::vector<double> fill(static_cast<std::size_t>(n), 0.0);
-  const CategoryBytes held = state.unitBytesAt(rank, unit, t);
-  if (int i = runningCollective(model, state, rank, t, st::Kind::ReduceScatter, unit); i >= 0) {
-    const auto& e = model.event(i);
-    const double p = progressOf(e, t);
-    for (int j = 0; j < model.rankCount(); ++j)
-      if (e.participants & (st::RankMask{1} << j))
-        fill[static_cast<std::size_t>(model.slotOf(j))] = j == rank ? 1.0 : 1.0 - p;
-    return fill;
-  }
-  if (held[kGrads] > 0) fillShare(fill, heldShare(state, unit, held[kGrads]), model.slotOf(rank));
-  else if (held[kGradShard] > 0) fill[static_cast<std::size_t>(model.slotOf(rank))] = 1.0;
-  return fill;
 }
 
 void RankView::resizeEvent(QResizeEvent*) { layoutCards(); }
@@ -525,10 +426,10 @@ std::pair<QString, bool> RankView::activity(int rank, const RankState& s) const 
     const auto& e = model_.event(i);
     if (e.record == st::Record::Idle) {
       idle = true;
-      doing = tr("idle: %1").arg(Palette::kindName(e.kind));
+      doing = tr("idle: %1").arg(Format::kindName(e.kind));
     } else if (!idle) {
-      const QString what = e.unit >= 0 ? QStringLiteral("%1 %2").arg(Palette::kindName(e.kind), model_.unitName(e.unit))
-                                       : Palette::kindName(e.kind);
+      const QString what = e.unit >= 0 ? QStringLiteral("%1 %2").arg(Format::kindName(e.kind), model_.unitName(e.unit))
+                                       : Format::kindName(e.kind);
       doing = doing.isEmpty() ? what : doing + QStringLiteral(" ‖ ") + what;
     }
   }
@@ -536,19 +437,11 @@ std::pair<QString, bool> RankView::activity(int rank, const RankState& s) const 
     // At the newest recorded instant (the live edge of a running job, or the end of a
     // run) a rank is between records: events are written when they end. Say what it
     // did last instead of "no work".
-    int latest = -1;
-    for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Comm, TraceModel::Lane::Idle}) {
-      const auto& starts = model_.laneStarts(rank, lane);
-      const auto pos = std::upper_bound(starts.begin(), starts.end(), time_) - starts.begin();
-      if (pos == 0) continue;
-      const int i = model_.lane(rank, lane)[static_cast<std::size_t>(pos - 1)];
-      if (latest < 0 || model_.event(i).t1 > model_.event(latest).t1) latest = i;
-    }
-    if (latest >= 0) {
+    if (const int latest = state_.lastRecordedAt(rank, time_); latest >= 0) {
       const auto& e = model_.event(latest);
-      const QString what = e.record == st::Record::Idle ? tr("idle: %1").arg(Palette::kindName(e.kind))
-                           : e.unit >= 0 ? QStringLiteral("%1 %2").arg(Palette::kindName(e.kind), model_.unitName(e.unit))
-                                         : Palette::kindName(e.kind);
+      const QString what = e.record == st::Record::Idle ? tr("idle: %1").arg(Format::kindName(e.kind))
+                           : e.unit >= 0 ? QStringLiteral("%1 %2").arg(Format::kindName(e.kind), model_.unitName(e.unit))
+                                         : Format::kindName(e.kind);
       doing = tr("last recorded: %1").arg(what);
     }
   }
@@ -666,13 +559,13 @@ void RankView::paintCard(QPainter& p, int rank) {
   p.setBrush(Qt::NoBrush);
   p.drawRect(bar);
   p.setPen(palette().color(QPalette::Text));
-  QString memText = tr("%1 held · peak %2").arg(Captions::bytes(s.total), Captions::bytes(model_.peakBytes(rank)));
-  if (budget_ > 0) memText += tr(" · budget %1").arg(Captions::bytes(budget_));
+  QString memText = tr("%1 held · peak %2").arg(Format::bytes(s.total), Format::bytes(model_.peakBytes(rank)));
+  if (budget_ > 0) memText += tr(" · budget %1").arg(Format::bytes(budget_));
   QString memShown = fm.elidedText(memText, Qt::ElideRight, bar.width());
   if (unitRows_ && memShown != memText) {
     // A narrow column: what the rank holds now (the bar's length), the rest in the tooltip.
-    memShown = tr("%1 held").arg(Captions::bytes(s.total));
-    if (fm.horizontalAdvance(memShown) > bar.width()) memShown = Captions::bytes(s.total);
+    memShown = tr("%1 held").arg(Format::bytes(s.total));
+    if (fm.horizontalAdvance(memShown) > bar.width()) memShown = Format::bytes(s.total);
     memShown = fm.elidedText(memShown, Qt::ElideRight, bar.width());
   }
   if (unitRows_ && !memoryLine_) memShown.clear(); // no room under the bar: in the tooltip
@@ -684,8 +577,8 @@ void RankView::paintCard(QPainter& p, int rank) {
   for (int u = 0; u < model_.unitCount(); ++u) {
     const QRectF params = slotRect(rank, u, -1);
     if (params.bottom() > c.bottom()) break;
-    const auto pf = parameterSlots(model_, state_, rank, u, time_);
-    const auto gf = gradientSlots(model_, state_, rank, u, time_);
+    const auto pf = state_.parameterSlots(rank, u, time_);
+    const auto gf = state_.gradientSlots(rank, u, time_);
     const double gh = std::max(3.0, params.height() * 0.35);
     for (int j = 0; j < n; ++j) {
       const QRectF slot = slotRect(rank, u, j);
@@ -694,7 +587,7 @@ void RankView::paintCard(QPainter& p, int rank) {
         // Filled in the category's colour, as in the memory bar and the legend: the unit is
         // named above its slots, so its identity needs no colour of its own.
         p.setPen(Qt::NoPen);
-        p.setBrush(Palette::category(slotCategory(model_, state_, rank, u, j, time_)));
+        p.setBrush(Palette::category(state_.slotCategory(rank, u, j, time_)));
         p.drawRect(QRectF(slot.left(), slot.bottom() - slot.height() * f, slot.width(), slot.height() * f));
       }
       const double g = gf[static_cast<std::size_t>(j)];
@@ -721,7 +614,7 @@ void RankView::paintFailureBox(QPainter& p, int rank) {
                              ? tr("Rank %1 %2; rank(s) %3 wait for it.", nullptr, static_cast<int>(ending.waiting.size()))
                                    .arg(rank)
                                    .arg(ending.culpritText(rank),
-                                        Captions::rankList(QList<int>(ending.waiting.begin(), ending.waiting.end())))
+                                        Format::rankList(QList<int>(ending.waiting.begin(), ending.waiting.end())))
                              : tr("Rank %1 failed: %2.").arg(rank).arg(ending.culpritText(rank));
     // As tall as its words need, up to half the card; a smaller font where even that is short.
     QFont f;
@@ -760,8 +653,8 @@ QString RankView::outOfMemoryText(int rank) const {
   if (failure < 0 || model_.event(failure).record != st::Record::OutOfMemory) return {};
   const auto& e = model_.event(failure);
   return tr("Out of memory: %1 needed %2 more while holding %3; budget %4.")
-      .arg(Palette::categoryName(e.category) + (e.unit >= 0 ? tr(" of %1").arg(model_.unitName(e.unit)) : QString()),
-           Captions::bytes(e.bytes), Captions::bytes(e.total), Captions::bytes(e.value));
+      .arg(Format::categoryName(e.category) + (e.unit >= 0 ? tr(" of %1").arg(model_.unitName(e.unit)) : QString()),
+           Format::bytes(e.bytes), Format::bytes(e.total), Format::bytes(e.value));
 }
 
 QRectF RankView::failureBoxRect(int rank, const QString& text, QFont* fitted) const {

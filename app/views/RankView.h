@@ -26,21 +26,6 @@ public:
   // What the view says without a run.
   QString emptyText() const;
   bool legendShown() const { return legendShown_; }
-  // Fill (0..1) of each owner slot of `unit` on `rank` at t: what the rank holds
-  // of that unit's parameters, from its mem records and running all-gather. A replica is
-  // drawn as the share of the unit its records hold (their bytes against the unit's size in
-  // the job record's model): whole units under DDP, 1/N of each block under tensor
-  // parallelism, from the rank's own slot on.
-  static std::vector<double> parameterSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
-                                            qint64 t);
-  // Same for the unit's gradients (full grads, own grad shard, slices leaving in a reduce-scatter).
-  // The memory category a filled parameter slot is drawn in (its fill; the unit is named
-  // above its slots): a replica (DDP), the rank's own shard, or a slice gathered from
-  // owner `slot`.
-  static shardlab::trace::Category slotCategory(const TraceModel& model, const MemoryStateModel& state, int rank,
-                                                int unit, int slot, qint64 t);
-  static std::vector<double> gradientSlots(const TraceModel& model, const MemoryStateModel& state, int rank, int unit,
-                                           qint64 t);
   // Geometry of the last paint (for tests and hit-testing).
   QRectF cardRect(int rank) const;
   QRectF slotRect(int rank, int unit, int slot) const;

@@ -1,5 +1,6 @@
 #include "views/SummaryView.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "views/Palette.h"
 
@@ -14,8 +15,8 @@ void SummaryView::rebuild() { setHtml(html(model_)); }
 // A ring-model byte count, and beside it what Open MPI's monitoring measured when it
 // did (docs/trace-format.md, "Bytes on the wire"); otherwise the figure says it is modelled.
 QString SummaryView::wireBytes(std::int64_t ringModel, const std::optional<std::int64_t>& measured) {
-  if (!measured) return tr("%1 modelled").arg(Captions::bytes(ringModel));
-  return tr("%1 modelled · %2 measured").arg(Captions::bytes(ringModel), Captions::bytes(*measured));
+  if (!measured) return tr("%1 modelled").arg(Format::bytes(ringModel));
+  return tr("%1 modelled · %2 measured").arg(Format::bytes(ringModel), Format::bytes(*measured));
 }
 
 QString SummaryView::html(const TraceModel& model) {
@@ -29,7 +30,7 @@ QString SummaryView::html(const TraceModel& model) {
            .arg(s.steps)
            .arg(s.parameters)
            .arg(s.units)
-           .arg(Captions::duration(static_cast<qint64>(s.wallS * 1e9)));
+           .arg(Format::duration(static_cast<qint64>(s.wallS * 1e9)));
   if (!s.lossPerStep.empty())
     h += tr("<p>Loss %1 → %2</p>").arg(QLocale().toString(s.lossPerStep.front(), 'f', 4), QLocale().toString(s.lossPerStep.back(), 'f', 4));
   h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"
@@ -38,21 +39,21 @@ QString SummaryView::html(const TraceModel& model) {
                 tr("sent"));
   for (const auto& r : s.ranksDetail)
     h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td></tr>")
-             .arg(model.rankLabel(r.rank).toHtmlEscaped(), Captions::bytes(r.persistentBytes), Captions::bytes(r.peakBytes),
-                  Captions::duration(static_cast<qint64>(r.computeS * 1e9)),
-                  Captions::duration(static_cast<qint64>(r.commS * 1e9)),
-                  Captions::duration(static_cast<qint64>(r.exposedCommS * 1e9)),
-                  Captions::duration(static_cast<qint64>(r.idleS * 1e9)), wireBytes(r.sentBytes, r.measuredSentBytes));
+             .arg(model.rankLabel(r.rank).toHtmlEscaped(), Format::bytes(r.persistentBytes), Format::bytes(r.peakBytes),
+                  Format::duration(static_cast<qint64>(r.computeS * 1e9)),
+                  Format::duration(static_cast<qint64>(r.commS * 1e9)),
+                  Format::duration(static_cast<qint64>(r.exposedCommS * 1e9)),
+                  Format::duration(static_cast<qint64>(r.idleS * 1e9)), wireBytes(r.sentBytes, r.measuredSentBytes));
   h += QStringLiteral("</table>");
   if (!s.collectives.empty()) {
     h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
              .arg(tr("collective"), tr("calls per rank"), tr("buffer bytes"), tr("on the wire"), tr("time"));
     for (const auto& [kind, c] : s.collectives)
       h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-               .arg(Palette::kindName(st::kindFromString(kind).value_or(st::Kind::None)))
+               .arg(Format::kindName(st::kindFromString(kind).value_or(st::Kind::None)))
                .arg(c.count)
-               .arg(Captions::bytes(c.bytes), wireBytes(c.wireBytes, c.measuredWireBytes),
-                    Captions::duration(static_cast<qint64>(c.seconds * 1e9)));
+               .arg(Format::bytes(c.bytes), wireBytes(c.wireBytes, c.measuredWireBytes),
+                    Format::duration(static_cast<qint64>(c.seconds * 1e9)));
     h += QStringLiteral("</table>");
     h += tr("<p><i>Modelled</i>: what a ring algorithm sends for each recorded call. <i>Measured</i>: what Open "
             "MPI's monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL "
@@ -68,10 +69,10 @@ QString SummaryView::html(const TraceModel& model) {
   if (s.outOfMemory)
     h += tr("<p><b>Out of memory on rank %1</b>: %2 needed %3 more while holding %4; the budget is %5.</p>")
              .arg(s.outOfMemory->rank)
-             .arg(Palette::categoryName(s.outOfMemory->category), Captions::bytes(s.outOfMemory->needed),
-                  Captions::bytes(s.outOfMemory->holding), Captions::bytes(s.outOfMemory->budget));
+             .arg(Format::categoryName(s.outOfMemory->category), Format::bytes(s.outOfMemory->needed),
+                  Format::bytes(s.outOfMemory->holding), Format::bytes(s.outOfMemory->budget));
   for (const auto& r : s.ranksDetail)
     if (r.failure && !(s.outOfMemory && s.outOfMemory->rank == r.rank))
-      h += tr("<p><b>Rank %1 failed</b>: %2</p>").arg(r.rank).arg(Captions::failureReason(QString::fromStdString(*r.failure)).toHtmlEscaped());
+      h += tr("<p><b>Rank %1 failed</b>: %2</p>").arg(r.rank).arg(Format::failureReason(QString::fromStdString(*r.failure)).toHtmlEscaped());
   return h;
 }

@@ -1,5 +1,6 @@
 #include "views/TimelineView.h"
 
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "views/Palette.h"
 
@@ -135,7 +136,7 @@ void TimelineView::paintLayer(QPainter& p) {
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(QPointF(x, fm.height() * 1.2), QPointF(x, height()));
     p.setPen(palette().color(QPalette::Text));
-    const QString text = Captions::duration(static_cast<qint64>(rel));
+    const QString text = Format::duration(static_cast<qint64>(rel));
     if (x + 2 < lastRight || x + 2 + fm.horizontalAdvance(text) > width()) continue; // never over another label or cut
     p.drawText(QPointF(x + 2, fm.ascent()), text);
     lastRight = x + 2 + fm.horizontalAdvance(text) + 6;

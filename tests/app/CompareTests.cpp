@@ -3,6 +3,7 @@
 // lesson's figures in Plots → Compare runs. Models and views over synthetic traces;
 // the lesson itself runs for real through shardlab-run (kept tiny by a lab step).
 #include "MainWindow.h"
+#include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/Captions.h"
@@ -177,10 +178,10 @@ TEST(CompareRuns, TheFiguresOfBothRunsAndTheBudgetLine) {
   qint64 peakA = 0, peakB = 0;
   for (const auto& r : a.summary().ranksDetail) peakA = std::max<qint64>(peakA, r.peakBytes);
   for (const auto& r : b.summary().ranksDetail) peakB = std::max<qint64>(peakB, r.peakBytes);
-  EXPECT_TRUE(cell(table, QStringLiteral("Peak memory"), 0).startsWith(Captions::bytes(peakA)));
+  EXPECT_TRUE(cell(table, QStringLiteral("Peak memory"), 0).startsWith(Format::bytes(peakA)));
   EXPECT_TRUE(cell(table, QStringLiteral("Peak memory"), 0).contains(QStringLiteral("out of memory")));
-  EXPECT_EQ(cell(table, QStringLiteral("Peak memory"), 1), Captions::bytes(peakB));
-  EXPECT_EQ(cell(table, QStringLiteral("Memory budget"), 0), Captions::bytes(20000));
+  EXPECT_EQ(cell(table, QStringLiteral("Peak memory"), 1), Format::bytes(peakB));
+  EXPECT_EQ(cell(table, QStringLiteral("Memory budget"), 0), Format::bytes(20000));
   EXPECT_EQ(cell(table, QStringLiteral("Memory budget"), 1), QStringLiteral("none"));
   EXPECT_EQ(cell(table, QStringLiteral("Bubble, measured"), 0), QStringLiteral("—")) << "FSDP has no pipeline bubble";
   EXPECT_NE(cell(table, QStringLiteral("Step time (steady"), 1), QStringLiteral("—"));
@@ -264,7 +265,7 @@ TEST(ComparisonLesson, TwoRealRunsSideBySideMovedTogetherWithTheirFigures) {
     EXPECT_NE(cell(table, QStringLiteral("Step time, schedule alone"), run), QStringLiteral("—"));
     qint64 peak = 0;
     for (const auto& r : s.ranksDetail) peak = std::max<qint64>(peak, r.peakBytes);
-    EXPECT_EQ(cell(table, QStringLiteral("Peak memory"), run), Captions::bytes(peak));
+    EXPECT_EQ(cell(table, QStringLiteral("Peak memory"), run), Format::bytes(peak));
   }
   w.playback().setTime(a1 + into);
   const QString out = qEnvironmentVariable("SHARDLAB_APP_TEST_OUT");
@@ -350,7 +351,7 @@ TEST(CompareRuns, TheOutOfMemoryBarShowsWhatTheRankNeededAboveTheBudget) {
   EXPECT_TRUE(refusedBar->name().contains(QStringLiteral("needed, refused"))) << refusedBar->name().toStdString();
   EXPECT_GE(plots.comparePlot()->yAxis->range().upper, needed) << "in view";
   EXPECT_TRUE(cell(plots.compareTable(), QStringLiteral("Needed, refused"), 0)
-                  .startsWith(Captions::bytes(refused[0].heldBytes + refused[0].refusedBytes)));
+                  .startsWith(Format::bytes(refused[0].heldBytes + refused[0].refusedBytes)));
   EXPECT_EQ(cell(plots.compareTable(), QStringLiteral("Needed, refused"), 1), QStringLiteral("—"));
   // gui-walk-3 (30): the rank axis has a tick per rank, no "-0.5 … 1.5".
   plots.show();

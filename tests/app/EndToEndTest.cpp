@@ -51,15 +51,15 @@ TEST(EndToEnd, RealFsdpJobThroughTheLauncher) {
   MemoryStateModel state(model);
   const qint64 mid = (e.t0 + e.t1) / 2;
   // What the trace says rank 0 holds of that unit right before, and the slots the view draws.
-  const auto before = RankView::parameterSlots(model, state, 0, e.unit, e.t0 - 1);
-  const auto during = RankView::parameterSlots(model, state, 0, e.unit, mid);
+  const auto before = state.parameterSlots(0, e.unit, e.t0 - 1);
+  const auto during = state.parameterSlots(0, e.unit, mid);
   const double progress = static_cast<double>(mid - e.t0) / static_cast<double>(std::max<qint64>(1, e.t1 - e.t0));
   ASSERT_EQ(during.size(), 2u);
   EXPECT_DOUBLE_EQ(during[0], 1.0);                // rank 0's own shard
   EXPECT_NEAR(during[1], progress, 1e-9);          // rank 1's shard arriving with the recorded progress
   EXPECT_LT(before[1], 1.0);                       // not yet there before the all-gather
   // After the all-gather completes, the trace holds the gathered unit, and so does the view.
-  const auto after = RankView::parameterSlots(model, state, 0, e.unit, e.t1);
+  const auto after = state.parameterSlots(0, e.unit, e.t1);
   const auto held = state.stateAt(0, e.t1).byUnit[e.unit][static_cast<int>(st::Category::GatheredParams)];
   if (held > 0) {
     EXPECT_DOUBLE_EQ(after[1], 1.0);
@@ -124,7 +124,7 @@ TEST(EndToEnd, HybridShardingDrawsShardGroupsAsRowsAndSlicesAsColumns) {
   const auto& e = model.event(ag);
   EXPECT_EQ(e.participants, st::RankMask{0b1100});
   MemoryStateModel state(model);
-  const auto during = RankView::parameterSlots(model, state, 2, e.unit, (e.t0 + e.t1) / 2);
+  const auto during = state.parameterSlots(2, e.unit, (e.t0 + e.t1) / 2);
   ASSERT_EQ(during.size(), 2u);
   EXPECT_DOUBLE_EQ(during[0], 1.0); // rank 2 owns slice 0 of its group
   EXPECT_LE(during[1], 1.0);

@@ -17,6 +17,7 @@
 //                                  (micro-batch 0); rank 0 never sent it", exit 3)
 // The last test makes a hang through JobRunner, as the app runs a job.
 #include "MainWindow.h"
+#include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "models/AppSettings.h"
 #include "models/Captions.h"
@@ -304,30 +305,30 @@ TEST(Captions, TheEnginesFailureReasonsAreTranslated) {
                                            "holding 18.0 KiB");
   const QString timeout = QStringLiteral("collective timeout: all_reduce of output in step 2 has not finished after 2.5 s "
                                          "(collective_timeout); its flight recorder is in the trace");
-  EXPECT_EQ(Captions::failureReason(oom),
+  EXPECT_EQ(Format::failureReason(oom),
             QStringLiteral("out of memory on rank 0: needs 129.2 KiB for optimizer state of block2, budget 1.50 MiB, holding 1.38 MiB"));
-  EXPECT_TRUE(Captions::failureReason(timeout).contains(QStringLiteral("Hang timeout in the Experiment form")))
-      << Captions::failureReason(timeout).toStdString();
-  EXPECT_FALSE(Captions::failureReason(timeout).contains(QStringLiteral("collective_timeout")));
+  EXPECT_TRUE(Format::failureReason(timeout).contains(QStringLiteral("Hang timeout in the Experiment form")))
+      << Format::failureReason(timeout).toStdString();
+  EXPECT_FALSE(Format::failureReason(timeout).contains(QStringLiteral("collective_timeout")));
   {
     Language fr("fr");
     ASSERT_TRUE(fr.ok);
     for (const QString& reason : {oom, workerOom, timeout}) {
-      const QString said = Captions::failureReason(reason);
+      const QString said = Format::failureReason(reason);
       EXPECT_FALSE(said.contains(QStringLiteral("out of memory"))) << said.toStdString();
       EXPECT_FALSE(said.contains(QStringLiteral("has not finished"))) << said.toStdString();
       EXPECT_FALSE(said.contains(QStringLiteral("holding"))) << said.toStdString();
     }
-    const QString said = Captions::failureReason(oom);
+    const QString said = Format::failureReason(oom);
     EXPECT_TRUE(said.contains(QStringLiteral("129,2 Kio"))) << said.toStdString();
     EXPECT_TRUE(said.contains(QStringLiteral("rang 0"))) << said.toStdString();
     EXPECT_TRUE(said.contains(QStringLiteral("block2"))) << said.toStdString();
-    EXPECT_TRUE(Captions::failureReason(timeout).contains(QStringLiteral("2,5 s"))) << Captions::failureReason(timeout).toStdString();
+    EXPECT_TRUE(Format::failureReason(timeout).contains(QStringLiteral("2,5 s"))) << Format::failureReason(timeout).toStdString();
   }
   {
     Language ru("ru");
     ASSERT_TRUE(ru.ok);
-    const QString said = Captions::failureReason(oom);
+    const QString said = Format::failureReason(oom);
     EXPECT_TRUE(said.contains(QStringLiteral("129,2 КиБ"))) << said.toStdString();
     EXPECT_FALSE(said.contains(QStringLiteral("out of memory"))) << said.toStdString();
   }

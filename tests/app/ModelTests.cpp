@@ -2,6 +2,7 @@
 // answers, PlaybackController state and stepping, the job's rules as the app words
 // them (JobText), captions, OOM.
 #include "models/AppSettings.h"
+#include "models/Format.h"
 #include "models/Captions.h"
 #include "models/JobText.h"
 #include "models/LessonCatalog.h"
@@ -411,23 +412,23 @@ TEST(Captions, OnlyPipelineWaitsAreCalledABubble) {
 TEST(Captions, NumbersFollowTheLocale) {
   const QLocale before;
   QLocale::setDefault(QLocale(QStringLiteral("fr")));
-  EXPECT_EQ(Captions::duration(4000), QStringLiteral("4,0 µs"));
-  EXPECT_TRUE(Captions::bytes(1536).startsWith(QStringLiteral("1,5 "))) << Captions::bytes(1536).toStdString();
+  EXPECT_EQ(Format::duration(4000), QStringLiteral("4,0 µs"));
+  EXPECT_TRUE(Format::bytes(1536).startsWith(QStringLiteral("1,5 "))) << Format::bytes(1536).toStdString();
   QLocale::setDefault(before);
-  EXPECT_EQ(Captions::bytes(1536), QStringLiteral("1.5 KiB"));
-  EXPECT_EQ(Captions::bytes(512), QStringLiteral("512 B"));
+  EXPECT_EQ(Format::bytes(1536), QStringLiteral("1.5 KiB"));
+  EXPECT_EQ(Format::bytes(512), QStringLiteral("512 B"));
 }
 
 TEST(Captions, TheLaunchersFailureReasonsAreTranslated) {
   // The launcher (no Qt) words why a rank failed in English; the app says it in its language.
   const QString reasons[] = {QStringLiteral("exited with status 1"), QStringLiteral("killed by signal 9 (Killed)"),
                              QStringLiteral("killed by signal 11"), QStringLiteral("stopped the job (MPI_Abort, error code 3)")};
-  for (const auto& r : reasons) EXPECT_EQ(Captions::failureReason(r), r) << "English stays as the launcher wrote it";
-  EXPECT_EQ(Captions::failureReason(QStringLiteral("cudaMalloc failed")), QStringLiteral("cudaMalloc failed"));
+  for (const auto& r : reasons) EXPECT_EQ(Format::failureReason(r), r) << "English stays as the launcher wrote it";
+  EXPECT_EQ(Format::failureReason(QStringLiteral("cudaMalloc failed")), QStringLiteral("cudaMalloc failed"));
   AppSettings::setLanguageOverride(QStringLiteral("fr"));
   ASSERT_TRUE(AppSettings::applyLanguage(*qApp));
   for (const auto& r : reasons) {
-    const QString fr = Captions::failureReason(r);
+    const QString fr = Format::failureReason(r);
     EXPECT_NE(fr, r);
     EXPECT_TRUE(fr.contains(r.contains(QLatin1String("9 (")) ? QStringLiteral("9 (Killed)") : r.section(QLatin1Char(' '), -1).remove(QLatin1Char(')'))))
         << fr.toStdString() << " keeps the number";

@@ -6,6 +6,7 @@
 // prediction check and the lesson's own check. Each lesson's runs are its written jobs,
 // cut to 3 steps (the bubble's steady steps are steps 1 and 2), on the real mpirun.
 #include "MainWindow.h"
+#include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "models/JobRunner.h"
 #include "models/Captions.h"
@@ -79,7 +80,8 @@ QString fixed3(double f) { return QString::asprintf("%.3f", f); }
 // The figures of one run, checked pane by pane against the app's summary of the trace.
 void expectPanesAgree(const QString& lesson, const RecordedRun& run, MainWindow& w) {
   SCOPED_TRACE(lesson.toStdString() + " " + QFileInfo(run.trace).fileName().toStdString());
-  ASSERT_TRUE(w.openTrace(run.trace).isEmpty());
+  const QString opened = w.openTrace(run.trace);
+  ASSERT_TRUE(opened.isEmpty()) << opened.toStdString();
   const TraceModel& model = w.model();
   const st::Summary s = st::summarize(model.measured());
   const auto& j = run.launcherSummary;
@@ -103,10 +105,10 @@ void expectPanesAgree(const QString& lesson, const RecordedRun& run, MainWindow&
     EXPECT_EQ(jr["persistent_bytes"].get<std::int64_t>(), r.persistentBytes) << "rank " << r.rank;
     EXPECT_EQ(jr["peak_bytes"].get<std::int64_t>(), r.peakBytes) << "rank " << r.rank;
     EXPECT_NEAR(jr["exposed_comm_s"].get<double>(), r.exposedCommS, 1e-9) << "rank " << r.rank;
-    const QString row = QStringLiteral("<td>%1</td><td>%2</td>").arg(Captions::bytes(r.persistentBytes), Captions::bytes(r.peakBytes));
+    const QString row = QStringLiteral("<td>%1</td><td>%2</td>").arg(Format::bytes(r.persistentBytes), Format::bytes(r.peakBytes));
     EXPECT_TRUE(summaryHtml.contains(row)) << "rank " << r.rank << ": " << row.toStdString();
     EXPECT_TRUE(summaryHtml.contains(SummaryView::wireBytes(r.sentBytes, r.measuredSentBytes))) << "rank " << r.rank;
-    EXPECT_TRUE(summaryHtml.contains(Captions::duration(static_cast<qint64>(r.exposedCommS * 1e9)))) << "rank " << r.rank;
+    EXPECT_TRUE(summaryHtml.contains(Format::duration(static_cast<qint64>(r.exposedCommS * 1e9)))) << "rank " << r.rank;
     peak = std::max(peak, r.peakBytes);
     persistent = std::max(persistent, r.persistentBytes);
     exposedMean += r.exposedCommS / static_cast<double>(s.ranksDetail.size());

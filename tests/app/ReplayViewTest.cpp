@@ -3,6 +3,7 @@
 // (labelled as one) while the quiz keeps the measured run, and an op that waited for a
 // CPU core is dotted in the timeline and said so in the caption.
 #include "MainWindow.h"
+#include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/Captions.h"
@@ -130,7 +131,7 @@ TEST(CoreWaits, AnOpThatWaitedForACoreIsDottedAndCaptioned) {
   const auto& e = model.event(waited);
 
   const QString caption = Captions::describe(model, waited);
-  EXPECT_TRUE(caption.contains(QStringLiteral("waited %1 of it for a CPU core").arg(Captions::duration((e.t1 - e.t0) - e.cpuNs))))
+  EXPECT_TRUE(caption.contains(QStringLiteral("waited %1 of it for a CPU core").arg(Format::duration((e.t1 - e.t0) - e.cpuNs))))
       << caption.toStdString();
   int other = -1;
   for (int i : model.lane(0, TraceModel::Lane::Compute))

@@ -1,5 +1,6 @@
 // Views painted offscreen: they must show what the models say (pixel checks).
 #include "views/CaptionBar.h"
+#include "models/Format.h"
 #include "views/ExperimentPanel.h"
 #include "models/Captions.h"
 #include "models/MemoryStateModel.h"
@@ -80,7 +81,7 @@ TEST(RankView, AssemblesTheUnitDuringAllGatherAndFreesItAfter) {
   img = render(v);
   EXPECT_TRUE(near(pixel(img, 1, 2, 0.85), other)) << pixel(img, 1, 2, 0.85).name().toStdString();
   EXPECT_FALSE(near(pixel(img, 1, 2, 0.15), other));
-  const auto fills = RankView::parameterSlots(m, MemoryStateModel(m), 1, unit, (e.t0 + e.t1) / 2);
+  const auto fills = MemoryStateModel(m).parameterSlots(1, unit, (e.t0 + e.t1) / 2);
   EXPECT_NEAR(fills[2], 0.5, 0.01);
   EXPECT_DOUBLE_EQ(fills[1], 1.0);
   // After the all-gather: the full copy is there.
@@ -208,7 +209,7 @@ TEST(Views, SummarySaysModelledAndShowsMeasuredBesideIt) {
   const QString both = SummaryView::wireBytes(3000, 6000);
   EXPECT_TRUE(both.contains(QStringLiteral("modelled"))) << both.toStdString();
   EXPECT_TRUE(both.contains(QStringLiteral("measured"))) << both.toStdString();
-  EXPECT_TRUE(both.contains(Captions::bytes(6000))) << both.toStdString();
+  EXPECT_TRUE(both.contains(Format::bytes(6000))) << both.toStdString();
   TraceModel m;
   load(m, {4, 2, false}); // a trace without WIRE_BYTES: nothing measured
   const QString text = SummaryView::html(m);
@@ -360,17 +361,17 @@ TEST(RankView, TensorParallelRanksHoldTheirShareOfEachBlock) {
   for (int rank = 0; rank < 2; ++rank) {
     const int own = m.slotOf(rank), other = 1 - own;
     for (int unit = 1; unit < last; ++unit) { // the blocks
-      const auto params = RankView::parameterSlots(m, state, rank, unit, t);
+      const auto params = state.parameterSlots(rank, unit, t);
       EXPECT_DOUBLE_EQ(params[static_cast<std::size_t>(own)], 1.0) << "rank " << rank << " unit " << unit;
       // b2 is whole on every rank: a sliver of the other half, well under 1 % of a slot.
       EXPECT_LT(params[static_cast<std::size_t>(other)], 0.01) << "rank " << rank << " unit " << unit;
-      const auto grads = RankView::gradientSlots(m, state, rank, unit, t);
+      const auto grads = state.gradientSlots(rank, unit, t);
       EXPECT_DOUBLE_EQ(grads[static_cast<std::size_t>(own)], 1.0);
       EXPECT_LT(grads[static_cast<std::size_t>(other)], 0.01);
-      EXPECT_EQ(RankView::slotCategory(m, state, rank, unit, own, t), st::Category::ParamReplica);
+      EXPECT_EQ(state.slotCategory(rank, unit, own, t), st::Category::ParamReplica);
     }
     for (int unit : {0, last}) { // embedding, output: replicated
-      const auto params = RankView::parameterSlots(m, state, rank, unit, t);
+      const auto params = state.parameterSlots(rank, unit, t);
       EXPECT_DOUBLE_EQ(params[0], 1.0) << "rank " << rank << " unit " << unit;
       EXPECT_DOUBLE_EQ(params[1], 1.0) << "rank " << rank << " unit " << unit;
     }
