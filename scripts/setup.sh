@@ -15,6 +15,11 @@ packages=(
   # The sanitizer and fuzz builds (presets asan, tsan): clang, its sanitizer and
   # libFuzzer runtimes (libclang_rt.*), and llvm-symbolizer for readable reports.
   clang libclang-rt-dev llvm
+  # The Slurm test (tests/slurm): it starts these daemons itself, with a configuration
+  # of its own. Installing them starts none: slurmd and slurmctld start only with an
+  # /etc/slurm/slurm.conf, which no package writes; munge may start its own daemon on
+  # its default socket, which the test does not use.
+  munge slurmctld slurmd slurm-client
 )
 
 missing=()
