@@ -63,6 +63,34 @@ std::optional<std::string> readCollectiveAlgorithms(const nlohmann::json& a, Col
   return std::nullopt;
 }
 
+std::optional<std::string> readImported(const nlohmann::json& a, ImportedRecord& out) {
+  if (!a.is_object() || !a.contains("source") || !a["source"].is_string())
+    return "imported: must be an object with a source";
+  out.source = a["source"].get<std::string>();
+  if (a.contains("files")) {
+    if (!a["files"].is_array()) return "imported.files: must be a list of file names";
+    for (const auto& f : a["files"]) {
+      if (!f.is_string()) return "imported.files: must be a list of file names";
+      out.files.push_back(f.get<std::string>());
+    }
+  }
+  if (a.contains("backend") && a["backend"].is_string()) out.backend = a["backend"].get<std::string>();
+  if (a.contains("mapped")) {
+    const auto c = count(a["mapped"]);
+    if (!c) return "imported.mapped: must be an integer from 0";
+    out.mapped = *c;
+  }
+  if (a.contains("not_mapped")) {
+    if (!a["not_mapped"].is_object()) return "imported.not_mapped: must be an object (event: count)";
+    for (const auto& [what, n] : a["not_mapped"].items()) {
+      const auto c = count(n);
+      if (!c) return "imported.not_mapped." + what + ": must be an integer from 0";
+      out.notMapped += *c;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 std::variant<JobRecord, std::string> JobRecord::read(nlohmann::json record) {
@@ -91,6 +119,11 @@ std::variant<JobRecord, std::string> JobRecord::read(nlohmann::json record) {
     CollectiveAlgorithms a;
     if (auto error = readCollectiveAlgorithms(record["collective_algorithms"], a)) return *error;
     r.collectiveAlgorithms = std::move(a);
+  }
+  if (!absent(record, "imported")) {
+    ImportedRecord imported;
+    if (auto error = readImported(record["imported"], imported)) return *error;
+    r.imported = std::move(imported);
   }
   r.written = std::move(record);
   return r;

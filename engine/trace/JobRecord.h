@@ -29,6 +29,16 @@ struct CollectiveAlgorithms {
   std::vector<std::pair<std::string, std::string>> mca;    // coll/tuned MCA parameter, value
 };
 
+// A trace made from another program's trace (the `imported` key): what it came from.
+// ShardLab's own runs have none.
+struct ImportedRecord {
+  std::string source;             // "pytorch-profiler"
+  std::vector<std::string> files; // the files read, one per rank
+  std::string backend;            // the process group's backend ("gloo", "nccl"); empty when not said
+  std::int64_t mapped = 0;        // profiler events that became records or parts of one
+  std::int64_t notMapped = 0;     // profiler events not mapped (listed by name under not_mapped)
+};
+
 struct JobRecord {
   JobConfig config;                         // the options; keys an older trace lacks take today's defaults
   ModelRecord model;
@@ -37,6 +47,7 @@ struct JobRecord {
   std::optional<CollectiveAlgorithms> collectiveAlgorithms; // none: traces before it; Open MPI chose
   std::string shardlabVersion;              // empty when not recorded
   std::string startedAt;                    // ISO 8601, UTC; empty when not recorded
+  std::optional<ImportedRecord> imported;   // none: a ShardLab run; else what it was imported from
   // The record as written in the trace, for the tools that write it out again
   // (shardlab-replay adds its `replay` tag, the Chrome export copies it). Readers use
   // the typed fields above.
