@@ -85,6 +85,24 @@ void mlpBackward(Device& d, const float* params, const float* x, const float* a,
   d.gemm(false, true, n, H, F, 1.0f, da, F, w.W1, F, 0.0f, dxPartial, H);
 }
 
+void mlpBackwardInput(Device& d, const float* params, const float* a, const float* dy, float* dxPartial, float* da,
+                      int n, int H, int F) {
+  const auto w = BlockView::of(params, H, F);
+  d.gemm(false, true, n, F, H, 1.0f, dy, H, w.W2, H, 0.0f, da, F);
+  d.geluBackward(a, da, da, static_cast<std::size_t>(n) * static_cast<std::size_t>(F), false);
+  d.gemm(false, true, n, H, F, 1.0f, da, F, w.W1, F, 0.0f, dxPartial, H);
+}
+
+void mlpBackwardWeight(Device& d, const float* x, const float* h, const float* dy, const float* da, float* dparams,
+                       int n, int H, int F) {
+  float* dW1 = dparams;
+  float* db1 = dW1 + static_cast<std::size_t>(H) * F;
+  float* dW2 = db1 + F;
+  d.gemm(true, false, F, H, n, 1.0f, h, F, dy, H, 1.0f, dW2, H);
+  d.gemm(true, false, H, F, n, 1.0f, x, H, da, F, 1.0f, dW1, F);
+  d.biasGrad(da, db1, n, F, true);
+}
+
 double outputForward(Device& d, const float* params, const float* x, const std::int32_t* targets, float* logits,
                      float* dlogits, int n, int H, int V, float gradScale) {
   const float* W = params;
@@ -101,6 +119,15 @@ void outputBackward(Device& d, const float* params, const float* x, const float*
   d.gemm(true, false, H, V, n, 1.0f, x, H, dlogits, V, 1.0f, dW, V);
   d.biasGrad(dlogits, db, n, V, true);
   d.gemm(false, true, n, H, V, 1.0f, dlogits, V, params, V, 0.0f, dx, H);
+}
+
+void outputBackwardInput(Device& d, const float* params, const float* dlogits, float* dx, int n, int H, int V) {
+  d.gemm(false, true, n, H, V, 1.0f, dlogits, V, params, V, 0.0f, dx, H);
+}
+
+void outputBackwardWeight(Device& d, const float* x, const float* dlogits, float* dparams, int n, int H, int V) {
+  d.gemm(true, false, H, V, n, 1.0f, x, H, dlogits, V, 1.0f, dparams, V);
+  d.biasGrad(dlogits, dparams + static_cast<std::size_t>(H) * V, n, V, true);
 }
 
 } // namespace shardlab

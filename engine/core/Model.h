@@ -40,6 +40,16 @@ void mlpForward(Device& d, const float* params, const float* x, float* a, float*
 void mlpBackward(Device& d, const float* params, const float* x, const float* a, const float* h, const float* dy,
                  float* dparams, float* dxPartial, float* da, int n, int H, int F);
 
+// The same backward split in two, for the zero-bubble pipeline schedules. B, on the
+// critical path: da = gelu'(a) * (dy W2^T) (kept for W) and dxPartial = da W1^T. W, which
+// can wait: dW2 += h^T dy, dW1 += x^T da, db1 += colsum(da). Each output element is
+// computed by the same operations as in mlpBackward, so B then W accumulates the same
+// gradients bit for bit.
+void mlpBackwardInput(Device& d, const float* params, const float* a, const float* dy, float* dxPartial, float* da,
+                      int n, int H, int F);
+void mlpBackwardWeight(Device& d, const float* x, const float* h, const float* dy, const float* da, float* dparams,
+                       int n, int H, int F);
+
 // Pointers into a block's flat layout.
 struct BlockView {
   const float *W1, *b1, *W2, *b2;
@@ -56,5 +66,8 @@ double outputForward(Device& d, const float* params, const float* x, const std::
 // Accumulates dW, db and writes dx.
 void outputBackward(Device& d, const float* params, const float* x, const float* dlogits, float* dparams, float* dx,
                     int n, int H, int V);
+// outputBackward split in two (see mlpBackwardInput): B writes dx, W accumulates dW and db.
+void outputBackwardInput(Device& d, const float* params, const float* dlogits, float* dx, int n, int H, int V);
+void outputBackwardWeight(Device& d, const float* x, const float* dlogits, float* dparams, int n, int H, int V);
 
 } // namespace shardlab

@@ -161,6 +161,8 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
       add("virtual_stages", JobRule::ChunksExceedUnits, {s(chunks), s(units)});
     if (interleaved && virtualStages < 2) add("virtual_stages", JobRule::InterleavedNeedsVirtualStages);
     if (interleaved && ranks < 2) add("ranks", JobRule::InterleavedNeedsTwoRanks);
+    const bool zeroBubble = schedule == Schedule::ZbH1 || schedule == Schedule::ZbH2;
+    if (zeroBubble && ranks < 2) add("ranks", JobRule::ZeroBubbleNeedsTwoRanks, {std::string(name(schedule))});
     if (!interleaved && virtualStages != 1) add("virtual_stages", JobRule::VirtualStagesOnlyInterleaved);
     if (interleaved && microbatches % ranks != 0)
       add("microbatches", JobRule::InterleavedMicrobatches, {s(ranks), s(microbatches)});

@@ -45,7 +45,7 @@ enum class BackwardPrefetch { Pre, Post, None };
 // type parameters are all-gathered in and gradients reduced in. Master shards and
 // AdamW stay fp32; CPU ranks compute in fp32 on the gathered bf16 values, upcast.
 enum class Dtype { Fp32, Bf16 };
-enum class Schedule { Naive, GPipe, OneFOneB, Interleaved };
+enum class Schedule { Naive, GPipe, OneFOneB, Interleaved, ZbH1, ZbH2 };
 // CudaMpiStaged: GPU ranks whose collectives go through Open MPI staged in host
 // memory (the launcher picks it when ranks share GPUs, so NCCL cannot be used).
 enum class DeviceKind { Auto, Cpu, Cuda, CudaMpiStaged };
@@ -74,10 +74,12 @@ template <> struct EnumNames<Dtype> {
   static constexpr std::array<std::pair<Dtype, std::string_view>, 2> values{{{Dtype::Fp32, "fp32"}, {Dtype::Bf16, "bf16"}}};
 };
 template <> struct EnumNames<Schedule> {
-  static constexpr std::array<std::pair<Schedule, std::string_view>, 4> values{{{Schedule::Naive, "naive"},
+  static constexpr std::array<std::pair<Schedule, std::string_view>, 6> values{{{Schedule::Naive, "naive"},
                                                                                 {Schedule::GPipe, "gpipe"},
                                                                                 {Schedule::OneFOneB, "1f1b"},
-                                                                                {Schedule::Interleaved, "interleaved"}}};
+                                                                                {Schedule::Interleaved, "interleaved"},
+                                                                                {Schedule::ZbH1, "zb-h1"},
+                                                                                {Schedule::ZbH2, "zb-h2"}}};
 };
 template <> struct EnumNames<DeviceKind> {
   static constexpr std::array<std::pair<DeviceKind, std::string_view>, 4> values{{{DeviceKind::Auto, "auto"},

@@ -99,6 +99,9 @@ const RuleText kRules[] = {
                                   "hold")},
     {JobRule::GptStrategy, "gpt-strategy",
      QT_TRANSLATE_NOOP("JobRule", "the GPT trains under ddp and fsdp so far (the strategy is %1)")},
+    {JobRule::ZeroBubbleNeedsTwoRanks, "zero-bubble-needs-two-ranks",
+     QT_TRANSLATE_NOOP("JobRule", "the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to "
+                                  "fill the time a stage waits for its neighbours")},
 };
 
 const RuleText& row(JobRule rule) {

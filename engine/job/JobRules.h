@@ -55,6 +55,7 @@ enum class JobRule {
   TpDividesHeads,                // %1 ranks, %2 heads
   TokensPerBatch,                // %1 batch, %2 seq_len, %3 the most tokens
   GptStrategy,                   // %1 strategy
+  ZeroBubbleNeedsTwoRanks,       // %1 the schedule
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".

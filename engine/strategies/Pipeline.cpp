@@ -13,6 +13,9 @@
 //   B(c, i): receive the gradient of that output (idle wait_gradient), run the
 //            units backward, accumulating into the chunk's gradients, send the
 //            input gradient to the previous stage.
+// The zero-bubble schedules run that backward as two ops: B(c, i) receives, runs
+// the units' input-gradient halves and sends, as above; W(c, i), later, runs their
+// weight-gradient halves from what B kept, and only then frees the micro-batch.
 // Every F keeps its micro-batch's activations until the matching B: that is why
 // GPipe's activation memory grows with m and 1F1B's with p only. Gradients are
 // scaled by 1/batch, so after the last B they are the full batch's gradient and one
@@ -56,8 +59,12 @@ public:
     lossSum_ = 0.0;
     for (auto& [u, unit] : units_) ctx_.device.zero(unit.grad.data(), unit.grad.bytes());
     for (const PipeOp& op : schedule_) {
-      if (op.kind == PipeOp::Forward) forward(op.chunk, op.micro);
-      else backward(op.chunk, op.micro);
+      switch (op.kind) {
+      case PipeOp::Forward: forward(op.chunk, op.micro); break;
+      case PipeOp::Backward: backward(op.chunk, op.micro, Whole); break;
+      case PipeOp::BackwardInput: backward(op.chunk, op.micro, InputOnly); break;
+      case PipeOp::BackwardWeight: backwardWeight(op.chunk, op.micro); break;
+      }
     }
     finishSends();
     optimizerStep();
@@ -121,12 +128,14 @@ private:
     reapSends();
   }
 
-  // B(local chunk, micro-batch).
-  void backward(int local, int micro) {
+  enum BackwardPart { Whole, InputOnly };
+
+  // B(local chunk, micro-batch): the whole backward, or its input-gradient half (the
+  // runner then stays alive, holding what W needs).
+  void backward(int local, int micro, BackwardPart part) {
     const int c = plan_.modelChunk(ctx_.rank, local);
     const int first = plan_.firstOf(c), last = plan_.lastOf(c);
-    auto runner = std::move(live_.at({local, micro}));
-    live_.erase({local, micro});
+    UnitRunner* runner = live_.at({local, micro}).get();
     if (c + 1 < plan_.chunkCount()) {
       if (auto sent = activationSends_.find({local, micro}); sent != activationSends_.end()) {
         ctx_.comm.wait(sent->second, step_, micro); // the output it reads is freed by the backward
@@ -136,13 +145,24 @@ private:
     }
     for (int u = last; u >= first; --u) {
       FlatUnit& unit = units_.at(u);
-      runner->backward(u, unit.param.data(), unit.grad.data());
+      if (part == Whole) runner->backward(u, unit.param.data(), unit.grad.data());
+      else runner->backwardInput(u, unit.param.data());
     }
     if (c > 0) {
       Buffer dx = std::move(runner->inputGrad());
       auto ticket = send(dx, c - 1, first, micro, c - 1, 1);
       gradientSends_.push_back({std::move(ticket), std::move(dx)});
     }
+    reapSends();
+    if (part == Whole) live_.erase({local, micro}); // the micro-batch's activations go
+  }
+
+  // W(local chunk, micro-batch): the weight-gradient halves, after that micro-batch's B.
+  void backwardWeight(int local, int micro) {
+    const int c = plan_.modelChunk(ctx_.rank, local);
+    auto runner = std::move(live_.at({local, micro}));
+    live_.erase({local, micro});
+    for (int u = plan_.lastOf(c); u >= plan_.firstOf(c); --u) runner->backwardWeight(u, units_.at(u).grad.data());
     reapSends();
   }
 

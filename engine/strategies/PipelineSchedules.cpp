@@ -44,12 +44,37 @@ PipeSchedule interleavedSchedule(int p, int rank, int m, int V) {
   return s;
 }
 
+namespace {
+
+// The zero-bubble schedules' shape (see zbH1Schedule): `warmup` forwards, then per
+// micro-batch B, the W `lag` micro-batches behind it, the next F; then the rest of the W's.
+PipeSchedule splitBackwardSchedule(int m, int warmup, int lag) {
+  PipeSchedule s;
+  int forwards = std::min(warmup, m), weights = 0;
+  for (int i = 0; i < forwards; ++i) s.push_back({PipeOp::Forward, 0, i}); // warm-up
+  for (int k = 0; k < m; ++k) {
+    s.push_back({PipeOp::BackwardInput, 0, k});
+    if (k - lag >= 0) s.push_back({PipeOp::BackwardWeight, 0, weights++});
+    if (forwards < m) s.push_back({PipeOp::Forward, 0, forwards++});
+  }
+  while (weights < m) s.push_back({PipeOp::BackwardWeight, 0, weights++}); // the W's that waited
+  return s;
+}
+
+} // namespace
+
+PipeSchedule zbH1Schedule(int p, int rank, int m) { return splitBackwardSchedule(m, p - rank, rank); }
+
+PipeSchedule zbH2Schedule(int p, int rank, int m) { return splitBackwardSchedule(m, 2 * (p - rank) - 1, 2 * rank); }
+
 PipeSchedule scheduleFor(Schedule schedule, int p, int rank, int m, int V) {
   switch (schedule) {
   case Schedule::Naive: return naiveSchedule();
   case Schedule::GPipe: return gpipeSchedule(m);
   case Schedule::OneFOneB: return oneFOneBSchedule(p, rank, m);
   case Schedule::Interleaved: return interleavedSchedule(p, rank, m, V);
+  case Schedule::ZbH1: return zbH1Schedule(p, rank, m);
+  case Schedule::ZbH2: return zbH2Schedule(p, rank, m);
   }
   throw std::invalid_argument("schedule: unknown");
 }

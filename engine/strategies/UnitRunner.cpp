@@ -1,5 +1,7 @@
 #include "strategies/UnitRunner.h"
 
+#include <stdexcept>
+
 namespace shardlab {
 
 using trace::Category;
@@ -146,6 +148,63 @@ void UnitRunner::backward(int unit, const float* params, float* dparams) {
     break;
   }
   inputs_.erase(unit + 1); // the unit's output is no longer needed by anyone
+}
+
+void UnitRunner::backwardInput(int unit, const float* params) {
+  if (ctx_.shape.gpt) throw std::logic_error("backwardInput: the GPT's backward is not split");
+  if (ctx_.shape.kindOf(unit) == UnitKind::Embedding) {
+    weightDy_[unit] = std::move(grad_); // no input gradient to compute: all of it is W's
+    return;
+  }
+  if (checkpoint_) recompute(unit, params);
+  ScopedOp op(ctx_.recorder, Kind::BackwardInput, unit, step_, micro_);
+  Device& d = ctx_.device;
+  const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
+  const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
+  Buffer dx = act(unit, nH);
+  if (ctx_.shape.kindOf(unit) == UnitKind::Output) {
+    outputBackwardInput(d, params, dlogits_.data(), dx.data(), n_, H, V); // dlogits stays for W
+  } else {
+    const int F = innerWidth();
+    const auto nF = static_cast<std::size_t>(n_) * static_cast<std::size_t>(F);
+    Buffer da = act(unit, nF);
+    mlpBackwardInput(d, params, preAct_.at(unit).data(), grad_.data(), dx.data(), da.data(), n_, H, F);
+    if (tpAllReduce_) op.around([&] { tpAllReduce_(dx.data(), nH, unit); });
+    d.add(dx.data(), grad_.data(), nH); // the residual path
+    preAct_.erase(unit);
+    weightDa_[unit] = std::move(da);
+    weightDy_[unit] = std::move(grad_);
+  }
+  grad_ = std::move(dx);
+}
+
+void UnitRunner::backwardWeight(int unit, float* dparams) {
+  ScopedOp op(ctx_.recorder, Kind::BackwardWeight, unit, step_, micro_);
+  Device& d = ctx_.device;
+  const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
+  switch (ctx_.shape.kindOf(unit)) {
+  case UnitKind::Output:
+    outputBackwardWeight(d, inputs_.at(unit).data(), dlogits_.data(), dparams, n_, H, V);
+    dlogits_.reset();
+    break;
+  case UnitKind::Block: {
+    const int F = innerWidth();
+    const float* dy = weightDy_.at(unit).data();
+    mlpBackwardWeight(d, inputs_.at(unit).data(), postAct_.at(unit).data(), dy, weightDa_.at(unit).data(), dparams,
+                      n_, H, F);
+    d.biasGrad(dy, blockB2(dparams, H, F), n_, H, true);
+    postAct_.erase(unit);
+    weightDa_.erase(unit);
+    weightDy_.erase(unit);
+    break;
+  }
+  case UnitKind::Embedding:
+    embeddingBackward(d, onDevice(tokens_, deviceTokens_, unit), weightDy_.at(unit).data(), dparams, n_, H);
+    weightDy_.erase(unit);
+    deviceTokens_.reset();
+    break;
+  }
+  inputs_.erase(unit + 1);
 }
 
 } // namespace shardlab

@@ -39,6 +39,16 @@ public:
   void forward(int unit, const float* params);
   // Accumulates into dparams (zero it first for a fresh gradient).
   void backward(int unit, const float* params, float* dparams);
+  // The same backward in two parts, for the zero-bubble pipeline schedules (MLP units
+  // only). backwardInput (B) leaves the gradient of the unit's input in inputGrad() and
+  // keeps what the weight gradients need (a block's dy, gelu'(a) * dy W2^T and h; the
+  // output's dlogits; the embedding's dout, whose B computes nothing: the tokens have no
+  // gradient, so it records no op); backwardWeight (W) then accumulates the unit's
+  // parameter gradients into dparams and frees what B kept. A chunk runs B for its units
+  // last to first, then W for them last to first (W frees the unit's output, which the
+  // next unit's W reads).
+  void backwardInput(int unit, const float* params);
+  void backwardWeight(int unit, float* dparams);
 
   // The output activation of `unit` (the input of unit + 1).
   Buffer& output(int unit) { return inputs_[unit + 1]; }
@@ -74,6 +84,8 @@ private:
   std::map<int, Buffer> preAct_;     // blocks: x W1 + b1
   std::map<int, Buffer> postAct_;    // blocks: gelu(x W1 + b1)
   std::map<int, Buffer> gptSaved_;  // GPT: what each unit's forward keeps for its backward
+  std::map<int, Buffer> weightDy_;  // split backward: the gradient of the unit's output, for W
+  std::map<int, Buffer> weightDa_;  // split backward, blocks: gelu'(a) * dy W2^T, for W
   Buffer dlogits_;
   Buffer grad_;                      // gradient flowing backward
   double lossSum_ = 0.0;

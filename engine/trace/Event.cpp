@@ -7,10 +7,10 @@ namespace {
 
 constexpr std::array<std::string_view, 10> kRecordNames = {
     "op", "coll", "mem", "devmem", "step", "idle", "oom", "fail", "end", "flight"};
-constexpr std::array<std::string_view, 13> kKindNames = {
+constexpr std::array<std::string_view, 15> kKindNames = {
     "-",        "forward",  "backward",       "optimizer",     "all_gather",
     "reduce_scatter", "all_reduce", "send", "recv", "broadcast",
-    "wait_activation", "wait_gradient", "wait_collective"};
+    "wait_activation", "wait_gradient", "wait_collective", "backward_input", "backward_weight"};
 constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {
     "param_shard",  "param_replica", "gathered_params", "grads",
     "grad_shard",   "optimizer_state", "activations",   "comm_buffers"};
@@ -48,6 +48,8 @@ bool isCollective(Kind k) {
   default: return false;
   }
 }
+
+bool isBackward(Kind k) { return k == Kind::Backward || k == Kind::BackwardInput || k == Kind::BackwardWeight; }
 
 bool isPersistent(Category c) {
   switch (c) {

@@ -42,6 +42,11 @@ enum class Kind : std::uint8_t {
   WaitActivation,
   WaitGradient,
   WaitCollective,
+  // The zero-bubble schedules split a backward in two: the input gradient (B, which
+  // the previous stage waits for) and the weight gradients (W, which can wait).
+  // Appended, so older traces read as before; every other schedule records Backward.
+  BackwardInput,
+  BackwardWeight,
 };
 
 // What a tracked buffer holds. Persistent model state is ParamShard, ParamReplica,
@@ -74,6 +79,8 @@ std::optional<Kind> kindFromString(std::string_view s);
 std::optional<Category> categoryFromString(std::string_view s);
 
 bool isCollective(Kind k);
+// Backward, BackwardInput or BackwardWeight: the summary counts all three as backward compute.
+bool isBackward(Kind k);
 bool isPersistent(Category c);
 
 // A bit per rank (ranks are limited to 64).

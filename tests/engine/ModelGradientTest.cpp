@@ -118,3 +118,64 @@ TEST(ModelGradient, AdamWFirstStepMovesByLearningRate) {
   EXPECT_NEAR(p[1], -2.0f + 0.01f, 1e-5f);
   EXPECT_NEAR(p[2], 0.5f - 0.01f, 1e-4f);
 }
+
+// The zero-bubble schedules' split backward: B (input gradient) then W (weight
+// gradients) gives what the whole backward gives, bit for bit: every output element is
+// computed by the same operations on the same inputs, only at another time. Gradients
+// start non-zero, as when micro-batches accumulate.
+TEST(ModelGradient, SplitBackwardInputThenWeightIsTheWholeBackwardBitForBit) {
+  auto d = makeCpuDevice();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  auto random = [&](std::size_t count) {
+    std::vector<float> v(count);
+    for (auto& x : v) x = u(rng);
+    return v;
+  };
+  const int n = 6, H = 8, F = 4 * H, V = 11;
+  const auto nH = static_cast<std::size_t>(n * H), nF = static_cast<std::size_t>(n * F);
+
+  // A block: forward for a and h, then both backwards from the same dy.
+  const std::size_t blockSize = static_cast<std::size_t>(H) * F * 2 + F + H;
+  const auto params = random(blockSize), x = random(nH), dy = random(nH), start = random(blockSize);
+  std::vector<float> a(nF), h(nF), partial(nH);
+  mlpForward(*d, params.data(), x.data(), a.data(), h.data(), partial.data(), n, H, F);
+  std::vector<float> wholeGrad = start, wholeDx(nH), scratch(nF);
+  mlpBackward(*d, params.data(), x.data(), a.data(), h.data(), dy.data(), wholeGrad.data(), wholeDx.data(),
+              scratch.data(), n, H, F);
+  std::vector<float> splitGrad = start, splitDx(nH), da(nF);
+  mlpBackwardInput(*d, params.data(), a.data(), dy.data(), splitDx.data(), da.data(), n, H, F);
+  mlpBackwardWeight(*d, x.data(), h.data(), dy.data(), da.data(), splitGrad.data(), n, H, F);
+  EXPECT_EQ(splitDx, wholeDx);
+  EXPECT_EQ(splitGrad, wholeGrad);
+  EXPECT_NE(splitGrad, start) << "the weight gradients were accumulated";
+
+  // The output layer.
+  const std::size_t outSize = static_cast<std::size_t>(H) * V + V;
+  const auto outParams = random(outSize), dlogits = random(static_cast<std::size_t>(n * V)),
+             outStart = random(outSize);
+  std::vector<float> wholeOut = outStart, wholeOutDx(nH);
+  outputBackward(*d, outParams.data(), x.data(), dlogits.data(), wholeOut.data(), wholeOutDx.data(), n, H, V);
+  std::vector<float> splitOut = outStart, splitOutDx(nH);
+  outputBackwardInput(*d, outParams.data(), dlogits.data(), splitOutDx.data(), n, H, V);
+  outputBackwardWeight(*d, x.data(), dlogits.data(), splitOut.data(), n, H, V);
+  EXPECT_EQ(splitOutDx, wholeOutDx);
+  EXPECT_EQ(splitOut, wholeOut);
+  EXPECT_NE(splitOut, outStart);
+}
+
+// The check above can fail: W without B's da (a zero da) gives other gradients.
+TEST(ModelGradient, SplitBackwardWeightWithoutItsInputHalfDiffers) {
+  auto d = makeCpuDevice();
+  const int n = 3, H = 4, F = 16;
+  const std::size_t blockSize = static_cast<std::size_t>(H) * F * 2 + F + H;
+  std::vector<float> params(blockSize, 0.25f), x(static_cast<std::size_t>(n * H), 0.5f), dy = x;
+  std::vector<float> a(static_cast<std::size_t>(n * F)), h = a, partial(static_cast<std::size_t>(n * H));
+  mlpForward(*d, params.data(), x.data(), a.data(), h.data(), partial.data(), n, H, F);
+  std::vector<float> whole(blockSize, 0.0f), dx(partial.size()), scratch(a.size());
+  mlpBackward(*d, params.data(), x.data(), a.data(), h.data(), dy.data(), whole.data(), dx.data(), scratch.data(), n,
+              H, F);
+  std::vector<float> split(blockSize, 0.0f), zeroDa(a.size(), 0.0f);
+  mlpBackwardWeight(*d, x.data(), h.data(), dy.data(), zeroDa.data(), split.data(), n, H, F);
+  EXPECT_NE(split, whole);
+}

@@ -65,18 +65,27 @@ void forEveryRank(Schedule schedule, const std::function<void(const JobConfig&, 
 
 const std::vector<Schedule> kSchedules{Schedule::Naive, Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved};
 
+const std::vector<Schedule> kZeroBubble{Schedule::ZbH1, Schedule::ZbH2};
+
+// The op that sends the input gradient to the previous stage: the whole backward, or
+// the zero-bubble schedules' B.
+bool sendsGradient(PipeOp::Kind k) { return k == PipeOp::Backward || k == PipeOp::BackwardInput; }
+// The op after which the micro-batch's activations are gone: the whole backward, or W.
+bool freesActivations(PipeOp::Kind k) { return k == PipeOp::Backward || k == PipeOp::BackwardWeight; }
+
 int leadingForwards(const PipeSchedule& s) {
   const auto firstBackward =
-      std::find_if(s.begin(), s.end(), [](const PipeOp& op) { return op.kind == PipeOp::Backward; });
+      std::find_if(s.begin(), s.end(), [](const PipeOp& op) { return sendsGradient(op.kind); });
   return static_cast<int>(firstBackward - s.begin());
 }
 
 // The most (chunk, micro-batch) activations the rank holds at once: forwards run whose
-// backward has not run yet.
+// backward (under the zero-bubble schedules, whose W) has not run yet.
 int mostInFlight(const PipeSchedule& s) {
   int inFlight = 0, most = 0;
   for (const PipeOp& op : s) {
-    inFlight += op.kind == PipeOp::Forward ? 1 : -1;
+    if (op.kind == PipeOp::Forward) ++inFlight;
+    if (freesActivations(op.kind)) --inFlight;
     most = std::max(most, inFlight);
   }
   return most;
@@ -117,6 +126,135 @@ TEST(PipelineSchedule, EveryForwardHasExactlyOneBackwardAfterItAndEachOpRunsOnce
           EXPECT_LT(f->second, b->second) << "backward before forward: chunk " << c << " micro " << i;
         }
     });
+}
+
+namespace {
+
+// Each micro-batch's F, then its B, then its W, each exactly once, and nothing else.
+// Returns what is wrong with `s`, empty when nothing is (the planted-bug test below
+// feeds it a broken order).
+std::string zeroBubbleOrderProblem(const PipeSchedule& s, int m) {
+  if (s.size() != static_cast<std::size_t>(3 * m)) return "has " + std::to_string(s.size()) + " ops, not 3m";
+  std::map<std::pair<int, int>, int> position; // (kind, micro) -> index
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const PipeOp& op = s[i];
+    if (op.kind == PipeOp::Backward) return "op " + std::to_string(i) + " is a whole backward";
+    if (op.chunk != 0 || op.micro < 0 || op.micro >= m) return "op " + std::to_string(i) + " is out of range";
+    if (!position.emplace(std::pair{static_cast<int>(op.kind), op.micro}, static_cast<int>(i)).second)
+      return "op " + std::to_string(i) + " runs twice";
+  }
+  for (int i = 0; i < m; ++i) {
+    const int f = position.at({PipeOp::Forward, i}), b = position.at({PipeOp::BackwardInput, i}),
+              w = position.at({PipeOp::BackwardWeight, i});
+    if (!(f < b)) return "micro " + std::to_string(i) + ": B before its F";
+    if (!(b < w)) return "micro " + std::to_string(i) + ": W before its B";
+  }
+  return {};
+}
+
+} // namespace
+
+TEST(PipelineSchedule, ZeroBubbleRunsEveryForwardThenItsBThenItsWOnce) {
+  for (Schedule schedule : kZeroBubble)
+    forEveryRank(schedule, [](const JobConfig& job, int, const PipeSchedule& s) {
+      EXPECT_EQ(zeroBubbleOrderProblem(s, job.microbatches), "");
+    });
+}
+
+// The check above fails on a schedule with one W moved before its B.
+TEST(PipelineSchedule, PlantedBugAWBeforeItsBFailsTheOrderCheck) {
+  PipeSchedule s = zbH1Schedule(4, 1, 8);
+  ASSERT_EQ(zeroBubbleOrderProblem(s, 8), "");
+  const auto b = std::find_if(s.begin(), s.end(), [](const PipeOp& op) { return op.kind == PipeOp::BackwardInput; });
+  const auto w = std::find_if(s.begin(), s.end(), [&](const PipeOp& op) {
+    return op.kind == PipeOp::BackwardWeight && op.micro == b->micro;
+  });
+  std::iter_swap(b, w);
+  EXPECT_EQ(zeroBubbleOrderProblem(s, 8), "micro 0: W before its B");
+}
+
+// ZB-H1 keeps 1F1B's peak: at most p micro-batches on any rank, p on rank 0 (m >= p);
+// ZB-H2 at most 2p - 1.
+TEST(PipelineSchedule, ZeroBubbleHoldsAtMostPOrTwoPMinusOneMicroBatches) {
+  forEveryRank(Schedule::ZbH1, [](const JobConfig& job, int rank, const PipeSchedule& s) {
+    const int p = job.ranks, m = job.microbatches;
+    EXPECT_LE(mostInFlight(s), std::min(p, m));
+    EXPECT_EQ(leadingForwards(s), std::min(p - rank, m)) << "1F1B's forwards before the first B";
+    if (rank == 0) {
+      EXPECT_EQ(mostInFlight(s), mostInFlight(oneFOneBSchedule(p, 0, m))) << "1F1B's peak";
+    }
+  });
+  forEveryRank(Schedule::ZbH2, [](const JobConfig& job, int rank, const PipeSchedule& s) {
+    const int p = job.ranks, m = job.microbatches;
+    EXPECT_LE(mostInFlight(s), std::min(2 * p - 1, m));
+    EXPECT_EQ(leadingForwards(s), std::min(2 * (p - rank) - 1, m));
+  });
+}
+
+namespace {
+
+// All ranks' zero-bubble schedules run together with every F, B and W one unit of
+// time (as in the paper's figures; messages take no time): each rank's idle time
+// between its first op and its last. The pure counterpart of the bubble the summary
+// measures.
+std::vector<int> idleWithEqualTimes(Schedule schedule, int p, int m) {
+  std::vector<PipeSchedule> s;
+  for (int r = 0; r < p; ++r) s.push_back(scheduleFor(schedule, p, r, m, 1));
+  std::map<std::tuple<int, int, int>, int> end; // (kind, rank, micro) -> end time
+  std::vector<std::size_t> next(static_cast<std::size_t>(p), 0);
+  std::vector<int> clock(static_cast<std::size_t>(p), 0), first(static_cast<std::size_t>(p), -1);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int r = 0; r < p; ++r) {
+      auto& i = next[static_cast<std::size_t>(r)];
+      auto& now = clock[static_cast<std::size_t>(r)];
+      while (i < s[static_cast<std::size_t>(r)].size()) {
+        const PipeOp op = s[static_cast<std::size_t>(r)][i];
+        int ready = 0;
+        if (op.kind == PipeOp::Forward && r > 0) {
+          const auto e = end.find({PipeOp::Forward, r - 1, op.micro});
+          if (e == end.end()) break;
+          ready = e->second;
+        }
+        if (op.kind == PipeOp::BackwardInput && r < p - 1) {
+          const auto e = end.find({PipeOp::BackwardInput, r + 1, op.micro});
+          if (e == end.end()) break;
+          ready = e->second;
+        }
+        const int start = std::max(now, ready);
+        if (first[static_cast<std::size_t>(r)] < 0) first[static_cast<std::size_t>(r)] = start;
+        now = start + 1;
+        end[{op.kind, r, op.micro}] = now;
+        ++i;
+        progress = true;
+      }
+    }
+  }
+  std::vector<int> idle;
+  for (int r = 0; r < p; ++r) {
+    EXPECT_EQ(next[static_cast<std::size_t>(r)], s[static_cast<std::size_t>(r)].size()) << "rank " << r << " stuck";
+    idle.push_back(clock[static_cast<std::size_t>(r)] - first[static_cast<std::size_t>(r)] - 3 * m);
+  }
+  return idle;
+}
+
+} // namespace
+
+// The paper's claims with T_F = T_B = T_W = 1: under ZB-H1 every rank ends at
+// 3m + p - 1, rank r idle p - 1 - r units in its span (1F1B: 3(p - 1) on rank 0, its
+// backward being B + W); under ZB-H2 (m >= 2p - 1) no rank idles in its span.
+TEST(PipelineSchedule, ZeroBubbleIdleWithEqualTimesIsThePapers) {
+  for (int p : {2, 3, 4, 6})
+    for (int m : {8, 16}) {
+      SCOPED_TRACE("p=" + std::to_string(p) + " m=" + std::to_string(m));
+      const auto h1 = idleWithEqualTimes(Schedule::ZbH1, p, m), h2 = idleWithEqualTimes(Schedule::ZbH2, p, m);
+      for (int r = 0; r < p; ++r) {
+        EXPECT_EQ(h1[static_cast<std::size_t>(r)], p - 1 - r) << "zb-h1 rank " << r;
+        if (m >= 2 * p - 1) {
+          EXPECT_EQ(h2[static_cast<std::size_t>(r)], 0) << "zb-h2 rank " << r;
+        }
+      }
+    }
 }
 
 TEST(PipelineSchedule, NaiveIsOneForwardThenOneBackward) {
@@ -200,8 +338,11 @@ TEST(PipelineSchedule, InterleavedWarmsUpAsMegatronAndHoldsOneMoreThanItsWarmup)
 // backward and its own forward; sends go through the communication stream and never
 // block. Local chunk c of rank r is model chunk c * p + r (StagePlan::modelChunk). A
 // schedule whose order needed something not yet sent would stop every rank.
+// A zero-bubble B sends the gradient as a whole backward does; its W needs its own B.
 TEST(PipelineSchedule, AllRanksTogetherFinishWithoutWaitingForever) {
-  for (Schedule schedule : kSchedules)
+  std::vector<Schedule> all = kSchedules;
+  all.insert(all.end(), kZeroBubble.begin(), kZeroBubble.end());
+  for (Schedule schedule : all)
     for (const JobConfig& job : validJobs(schedule)) {
       SCOPED_TRACE(describe(job, -1));
       const StagePlan plan = planStages(job.shape(), job);
@@ -212,6 +353,7 @@ TEST(PipelineSchedule, AllRanksTogetherFinishWithoutWaitingForever) {
       auto ready = [&](int rank, const PipeOp& op) {
         const int g = plan.modelChunk(rank, op.chunk);
         if (op.kind == PipeOp::Forward) return g == 0 || done.count({PipeOp::Forward, g - 1, op.micro}) == 1;
+        if (op.kind == PipeOp::BackwardWeight) return done.count({PipeOp::Backward, g, op.micro}) == 1;
         return done.count({PipeOp::Forward, g, op.micro}) == 1 &&
                (g == C - 1 || done.count({PipeOp::Backward, g + 1, op.micro}) == 1);
       };
@@ -222,7 +364,8 @@ TEST(PipelineSchedule, AllRanksTogetherFinishWithoutWaitingForever) {
           auto& i = next[static_cast<std::size_t>(r)];
           const PipeSchedule& s = schedules[static_cast<std::size_t>(r)];
           while (i < s.size() && ready(r, s[i])) {
-            done.insert({s[i].kind, plan.modelChunk(r, s[i].chunk), s[i].micro});
+            const PipeOp::Kind kind = sendsGradient(s[i].kind) ? PipeOp::Backward : s[i].kind;
+            done.insert({kind, plan.modelChunk(r, s[i].chunk), s[i].micro});
             ++i;
             progress = true;
           }
@@ -244,6 +387,9 @@ TEST(PipelineSchedule, ScheduleForGivesEachSchedulesFunction) {
   EXPECT_TRUE(same(scheduleFor(Schedule::GPipe, 4, 1, 8, 1), gpipeSchedule(8)));
   EXPECT_TRUE(same(scheduleFor(Schedule::OneFOneB, 4, 1, 8, 1), oneFOneBSchedule(4, 1, 8)));
   EXPECT_TRUE(same(scheduleFor(Schedule::Interleaved, 4, 1, 8, 2), interleavedSchedule(4, 1, 8, 2)));
+  EXPECT_TRUE(same(scheduleFor(Schedule::ZbH1, 4, 1, 8, 1), zbH1Schedule(4, 1, 8)));
+  EXPECT_TRUE(same(scheduleFor(Schedule::ZbH2, 4, 1, 8, 1), zbH2Schedule(4, 1, 8)));
+  EXPECT_FALSE(same(zbH1Schedule(4, 1, 8), zbH2Schedule(4, 1, 8)));
   EXPECT_FALSE(same(gpipeSchedule(8), oneFOneBSchedule(4, 1, 8))) << "the comparison tells schedules apart";
 }
 
