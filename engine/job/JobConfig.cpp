@@ -214,7 +214,7 @@ const std::vector<std::string>& JobConfig::keys() {
 }
 
 nlohmann::json JobConfig::toJson() const {
-  return {{"strategy", name(strategy)}, {"sharding", name(sharding)}, {"ranks", ranks}, {"model", name(model)},
+  return {{"strategy", name(strategy)}, {"sharding", name(sharding)}, {"ranks", ranks}, {"model", {{"kind", name(model)}}},
           {"layers", layers}, {"hidden", hidden}, {"vocab", vocab}, {"batch", batch}, {"heads", heads},
           {"seq_len", seqLen}, {"steps", steps}, {"seed", seed},
           {"lr", lr}, {"weight_decay", weightDecay}, {"shard_group", shardGroup},
@@ -268,12 +268,12 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     else if (k == "sharding") getEnum(k, v, c.sharding);
     else if (k == "schedule") getEnum(k, v, c.schedule);
     else if (k == "device") getEnum(k, v, c.device);
-    else if (k == "model" && v.is_object() && other == OtherKeys::Skip) {
-      // A trace's job record: the launcher writes the model's description (modelJson)
-      // under this key, its kind in "kind"; a record without one is the MLP's.
-      const auto kind = v.value("kind", nlohmann::json("mlp"));
-      getEnum(k, kind, c.model);
-    } else if (k == "model") getEnum(k, v, c.model);
+    else if (k == "model" && v.is_object()) {
+      // The model's description: what toJson writes ({"kind": ...}) and, in a trace's
+      // job record, the launcher's modelJson (units, parameters, ..., kind). A record
+      // written before the GPT existed has no kind: it is the MLP's.
+      getEnum(k, v.contains("kind") ? v["kind"] : nlohmann::json("mlp"), c.model);
+    } else if (k == "model") getEnum(k, v, c.model); // a spec names it: "mlp", "gpt"
     else if (k == "heads") getInt(k, v, c.heads);
     else if (k == "seq_len") getInt(k, v, c.seqLen);
     else if (k == "ranks") getInt(k, v, c.ranks);

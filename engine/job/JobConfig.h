@@ -24,6 +24,8 @@ enum class StrategyKind { Ddp, Fsdp, Pipeline, Tp };
 // The network trained (docs/model.md): the residual MLP over independent tokens, or a
 // GPT-2-style pre-norm decoder over sequences of `seq_len` tokens with `heads`
 // attention heads. The MLP is the default: every lesson is checked against it.
+// Its key "model" always holds the model: a spec may name it ("gpt"); toJson writes
+// {"kind": "gpt"}, and a trace's job record the full description (modelJson) with its kind.
 enum class ModelKind { Mlp, Gpt };
 // FSDP's sharding strategy (docs/sharding.md): what each rank keeps a slice of.
 //   NoShard   NO_SHARD       ZeRO-0: nothing sharded; gradients all-reduced (DDP inside FSDP)

@@ -324,8 +324,11 @@ TEST(GptJob, ASpecAndATraceRecordBothCarryTheModel) {
   record["model"] = {{"units", {"embedding", "block0", "output"}}};
   EXPECT_EQ(JobConfig::fromJson(record, issues, spec, JobConfig::OtherKeys::Skip).model, ModelKind::Mlp);
   EXPECT_TRUE(issues.empty());
-  // In a spec the model is a name, not a description.
-  JobConfig::fromJson(nlohmann::json{{"model", {{"kind", "gpt"}}}}, issues);
+  // What toJson writes is a description too, {"kind": "gpt"}, read back in a spec.
+  EXPECT_EQ(spec.toJson()["model"], (nlohmann::json{{"kind", "gpt"}}));
+  EXPECT_EQ(JobConfig::fromJson(spec.toJson(), issues).model, ModelKind::Gpt);
+  EXPECT_TRUE(issues.empty());
+  JobConfig::fromJson(nlohmann::json{{"model", {{"kind", "lstm"}}}}, issues);
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues.front().field, "model");
 }
