@@ -6,6 +6,9 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
+#include <climits>
+
 namespace st = shardlab::trace;
 
 QString Format::bytes(qint64 b) {
@@ -49,6 +52,13 @@ QString Format::rankList(const QList<int>& ranks) {
 }
 
 QString Format::failureReason(const QString& reason) {
+  // A failure text is whatever a rank or mpirun said, of any length: the views lay out
+  // every character they are given (a 1 MB text froze the app), so they show its start;
+  // the whole text stays in the trace.
+  constexpr qsizetype kShownCharacters = 400;
+  if (reason.size() > kShownCharacters)
+    return tr("%1… (%n more characters in the trace)", nullptr, static_cast<int>(std::min<qsizetype>(reason.size() - kShownCharacters, INT_MAX)))
+        .arg(reason.left(kShownCharacters));
   static const QRegularExpression exited(QStringLiteral("^exited with status (-?\\d+)$"));
   static const QRegularExpression killed(QStringLiteral("^killed by signal (\\d+)(?: \\((.*)\\))?$"));
   static const QRegularExpression aborted(QStringLiteral("^stopped the job \\(MPI_Abort, error code (-?\\d+)\\)$"));

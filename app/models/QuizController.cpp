@@ -44,14 +44,10 @@ QuizController::QuizController(TraceModel& model, PlaybackController& playback, 
 QuizController::~QuizController() = default;
 
 void QuizController::setProgressFile(const QString& path) {
-  progressProblem_.clear();
-  try {
-    progress_ = std::make_unique<sq::Progress>(sq::Progress::load(path.toStdString()));
-  } catch (const std::exception& e) {
-    // Unreadable: start over (the message names the file and what is wrong); the file stays until saved.
-    progressProblem_ = QString::fromStdString(e.what());
-    progress_ = std::make_unique<sq::Progress>(path.toStdString());
-  }
+  // Unreadable: start over, the old file kept aside (the message names both and what is wrong).
+  std::string problem;
+  progress_ = std::make_unique<sq::Progress>(sq::Progress::loadOrSetAside(path.toStdString(), problem));
+  progressProblem_ = QString::fromStdString(problem);
   Q_EMIT progressChanged();
 }
 

@@ -9,7 +9,9 @@
 namespace shardlab {
 
 FlightRecorder::FlightRecorder(Recorder& recorder, double timeoutSeconds, HangHandler onHang)
-    : recorder_(recorder), timeoutNs_(static_cast<std::int64_t>(std::llround(timeoutSeconds * 1e9))),
+    // Beyond 1e18 ns (about 30 years) a timeout means never: the nanoseconds of 1e10 s and
+    // more do not fit 64 bits, and a wrapped value would declare a healthy job hung.
+    : recorder_(recorder), timeoutNs_(static_cast<std::int64_t>(std::llround(std::min(timeoutSeconds * 1e9, 1e18)))),
       onHang_(std::move(onHang)) {
   for (auto& s : inFlightStart_) s.store(kIdle);
   for (auto& i : inFlightId_) i.store(0);

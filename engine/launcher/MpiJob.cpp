@@ -123,6 +123,9 @@ constexpr std::pair<const char*, const char*> kRingParameters[] = {
     {"coll_tuned_reduce_scatter_algorithm", "3"},
 };
 
+// What ssh gets for each host of a hostfile (MpiJob::command).
+constexpr const char* kSshOptions = "-o ConnectTimeout=10 -o BatchMode=yes -o ServerAliveInterval=5 -o ServerAliveCountMax=3";
+
 } // namespace
 
 MpiJob::MpiJob(const LaunchOptions& options, std::string workerPath, std::string runDir)
@@ -133,6 +136,15 @@ std::vector<std::string> MpiJob::command() const {
   if (runningAsRoot()) c.push_back("--allow-run-as-root");
   if (!options_.job.hostfile.empty()) {
     c.insert(c.end(), {"--hostfile", options_.job.hostfile});
+    // ssh waits for an unreachable host for minutes (a dropped SYN: 2 min), and for one
+    // whose sshd accepts and never answers, for ever: give up after 10 s, naming it
+    // ("ssh: connect to host H port 22: Connection timed out"), never ask for a password
+    // nobody can type, and notice a host lost mid-run. Only where the agent is ssh and the
+    // user has not set its arguments (OMPI_MCA_plm_rsh_args).
+    const char* agent = std::getenv("OMPI_MCA_plm_rsh_agent");
+    const bool sshAgent = !agent || std::string_view(agent).rfind("ssh", 0) == 0;
+    if (sshAgent && !std::getenv("OMPI_MCA_plm_rsh_args"))
+      c.insert(c.end(), {"--mca", "plm_rsh_args", kSshOptions});
   } else {
     // This machine's slots are its hardware threads, as usableCpuCount counts them: by
     // default Open MPI counts physical cores, and would refuse 4 ranks on a laptop with

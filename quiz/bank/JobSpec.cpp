@@ -19,7 +19,15 @@ std::optional<JobSpec> JobSpec::parse(const nlohmann::json& value, const JsonPat
   std::vector<JobIssue> issues;
   JobConfig::fromJson(value, issues);
   report(issues, where, validator);
-  if (!issues.empty()) return std::nullopt;
+  // A lesson or a lab is a file anyone can hand out: naming machines would make the app
+  // connect over ssh, with the learner's keys, to hosts its author chose. Only the
+  // learner chooses them (the experiment form, shardlab-run --hostfile).
+  const bool namesHosts = value.contains("hostfile") && !(value["hostfile"].is_string() && value["hostfile"].get<std::string>().empty());
+  if (namesHosts)
+    validator.error(where / "hostfile", "hostfile-in-spec",
+                    "a lesson or lab cannot choose the machines its runs go to; leave hostfile out (the learner "
+                    "sets one in the experiment form)");
+  if (!issues.empty() || namesHosts) return std::nullopt;
   JobSpec spec;
   spec.settings_ = value;
   return spec;

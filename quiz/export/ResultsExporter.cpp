@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace shardlab::quiz {
 namespace {
@@ -18,7 +19,14 @@ std::string boolField(const std::optional<bool>& b) { return b ? boolField(*b) :
 
 } // namespace
 
-std::string ResultsExporter::csvField(const std::string& s) {
+std::string ResultsExporter::csvField(const std::string& text) {
+  // A learner chooses their name: a cell starting with = + - @ (or a tab or carriage
+  // return) would be a live formula in a spreadsheet (=HYPERLINK(...)), so it starts
+  // with ' instead, which shows the text as typed; a NUL byte is dropped.
+  std::string s;
+  for (char c : text)
+    if (c != '\0') s += c;
+  if (!s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos) s.insert(0, 1, '\'');
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {

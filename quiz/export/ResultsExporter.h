@@ -25,7 +25,9 @@ public:
   static std::string renderCsv(const std::vector<Progress>& learners);
   static std::string renderClassCsv(const std::vector<Progress>& learners);
   static std::string renderJson(const std::vector<Progress>& learners);
-  // One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+  // One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180);
+  // one starting with = + - @, a tab or a carriage return gets a leading ' (never a
+  // spreadsheet formula), a NUL byte is dropped.
   static std::string csvField(const std::string& s);
 };
 

@@ -161,6 +161,27 @@ Progress Progress::load(const std::filesystem::path& file) {
   return fromJson(*doc, file);
 }
 
+Progress Progress::loadOrSetAside(const std::filesystem::path& file, std::string& problem) {
+  problem.clear();
+  try {
+    return load(file);
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  const std::time_t t = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+  std::filesystem::path aside = file.string() + ".corrupt-" + stamp;
+  for (int n = 2; std::filesystem::exists(aside); ++n) aside = file.string() + ".corrupt-" + stamp + "-" + std::to_string(n);
+  std::error_code ec;
+  std::filesystem::rename(file, aside, ec);
+  if (ec) problem += "; it could not be kept aside (" + ec.message() + "): answering replaces it";
+  else problem += "; the file is kept as " + aside.string() + " and a new one starts";
+  return Progress(file);
+}
+
 void Progress::save() const {
   if (file_.has_parent_path()) std::filesystem::create_directories(file_.parent_path());
   AtomicFile::write(file_, toJson().dump(2) + "\n");

@@ -82,6 +82,11 @@ public:
   // A missing file gives empty progress; an unreadable or invalid one throws
   // std::runtime_error naming the file (the caller decides whether to start over).
   static Progress load(const std::filesystem::path& file);
+  // As load, but a file that cannot be read as progress is first moved aside, to
+  // FILE.corrupt-YYYYMMDDTHHMMSSZ beside it, so that the next save() cannot lose the
+  // answers it may still hold; an empty progress starts and `problem` says what was
+  // wrong and where the old file now is (empty when the file loaded).
+  static Progress loadOrSetAside(const std::filesystem::path& file, std::string& problem);
   void save() const;
 
   void recordAnswer(const AnswerKey& key, std::size_t choice, bool correct,

@@ -165,6 +165,30 @@ TEST(Ending, AKilledRankIsNamedWithMpirunsReasonFromTheTraceAlone) {
   EXPECT_TRUE(e.waiting.empty());
 }
 
+// A failure text of any length (here 1 MB, which froze the app) is shown by its start.
+TEST(Ending, AMegabyteFailureTextIsShownByItsStart) {
+  QFile in(killedTrace());
+  ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+  QString text = QString::fromUtf8(in.readAll());
+  const QString reason = QStringLiteral("\"killed by signal 9 (Killed)\"");
+  ASSERT_TRUE(text.contains(reason));
+  const QString huge = QStringLiteral("stuck ") + QString(1 << 20, QLatin1Char('x'));
+  text.replace(reason, QLatin1Char('"') + huge + QLatin1Char('"'));
+  QTemporaryDir dir;
+  QFile out(dir.filePath(QStringLiteral("long-failure.trace")));
+  ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+  out.write(text.toUtf8());
+  out.close();
+  TraceModel m;
+  ASSERT_TRUE(m.loadFile(out.fileName()).isEmpty()) << m.parseError().toStdString();
+  const RunEnding& e = m.ending();
+  ASSERT_EQ(e.kind, RunEnding::Kind::RankFailed);
+  EXPECT_TRUE(e.culpritText(1).startsWith(QStringLiteral("stuck xxx"))) << e.culpritText(1).left(80).toStdString();
+  EXPECT_LT(e.culpritText(1).size(), 1000);
+  EXPECT_TRUE(e.culpritText(1).contains(QStringLiteral("more characters in the trace")));
+  EXPECT_LT(e.text().size(), 2000);
+}
+
 TEST(Ending, AnOutOfMemoryRunKeepsItsOwnDisplay) {
   // The out-of-memory lesson's run is not a hang or a failure to jump to.
   st::Trace t;

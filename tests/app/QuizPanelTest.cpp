@@ -29,6 +29,7 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QEvent>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -367,6 +368,14 @@ TEST(QuizState, ACorruptProgressFileIsNamedAndTheQuizStillWorks) {
   f.panel.answer(f.panel.correctShown());
   EXPECT_EQ(f.panel.progress().answers().size(), 1u);
   EXPECT_NO_THROW(shardlab::quiz::Progress::load(bad.toStdString())) << "the first answer replaced the bad file";
+  // The broken file, which may hold earlier answers, was kept aside and named, not overwritten.
+  const QStringList kept = QDir(f.dir.path()).entryList({QStringLiteral("broken-progress.json.corrupt-*")});
+  ASSERT_EQ(kept.size(), 1) << QDir(f.dir.path()).entryList().join(QLatin1Char(' ')).toStdString();
+  QFile keptFile(f.dir.filePath(kept.first()));
+  ASSERT_TRUE(keptFile.open(QIODevice::ReadOnly));
+  EXPECT_EQ(keptFile.readAll(), QByteArray("{\"format\": 2, \"answers\": ["));
+  EXPECT_TRUE(f.panel.controller().progressProblem().contains(kept.first()))
+      << f.panel.controller().progressProblem().toStdString();
 }
 
 TEST(QuizState, AnOpenedTraceOrAFreeExperimentStartsWithoutTheLessonsQuiz) {

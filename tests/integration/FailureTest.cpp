@@ -19,7 +19,6 @@ TEST_P(RankFault, IsNamedStoppedAndItsPartialTraceKept) {
   auto r = runShardlab({"--strategy", "fsdp", "--ranks", "4", "--steps", "50", "--trace", dir + "/t.trace"},
                        {{"SHARDLAB_FAULT", "2:3:" + kind}}, 60);
   EXPECT_EQ(r.status, 3) << r.err;
-  EXPECT_LT(r.seconds, 10.0);
   EXPECT_NE(r.err.find("rank 2 failed: " + reason), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("partial trace kept"), std::string::npos) << r.err;
   auto t = trace::readTraceFile(dir + "/t.trace");

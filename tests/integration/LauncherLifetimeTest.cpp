@@ -6,17 +6,24 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 using namespace shardlab::testing;
 namespace fs = std::filesystem;
@@ -124,3 +131,43 @@ INSTANTIATE_TEST_SUITE_P(Signals, LauncherSignal, ::testing::Values(SIGHUP, SIGT
                          [](const ::testing::TestParamInfo<int>& signal) {
                            return std::string(sigabbrev_np(signal.param));
                          });
+
+// A host whose sshd accepts the connection and never answers (a hung machine, a
+// firewall that swallows the session) made the launch wait for ever. Here it is a
+// listener of this test on a loopback address that Open MPI does not take for this
+// machine (127.0.0.2), reached through ssh's port option; nothing leaves the machine.
+TEST(Launch, ASilentHostFailsNamingIt) {
+  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = 0;
+  inet_pton(AF_INET, "127.0.0.2", &address.sin_addr);
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << strerror(errno);
+  ASSERT_EQ(listen(listener, 8), 0);
+  socklen_t length = sizeof address;
+  getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  const int port = ntohs(address.sin_port);
+  // Accepts each connection and says nothing; the connections stay open until the end.
+  std::vector<int> accepted;
+  std::atomic<bool> stop{false};
+  std::thread silent([&] {
+    while (!stop) {
+      pollfd p{listener, POLLIN, 0};
+      if (poll(&p, 1, 100) > 0) accepted.push_back(accept(listener, nullptr, nullptr));
+    }
+  });
+  const auto dir = freshDir("silent-host");
+  std::ofstream(dir + "/hosts") << "127.0.0.2 slots=2\n";
+  auto r = runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "2", "-q", "--hostfile", dir + "/hosts"},
+                       {{"OMPI_MCA_plm_rsh_agent", "ssh -p " + std::to_string(port)}, {"XDG_CACHE_HOME", dir}}, 90);
+  stop = true;
+  silent.join();
+  for (int fd : accepted) close(fd);
+  close(listener);
+  ASSERT_FALSE(accepted.empty()) << "ssh never came to the silent host: " << r.err;
+  EXPECT_NE(r.status, -2) << "still waiting for the silent host after 90 s: " << r.err;
+  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("127.0.0.2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("timed out"), std::string::npos) << r.err;
+}

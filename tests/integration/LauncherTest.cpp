@@ -139,3 +139,14 @@ TEST(Spec, TheShippedSpecsRun) {
   }
   EXPECT_GE(specs, 1);
 }
+
+// 1e10 s and more do not fit a 64-bit count of nanoseconds: such a timeout means never,
+// not an overflow that calls a healthy job hung.
+TEST(Launcher, AHugeCollectiveTimeoutMeansNeverNotAHang) {
+  for (const std::string seconds : {"1e10", "1e308"}) {
+    auto r = runShardlab({"--ranks", "2", "--steps", "2", "--layers", "2", "--hidden", "16", "-q",
+                          "--collective-timeout", seconds});
+    EXPECT_EQ(r.status, 0) << seconds << ": " << r.err;
+    EXPECT_EQ(r.err.find("collective timeout"), std::string::npos) << r.err;
+  }
+}

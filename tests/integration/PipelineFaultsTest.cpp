@@ -78,7 +78,6 @@ TEST(pipeline_fault, KilledStageStopsTheJobNamesItAndKeepsAReadableTrace) {
                        {{"SHARDLAB_FAULT", "1:3:kill"}}, 60);
   EXPECT_NE(r.status, 0) << r.err;
   EXPECT_NE(r.status, -2) << "timed out: the neighbours of the dead stage stayed blocked";
-  EXPECT_LT(r.seconds, 10.0);
   EXPECT_NE(r.err.find("rank 1 failed: killed by signal 9"), std::string::npos) << r.err;
   ASSERT_TRUE(std::filesystem::exists(traceFile));
   // The killed rank may have left its last line cut: read up to the damage.

@@ -103,3 +103,23 @@ TEST(LabLoader, ChecksObservationTemplatesWhenKnown) {
   EXPECT_FALSE(strict.load(file, d));
   EXPECT_DIAGNOSTIC(d, file, "unknown-observation", "/steps/1/observations/1");
 }
+
+// An untrusted lab must not make the app ssh to hosts it chose, with the learner's keys.
+TEST(LabLoader, ALabCannotNameAHostfile) {
+  TempDir dir;
+  std::filesystem::copy(assetsDir() / "labs" / "fsdp-intro", dir.path() / "fsdp-intro");
+  auto lab = readJson(assetsDir() / "labs" / "fsdp-intro.json");
+  writeText(dir.path() / "outside-hosts", "192.0.2.77 slots=2\n");
+  for (const std::string hostfile : {"outside-hosts", "/etc/passwd", "../outside-hosts"}) {
+    lab["steps"][0]["spec"]["hostfile"] = hostfile;
+    const auto file = dir.path() / "fsdp-intro.json";
+    writeText(file, lab.dump(2));
+    Diagnostics d;
+    EXPECT_FALSE(fx().loader.load(file, d)) << hostfile;
+    EXPECT_DIAGNOSTIC(d, file, "hostfile-in-spec", "/steps/0/spec/hostfile");
+  }
+  lab["steps"][0]["spec"]["hostfile"] = ""; // this machine, as by default
+  writeText(dir.path() / "fsdp-intro.json", lab.dump(2));
+  Diagnostics d;
+  EXPECT_TRUE(fx().loader.load(dir.path() / "fsdp-intro.json", d)) << d.toString();
+}

@@ -140,6 +140,28 @@ TEST(Progress, FormatOneFilesLoadWithTheirRuns) {
   EXPECT_NE(copy.findAnswer({"obs-collective-count", "fnv1a64:0123456789abcdef", ""}), nullptr);
 }
 
+// A damaged file still holds the learner's earlier answers: it is kept aside, named,
+// before anything can overwrite it.
+TEST(Progress, ACorruptFileIsKeptAsideAndNamedBeforeANewOneStarts) {
+  TempDir dir;
+  const auto file = dir.path() / "Anna.json";
+  const std::string damaged = R"({"format": 2, "answers": [], "scores": "oops", "predictions": []})";
+  writeText(file, damaged);
+  std::string problem;
+  Progress p = Progress::loadOrSetAside(file, problem);
+  EXPECT_TRUE(p.answers().empty());
+  EXPECT_NE(problem.find(file.string()), std::string::npos) << problem;
+  const auto kept = problem.substr(problem.find("kept as ") + 8, problem.find(" and a new one") - problem.find("kept as ") - 8);
+  EXPECT_EQ(kept.rfind(file.string() + ".corrupt-", 0), 0u) << problem;
+  EXPECT_EQ(JsonFile::readText(kept), damaged) << "the damaged file is kept whole";
+  p.recordAnswer({"fsdp-1", "lesson", "run"}, 1, true);
+  p.save();
+  EXPECT_EQ(JsonFile::readText(kept), damaged) << "saving does not touch the file kept aside";
+  std::string none;
+  EXPECT_EQ(Progress::loadOrSetAside(file, none).answers().size(), 1u);
+  EXPECT_EQ(none, "");
+}
+
 TEST(Progress, MissingFileIsEmptyAndCorruptFileThrowsNamingIt) {
   TempDir dir;
   EXPECT_TRUE(Progress::load(dir.path() / "none.json").answers().empty());

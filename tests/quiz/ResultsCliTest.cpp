@@ -113,6 +113,35 @@ TEST(ResultsCli, ClassCsvHasOneRowPerLearnerAndQuestion) {
   EXPECT_EQ(rows[5].rfind("Boris,pipeline-3,pipeline-bubble,0,1,true,true,", 0), 0u) << rows[5];
 }
 
+// A learner's name is theirs to choose; in the instructor's spreadsheet it is text, never a formula.
+TEST(ResultsCli, ANameThatLooksLikeAFormulaIsWrittenAsText) {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"=HYPERLINK(\"http://example.invalid\",\"click me\")", "\"'=HYPERLINK(\"\"http://example.invalid\"\",\"\"click me\"\")\""},
+      {"@SUM(A1:A9)", "'@SUM(A1:A9)"},
+      {"+1+2", "'+1+2"},
+      {"-3", "'-3"},
+      {std::string("Nu\0l", 4), "Nul"},
+      {"Anna", "Anna"}};
+  std::string files;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto file = dir.path() / ("learner" + std::to_string(i) + ".json");
+    learnerProgress(file, names[i].first).save();
+    files += " '" + file.string() + "'";
+  }
+  for (const std::string format : {"results", "results --csv"}) {
+    const auto r = runQuiz("", format + files, dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const auto& row : lines(r.out)) {
+      if (row.rfind("learner,", 0) == 0) continue;
+      bool known = false;
+      for (const auto& [name, cell] : names) known = known || row.rfind(cell + ",", 0) == 0;
+      EXPECT_TRUE(known) << format << ": " << row;
+      EXPECT_EQ(row.find('\0'), std::string::npos);
+    }
+  }
+}
+
 TEST(ResultsCli, ACorruptProgressFileIsNamedInTheError) {
   TempDir dir;
   learnerProgress(dir.path() / "anna.json", "Anna").save();
