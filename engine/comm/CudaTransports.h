@@ -44,7 +44,7 @@ private:
 // before cudaEventRecord and just after cudaEventSynchronize returned (error: half
 // that window). Each anchor is the narrowest of kAnchorTries such windows: with
 // ranks time-slicing one GPU a single window can be tens of microseconds, longer
-// than the ops it times (GPU review defect 12); the narrowest half-width is kept as
+// than the ops it times; the narrowest half-width is kept as
 // the anchor's uncertainty. Then an event's run time is
 //   anchor host time + cudaEventElapsedTime(anchor, event).
 // A new anchor is taken when the last is over a second old (so float milliseconds

@@ -50,6 +50,7 @@ trace::Trace runProbe(const LaunchOptions& base, const JobConfig& job, const std
   options.job = job;
   options.dumpParams.clear();
   options.job.hostfile.clear();  // this machine is what is calibrated
+  options.failure.reset();       // a fault asked for the job (tests: SHARDLAB_FAULT) is not the probe's
   std::string dir = (fs::temp_directory_path() / "shardlab-calibrate-XXXXXX").string();
   if (!mkdtemp(dir.data())) {
     error = "cannot create a temporary directory";
@@ -63,13 +64,8 @@ trace::Trace runProbe(const LaunchOptions& base, const JobConfig& job, const std
   trace::TraceParser parser(trace);
   parser.parseLine(std::string(trace::kMagic) + " " + std::to_string(trace::kFormatVersion));
   parser.parseLine("job " + job.toJson().dump());
-  // A fault asked for the job (tests: SHARDLAB_FAULT) is not the probe's: its ranks run without it.
-  const char* fault = std::getenv("SHARDLAB_FAULT");
-  const std::string savedFault = fault ? fault : "";
-  if (fault) ::unsetenv("SHARDLAB_FAULT");
   MpiJob mpi(options, worker, dir);
   const JobOutcome outcome = mpi.run([&](std::string_view line) { parser.parseLine(line); });
-  if (!savedFault.empty()) ::setenv("SHARDLAB_FAULT", savedFault.c_str(), 1);
   if (outcome.mpirunStatus != 0 || outcome.interrupted)
     error = "probe job (" + std::string(name(job.strategy)) + ") failed: mpirun exited with status " +
             std::to_string(outcome.mpirunStatus);

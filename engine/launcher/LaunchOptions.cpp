@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -199,8 +200,26 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   }
   std::vector<JobIssue> issues;
   o.job = JobConfig::fromJson(overrides, issues, base);
+  // SHARDLAB_FAULT is read here, once: the workers get what it asks for in their job (a
+  // straggler, which wins over the spec's) and as --fault, never from their environment.
+  bool stragglerFromFault = false;
+  if (const char* fault = std::getenv("SHARDLAB_FAULT")) {
+    std::string error;
+    if (const auto faults = parseFaults(fault, error)) {
+      o.failure = faults->failure;
+      if (faults->straggler) o.job.straggler = faults->straggler;
+      stragglerFromFault = faults->straggler.has_value();
+    } else {
+      errors.push_back(error);
+    }
+  }
   if (issues.empty()) issues = o.job.validate();
-  for (const auto& i : issues) errors.push_back(optionName(i.field) + ": " + i.ruleText());
+  for (const auto& i : issues)
+    errors.push_back((i.field == "straggler" && stragglerFromFault ? "SHARDLAB_FAULT" : optionName(i.field)) + ": " +
+                     i.ruleText());
+  if (o.failure && o.failure->rank >= o.job.ranks)
+    errors.push_back("SHARDLAB_FAULT: rank " + std::to_string(o.failure->rank) + " is not a rank of this job (0 to " +
+                     std::to_string(o.job.ranks - 1) + ")");
   if (!o.eventsTo.empty() && o.eventsTo != "-") errors.push_back("--events: only '-' (standard output) is supported");
   if (!errors.empty()) {
     exitCode = code(LauncherExit::InvalidJob);

@@ -1,6 +1,7 @@
 // shardlab-run's command line: the job (JobConfig) and where its outputs go.
 #pragma once
 
+#include "job/Faults.h"
 #include "job/JobConfig.h"
 
 #include <optional>
@@ -31,6 +32,9 @@ struct LaunchOptions {
   bool checkOnly = false;       // --check: validate the job, launch nothing
   bool calibrate = false;       // --calibrate: print this machine's calibration as JSON (cached, else measured), launch no job
   bool recalibrate = false;     // --recalibrate: measure it again even when cached, then as --calibrate
+  // The rank failure SHARDLAB_FAULT asks for (job/Faults.h), passed to the workers as
+  // --fault; its straggler form is in job.straggler instead.
+  std::optional<InjectedFailure> failure;
 };
 
 // Parses argv. On bad input returns nullopt and fills `errors` with one message per

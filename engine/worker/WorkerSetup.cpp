@@ -206,29 +206,16 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
   return setup;
 }
 
-void injectFaultIfAsked(int rank, int step) {
-  const char* spec = std::getenv("SHARDLAB_FAULT");
-  if (!spec) return;
-  int faultRank = -1, faultStep = -1;
-  char kind[16] = {};
-  if (std::sscanf(spec, "%d:%d:%15s", &faultRank, &faultStep, kind) != 3) return;
-  if (faultRank != rank || faultStep != step) return;
-  const std::string k = kind;
+void injectFault(const InjectedFailure& failure, int rank, int step) {
+  if (failure.rank != rank || failure.step != step) return;
   std::fflush(nullptr);
-  if (k == "kill") std::raise(SIGKILL);
-  if (k == "segv") std::raise(SIGSEGV);
-  if (k == "exit") std::_Exit(7);
-  if (k == "hang")
+  switch (failure.kind) {
+  case InjectedFailure::Kind::Kill: std::raise(SIGKILL); break;
+  case InjectedFailure::Kind::Segv: std::raise(SIGSEGV); break;
+  case InjectedFailure::Kind::Exit: std::_Exit(7);
+  case InjectedFailure::Kind::Hang:
     for (;;) ::pause(); // until mpirun stops the job
-}
-
-std::optional<Straggler> stragglerFault() {
-  const char* spec = std::getenv("SHARDLAB_FAULT");
-  if (!spec) return std::nullopt;
-  Straggler s;
-  char tail = 0;
-  if (std::sscanf(spec, "%d:%d:slow:%lf%c", &s.rank, &s.fromStep, &s.factor, &tail) != 3) return std::nullopt;
-  return s;
+  }
 }
 
 void recordDeviceMemory(Device& device, Recorder& recorder) {

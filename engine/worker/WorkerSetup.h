@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Device.h"
+#include "job/Faults.h"
 #include "job/JobConfig.h"
 #include "core/Recorder.h"
 #include "comm/Transport.h"
@@ -27,15 +28,10 @@ struct WorkerSetup {
 // device cannot be set up; a CUDA device is only possible in a build with CUDA.
 WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder);
 
-// Test hook: SHARDLAB_FAULT="RANK:STEP:KIND" makes rank RANK fail at the start of
-// step STEP, KIND being `kill` (SIGKILL itself), `segv` (SIGSEGV), `exit` (exit 7) or
-// `hang` (sleeps forever: it never enters the step's first collective, and the other
-// ranks' watchdogs report it). It lets the tests check how a real mpirun job reports
-// and stops a failed or hung rank.
-void injectFaultIfAsked(int rank, int step);
-// SHARDLAB_FAULT="RANK:STEP:slow:FACTOR": a straggler from step STEP on, as the job's
-// `straggler` key gives one (JobConfig::straggler); nullopt for any other value.
-std::optional<Straggler> stragglerFault();
+// Test hook: the failure the worker was given (--fault, from the launcher's
+// SHARDLAB_FAULT): when this is its rank and step, the rank fails as it says. It lets the
+// tests check how a real mpirun job reports and stops a failed or hung rank.
+void injectFault(const InjectedFailure& failure, int rank, int step);
 
 // A GPU rank records cudaMemGetInfo (devmem); a CPU rank records nothing.
 void recordDeviceMemory(Device& device, Recorder& recorder);

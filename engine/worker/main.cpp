@@ -10,6 +10,7 @@
 #include "core/Recorder.h"
 #include "job/BoundedFile.h"
 #include "job/ExitCodes.h"
+#include "job/Faults.h"
 #include "job/JobConfig.h"
 #include "strategies/Strategy.h"
 #include "worker/WorkerSetup.h"
@@ -69,7 +70,19 @@ int main(int argc, char** argv) {
   cli.add_option("--job", jobFile, "job configuration (JSON)")->required();
   cli.add_option("--run-dir", runDir, "where rank-R.trace is written")->required();
   cli.add_option("--dump-params", dumpParams, "rank 0 writes the final full parameters here (float32)");
+  std::string faultText;
+  cli.add_option("--fault", faultText, "RANK:STEP:kill|segv|exit|hang: that rank fails at the start of that step "
+                                      "(tests; the launcher passes SHARDLAB_FAULT's failure here)");
   CLI11_PARSE(cli, argc, argv);
+  std::optional<InjectedFailure> failure;
+  if (!faultText.empty()) {
+    std::string error;
+    failure = parseInjectedFailure(faultText, error);
+    if (!failure) {
+      std::fprintf(stderr, "shardlab-worker: error: %s\n", error.c_str());
+      return code(WorkerExit::InvalidJob);
+    }
+  }
 
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -131,8 +144,7 @@ int main(int argc, char** argv) {
     abortJob(recorder, kExitFailure);
   }
 
-  // A straggler, from the job or from SHARDLAB_FAULT=RANK:STEP:slow:FACTOR (which wins).
-  if (auto fault = stragglerFault()) job.straggler = *fault;
+  // A straggler: the job's (the launcher puts SHARDLAB_FAULT's slow form there).
   if (job.straggler && job.straggler->rank == rank) recorder.setSlowdown(job.straggler->factor, job.straggler->fromStep);
 
   {
@@ -161,11 +173,11 @@ int main(int argc, char** argv) {
       SyntheticLanguage data(job.vocab, job.seed, job.tokensPerRow());
       MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); // every rank starts step 0 together
       for (int step = 0; step < job.steps; ++step) {
-        injectFaultIfAsked(rank, step);
+        if (failure) injectFault(*failure, rank, step);
         const auto result = strategy->step(step, data.globalBatch(step, job.batch));
         setup.device->synchronize();
         // Every operation of the step has finished and none failed: on a GPU rank a
-        // failure after the step's last wait() surfaces only here (review defect 2).
+        // failure after the step's last wait() surfaces only here (wait() does not block the host).
         comm.drain();
         if (OpTimer* timer = recorder.opTimer()) timer->drain(); // GPU ranks: the step's ops, from their events
         recordDeviceMemory(*setup.device, recorder);

@@ -1,4 +1,4 @@
-// CommStream::drain (GPU review defect 2): on a GPU transport wait() does not block
+// CommStream::drain: on a GPU transport wait() does not block
 // the host, so an operation that fails after the step's last wait() was only seen at
 // the next issue(); after the last step there is none, and the worker exited 0. A
 // transport whose operations fail late, with a device-side wait like NCCL's, shows

@@ -82,8 +82,8 @@ TEST(CudaBuild, CheckMacrosNameCallFileAndLine) {
   }
 }
 
-// The GPU transports' timeout comes from SHARDLAB_GPU_TIMEOUT_S (GPU review defect
-// 8: gpu-check.sh uses 30 s so that a hung collective aborts inside its job limit).
+// The GPU transports' timeout comes from SHARDLAB_GPU_TIMEOUT_S (scripts/gpu-check.sh uses
+// 30 s so that a hung collective aborts inside its job limit).
 TEST(CudaBuild, GpuTimeoutFromTheEnvironment) {
   unsetenv("SHARDLAB_GPU_TIMEOUT_S");
   EXPECT_EQ(gpuTimeoutFromEnvironment(), std::chrono::seconds(120));

@@ -271,7 +271,7 @@ TEST_F(CudaVsCpu, Embedding) {
   cpu_->embeddingBackward(tok.cpu, dout.cpu, dtable.cpu, n, width);
   gpu_->embeddingBackward(tok.gpu, dout.gpu, dtable.gpu, n, width);
   expectClose(dtable, "embeddingBackward");
-  // Deterministic (review defect 9): in the CPU's order, so bitwise equal to it and
+  // Deterministic (a learner comparing runs sees the same numbers): in the CPU's order, so bitwise equal to it and
   // to itself run to run (an atomicAdd backward differs in the last bits).
   const auto gpuGrad = readGpu(dtable.gpu, dtable.n);
   EXPECT_EQ(gpuGrad, readCpu(dtable.cpu, dtable.n)) << "embeddingBackward is not bitwise the CPU's, seed " << seed_;

@@ -1,4 +1,4 @@
-// GPU against CPU, end to end (GPU review defect 4): the same job with --device cuda
+// GPU against CPU, end to end: the same job with --device cuda
 // (or cuda+mpi-staged) and with --device cpu must end with the same parameters and
 // losses (Parity.h: relative 1e-4). One rank on NCCL (ddp, fsdp), and four staged
 // ranks sharing the GPU for ddp, fsdp, tp and pipeline: a stream-ordering bug shows

@@ -97,7 +97,7 @@ TEST_F(NcclOneRank, WaitTimesOutAndAborts) {
   const auto waited = std::chrono::steady_clock::now() - start;
   // The throw shows the timeout worked (without it waitFor returns normally once the
   // spin ends). ncclCommAbort frees NCCL's device memory, and those frees may wait
-  // for the spin (review defect 10): bound by the spin plus a margin, not 1.5 s.
+  // for the spin: bound by the spin plus a margin, not 1.5 s.
   EXPECT_LT(waited, std::chrono::milliseconds(kSpinMs + 1500)) << "waitFor or the abort hung past the spin";
   EXPECT_FALSE(comm_.valid()); // aborted
   EXPECT_THROW(comm_.allReduce(nullptr, nullptr, 1, stream()), std::logic_error);

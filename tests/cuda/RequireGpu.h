@@ -1,4 +1,4 @@
-// The gpu tests' "no GPU" rule (GPU review defect 3): without a usable CUDA device a
+// The gpu tests' "no GPU" rule: without a usable CUDA device a
 // test skips and says why, so `ctest -L gpu` on a CPU machine is green with nothing
 // run. With SHARDLAB_REQUIRE_GPU=1 (scripts/gpu-check.sh sets it whenever nvidia-smi
 // sees a GPU) the same test fails instead: a driver too old for the runtime, a busy

@@ -94,7 +94,7 @@ TEST(Recorder, TracingOffWritesNothing) {
 
 // A device that cannot allocate (a GPU's cudaMallocAsync failing, here the host's
 // aligned_alloc of 4 PiB) is an out-of-memory like the budget's: the worker gives the
-// OOM report and exit 3, not a generic failure (GPU review defect 11).
+// OOM report and exit 3, not a generic failure: the learner is told the memory ran out.
 TEST(MemoryTracker, DeviceAllocationFailureIsAnOutOfMemory) {
   std::FILE* f = std::tmpfile();
   Recorder rec(f, 1, {"embedding", "block0"});

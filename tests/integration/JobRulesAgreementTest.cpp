@@ -1,4 +1,4 @@
-// The launcher and the quiz judge a job alike (issue 9): every row of the agreement
+// The launcher and the quiz judge a job alike (one set of rules, JobConfig): every row of the agreement
 // table (tests/data/job-specs.json) goes through `shardlab-run --spec FILE --check`
 // and through `shardlab-quiz validate` on a lab whose step carries the spec; both give
 // the row's verdict and name the row's field. The app's form reads the same table in

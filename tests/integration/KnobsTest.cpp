@@ -1,4 +1,4 @@
-// Activation checkpointing and gradient accumulation as real Open MPI jobs (issue 13):
+// Activation checkpointing and gradient accumulation as real Open MPI jobs:
 // each trains the same parameters as the run without it; checkpointing lowers the
 // activation peak and recomputes every unit's forward (the trace marks those ops);
 // accumulation without no_sync reduces every micro-step, with it once per step, and

@@ -2,6 +2,9 @@
 // names the option and the rule; missing tools name the package that installs them.
 #include "RunShardlab.h"
 
+#include "job/JobConfig.h"
+#include "trace/TraceReader.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -83,8 +86,65 @@ TEST(MissingTools, MpirunNotFoundNamesThePackage) {
 }
 
 TEST(MissingTools, WorkerNotFoundSaysHowToGetIt) {
-  auto r = runShardlab({"--ranks", "1"}, {{"SHARDLAB_WORKER", "/nonexistent/shardlab-worker"}});
-  EXPECT_NE(r.status, 0);
+  auto r = runShardlab({"--ranks", "1", "--steps", "1"}, {{"SHARDLAB_WORKER", "/nonexistent/shardlab-worker"}});
+  EXPECT_EQ(r.status, 4) << r.err;  // a missing tool, before anything runs
+  EXPECT_NE(r.err.find("SHARDLAB_WORKER names '/nonexistent/shardlab-worker'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("build the target shardlab-worker"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos) << "nothing may be launched: " << r.err;
+}
+
+// SHARDLAB_FAULT is read by the launcher alone, once: a malformed value is refused
+// before anything runs, naming the variable and its forms.
+TEST(Faults, AMalformedFaultIsRefusedBeforeLaunchingNamingTheVariable) {
+  for (const char* fault : {"explode", "1:1:explode", "99:1:kill", "1:1:slow:nan", "1:1:slow:0.5", "a:b:kill"}) {
+    const auto dir = freshDir("fault");
+    auto r = runShardlab({"--ranks", "2", "--steps", "2", "--trace", dir + "/t.trace"}, {{"SHARDLAB_FAULT", fault}});
+    EXPECT_EQ(r.status, 2) << fault << ": " << r.err;
+    EXPECT_NE(r.err.find("SHARDLAB_FAULT: "), std::string::npos) << fault << ": " << r.err;
+    EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos) << fault << ": nothing may be launched";
+    EXPECT_FALSE(std::filesystem::exists(dir + "/t.trace")) << fault;
+  }
+}
+
+// The workers get the fault in what the launcher gives them (the straggler in the job,
+// so the trace's record says it; a failure as --fault on the command line it records),
+// never through their environment.
+TEST(Faults, TheWorkersGetTheFaultFromTheLauncherNotFromTheirEnvironment) {
+  const auto dir = freshDir("fault-given");
+  auto killed = runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "3", "--trace", dir + "/k.trace"},
+                            {{"SHARDLAB_FAULT", "1:1:kill"}});
+  EXPECT_EQ(killed.status, 3) << killed.err;
+  EXPECT_NE(killed.err.find("rank 1 failed: killed by signal 9"), std::string::npos) << killed.err;
+  EXPECT_NE(killed.err.find("shardlab-worker --job"), std::string::npos) << killed.err;
+  EXPECT_NE(killed.err.find("--fault 1:1:kill"), std::string::npos) << killed.err;
+  EXPECT_EQ(killed.err.find("-x SHARDLAB_FAULT"), std::string::npos) << "the ranks must not read it: " << killed.err;
+
+  auto slow = runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "2", "--trace", dir + "/s.trace", "-q"},
+                          {{"SHARDLAB_FAULT", "1:0:slow:2"}});
+  ASSERT_EQ(slow.status, 0) << slow.err;
+  const auto read = shardlab::trace::readTraceFile(dir + "/s.trace");
+  ASSERT_TRUE(read.trace.job) << (read.ok() ? "" : read.error->message);
+  ASSERT_TRUE(read.trace.job->config.straggler);
+  EXPECT_EQ(*read.trace.job->config.straggler, (shardlab::Straggler{1, 2.0, 0}));
+  EXPECT_EQ(read.trace.job->command.find("SHARDLAB_FAULT"), std::string::npos) << read.trace.job->command;
+}
+
+// A worker started by hand with SHARDLAB_FAULT in its environment (forwarded by mpirun)
+// and no --fault trains to the end: the variable means nothing to a rank.
+TEST(Faults, AWorkerIgnoresTheFaultVariableInItsEnvironment) {
+  const auto dir = freshDir("fault-env");
+  std::ofstream(dir + "/job.json") << R"({"strategy":"ddp","ranks":2,"steps":2,"layers":1,"hidden":16,"vocab":16,)"
+                                   << R"("batch":8,"device":"cpu"})";
+  const std::string worker = (std::filesystem::path(shardlabRunPath()).parent_path() / "shardlab-worker").string();
+  auto r = runProgram({"mpirun", "-np", "2", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "--mca",
+                       "btl_vader_single_copy_mechanism", "none", "-x", "SHARDLAB_FAULT", worker, "--job",
+                       dir + "/job.json", "--run-dir", dir},
+                      {{"SHARDLAB_FAULT", "1:1:kill"}}, 60);
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto rank1 = shardlab::trace::readTraceFile(dir + "/rank-1.trace");
+  int stepsDone = 0;
+  for (const auto& e : rank1.trace.events) stepsDone += e.record == shardlab::trace::Record::Step ? 1 : 0;
+  EXPECT_EQ(stepsDone, 2) << "rank 1 must finish both steps";
 }
 
 TEST(Launcher, DeviceCudaWithoutAGpuIsRefused) {

@@ -1,4 +1,4 @@
-// GPU against CPU (GPU review defect 4): the same job on two devices must end with
+// GPU against CPU: the same job on two devices must end with
 // the same parameters (rank 0's --dump-params) and the same losses per step
 // (--summary-json), within fp32 tolerance. The comparison is plain C++, so its
 // tolerance and its failure on a planted difference are tested on the CPU

@@ -461,7 +461,7 @@ TEST(Predictions, MeasuredInRealRuns) {
   const auto need = measurePrediction("ddp-bytes-needed", oom.trace);
   ASSERT_TRUE(need);
   EXPECT_EQ(need->actual, 4.0 * static_cast<double>(oom.trace.job->model.bytes));
-  // The DDP run never holds it all, so the check says where the number comes from (review B12).
+  // The DDP run never holds it all, so the check says where the number comes from (the model, not a measurement).
   EXPECT_TRUE(need->fromModel);
   EXPECT_NE(need->compare(1).get("en").find("model needs"), std::string::npos) << need->compare(1).get("en");
   EXPECT_EQ(need->compare(1).get("en").find("measured"), std::string::npos);
@@ -504,7 +504,7 @@ TEST(Predictions, InterleavedRunSendsMoreMessages) {
 }
 
 // 8 ranks and 2 layers: 2 × 4 units = 8 = ranks. The "one per rank" reason must not
-// replace the real one (review A6).
+// replace the real one (the count of units per rank only looks like it).
 TEST(ObservationTemplates, CollectiveCountKeepsTheRealReasonWhenRanksEqualTheCount) {
   const auto& run = realRun("fsdp8", "--strategy fsdp --ranks 8 --layers 2 --steps 2 --seed 1");
   REQUIRE_RUN(run);
