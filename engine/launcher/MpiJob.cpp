@@ -170,11 +170,12 @@ std::vector<std::string> MpiJob::command() const {
   if (options_.collectiveAlgorithms == "ring" && options_.job.device != DeviceKind::Cuda)
     for (const auto& [name, value] : kRingParameters)
       if (!std::getenv(("OMPI_MCA_" + std::string(name)).c_str())) c.insert(c.end(), {"--mca", name, value});
-  for (const char* var : {"SHARDLAB_FAULT", "SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "SHARDLAB_COMM_SPIN_US", "SHARDLAB_BIND_RANKS",
+  for (const char* var : {"SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "SHARDLAB_COMM_SPIN_US", "SHARDLAB_BIND_RANKS",
                           "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var)) c.insert(c.end(), {"-x", var});
   c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});
   if (!options_.dumpParams.empty()) c.insert(c.end(), {"--dump-params", options_.dumpParams});
+  if (options_.failure) c.insert(c.end(), {"--fault", options_.failure->toString()});
   return c;
 }
 

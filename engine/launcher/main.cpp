@@ -258,6 +258,13 @@ int main(int argc, char** argv) {
   }
   options.mpirun = mpirun;
   const std::string worker = findWorker();
+  // A worker named by hand that is not there fails here, by name, not in mpirun.
+  if (const char* named = std::getenv("SHARDLAB_WORKER"); named && access(worker.c_str(), X_OK) != 0) {
+    std::fprintf(stderr,
+                 "shardlab-run: error: SHARDLAB_WORKER names '%s', which is not an executable file "
+                 "(build the target shardlab-worker, or point SHARDLAB_WORKER at it)\n", named);
+    return kExitMissingTool;
+  }
   if (worker.empty()) {
     std::fprintf(stderr,
                  "shardlab-run: error: shardlab-worker not found next to shardlab-run or on PATH "
