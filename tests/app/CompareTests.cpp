@@ -1,4 +1,4 @@
-// Comparison lessons (issue 12, item 1): the two runs side by side with one playhead,
+// Comparison lessons: the two runs side by side with one playhead,
 // the second following the first's step and time into it at one time scale, and the
 // lesson's figures in Plots → Compare runs. Models and views over synthetic traces;
 // the lesson itself runs for real through shardlab-run (kept tiny by a lab step).
@@ -194,7 +194,7 @@ TEST(CompareRuns, TheFiguresOfBothRunsAndTheBudgetLine) {
 }
 
 TEST(ComparisonLesson, TwoRealRunsSideBySideMovedTogetherWithTheirFigures) {
-  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built";
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   QTemporaryDir dir;
   // The interleaving lesson (1F1B, then interleaved 1F1B on 2 stages), 3 steps instead of 10.
   const QString lab = dir.filePath(QStringLiteral("lab.json"));

@@ -1,6 +1,6 @@
 // Labs, playback keys and phases, the playback bar's size and colours, exports and
-// opening files, the temporary run folder: what issue 12's lab instructor and learner
-// walk found (docs/app.md). Windows run offscreen; runs are real (shardlab-run).
+// opening files, the temporary run folder: what a lab instructor and a learner need of
+// them (docs/app.md). Windows run offscreen; runs are real (shardlab-run).
 #include "MainWindow.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
@@ -89,7 +89,7 @@ struct ActiveWindow {
 } // namespace
 
 TEST(Lab, OpensBesideTheRunAndEachStepRunsWithItsSpec) {
-  if (!launcherBuilt()) GTEST_SKIP() << "shardlab-run not built";
+  if (!launcherBuilt()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   QTemporaryDir dir;
   const QString labFile = writeLab(dir);
   MainWindow w;
@@ -439,7 +439,7 @@ TEST(CompareWindow, TimeStartsAtZero) {
 }
 
 TEST(RunFolder, AFailedRunLeavesNoTemporaryFolder) {
-  if (!launcherBuilt()) GTEST_SKIP() << "shardlab-run not built";
+  if (!launcherBuilt()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   QTemporaryDir tmp;
   const QByteArray before = qgetenv("TMPDIR");
   qputenv("TMPDIR", tmp.path().toUtf8()); // the launcher makes its shardlab-run-* folder here

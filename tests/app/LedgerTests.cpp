@@ -50,7 +50,7 @@ const LedgerLine& line(const Ledger& l, st::Category c) {
 // Persistent bytes per rank follow the ZeRO ratios of docs/sharding.md: 16Ψ (no-shard),
 // 8Ψ + 8Ψ/N (optimizer), 16Ψ/N (full), measured, and the formula column says the same.
 TEST(MemoryLedger, PersistentBytesFollowTheZeroStagesOnRealRuns) {
-  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet";
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   const struct {
     shardlab::Sharding sharding;
     double psiMultiple;
@@ -82,7 +82,7 @@ TEST(MemoryLedger, PersistentBytesFollowTheZeroStagesOnRealRuns) {
 // A unit that does not divide by the ranks is padded (PyTorch's FlatParameter does the
 // same): the ledger names the padding as the difference, to the byte.
 TEST(MemoryLedger, PaddingIsTheDifferenceWhenUnitsDoNotDivideByTheRanks) {
-  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet";
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   TraceModel model;
   ASSERT_TRUE(run(model, shardlab::Sharding::Full, 4, 65));
   const Ledger ledger = memoryLedger(model, 0);
@@ -102,7 +102,7 @@ TEST(MemoryLedger, PaddingIsTheDifferenceWhenUnitsDoNotDivideByTheRanks) {
 // ledger says how the run ended and shows what the rank held when it stopped. A real DDP run
 // on 2 ranks over a budget under its 16Ψ, as in the lesson.
 TEST(MemoryLedger, AnOutOfMemoryRunIsMeasuredWhenItStopped) {
-  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet";
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   TraceModel model;
   JobRunner runner(model);
   QSignalSpy finished(&runner, &JobRunner::finished);
@@ -200,7 +200,7 @@ TEST(LedgerView, OffersEachRunOfAComparisonByItsLabel) {
 // Memory ledger tab offers ZeRO-1 and ZeRO-3 by the lesson's labels, and each run's
 // ledger gives its own persistent bytes (ZeRO-1: 8Ψ + 8Ψ/4 = 10Ψ; ZeRO-3: 16Ψ/4 = 4Ψ).
 TEST(LedgerView, TheZeroStagesLessonShowsTheLedgerOfEachRun) {
-  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet";
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   QTemporaryDir dir;
   const QString lab = dir.filePath(QStringLiteral("lab.json"));
   std::ofstream(lab.toStdString()) << R"({"format": 1, "id": "ledger-test", "title": {"en": "Ledger"},

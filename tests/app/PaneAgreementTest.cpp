@@ -1,4 +1,4 @@
-// One number, one meaning (issue 22): for a real run of every lesson, each pane that
+// One number, one meaning: for a real run of every lesson, each pane that
 // shows the bubble, the step time, exposed communication, persistent or peak memory or
 // the bytes on the wire shows the same value, to its printed precision: the launcher's
 // summary (its table and --summary-json, the app's log), the app's own summary of the
@@ -21,7 +21,7 @@
 #include "quiz/observations/LessonCheck.h"
 #include "quiz/observations/PredictionCheck.h"
 #include "quiz/observations/ObservationText.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <QFile>
@@ -172,7 +172,7 @@ void expectPanesAgree(const QString& lesson, const RecordedRun& run, MainWindow&
 } // namespace
 
 TEST(PaneAgreement, EveryLessonsRunShowsOneValuePerFigureInEveryPane) {
-  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) GTEST_SKIP() << "shardlab-run not built yet";
+  if (!QFileInfo(JobRunner::findLauncher()).isExecutable()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
   const LessonCatalog catalog = LessonCatalog::load();
   ASSERT_GE(catalog.lessons().size(), 13);
   QTemporaryDir dir;

@@ -26,9 +26,12 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace shardlab {
@@ -159,16 +162,31 @@ TEST_P(OneRankTransport, CollectivesGiveTheOneRankAnswer) {
   EXPECT_EQ(recvs, 1);
 }
 
+// done() is what lets a caller free a collective's buffers without wait(): it may say
+// true only once the device has written the output and read the input for the last
+// time. The read below runs on the compute stream with no wait() before it, so nothing
+// orders it after the communication stream: a done() that said true early (when the
+// host enqueued the call, say) leaves the output as it was before, every time, since
+// the NCCL transport's comm stream spins kCommDelayMs before the call.
 TEST_P(OneRankTransport, DoneMeansTheBufferMayBeFreed) {
-  std::vector<float> data(1 << 20, 1.0f);
-  float* a = upload(data);
-  auto t = comm_->allReduce(a, data.size(), {0, 0, -1});
+  const std::size_t n = 1 << 20;
+  float* in = upload(std::vector<float>(n, 3.0f));
+  float* out = upload(std::vector<float>(n, -1.0f));
+  device_->synchronize(); // both uploads complete before the collective is issued
+  auto t = comm_->allGather(in, out, n, {0, 0, -1});
+  // A hang guard, not a timing: a done() that never turns true fails here by name.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!comm_->done(t)) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "done() never became true";
+    std::this_thread::yield();
   }
-  // done(): complete on the device too, so the buffer may go back now.
-  device_->release(a);
-  buffers_.erase(std::find(buffers_.begin(), buffers_.end(), static_cast<void*>(a)));
+  EXPECT_EQ(download(out, n), std::vector<float>(n, 3.0f))
+      << "done() said true before the device wrote the all-gather's output";
+  // The input may go back now: released before wait(), and nothing fails afterwards.
+  device_->release(in);
+  buffers_.erase(std::find(buffers_.begin(), buffers_.end(), static_cast<void*>(in)));
   comm_->wait(t, 0);
+  EXPECT_NO_THROW(comm_->drain());
   device_->synchronize();
 }
 
