@@ -472,7 +472,7 @@ Kind waitKindBefore(const Trace& trace, const Graph& g, const std::vector<std::i
   const Event& e = trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(order[k])].event)];
   if (e.record != Record::Collective) return Kind::WaitCollective;
   if (k + 1 < order.size() &&
-      trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(order[k + 1])].event)].kind == Kind::Backward)
+      isBackward(trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(order[k + 1])].event)].kind))
     return Kind::WaitGradient;
   return Kind::WaitActivation;
 }

@@ -209,7 +209,7 @@ Summary summarizeMeasured(const Trace& trace) {
       compute[r].emplace_back(e.t0, e.t1);
       if (e.kind == Kind::Forward) ++rs.forwardOps;
       if (e.kind == Kind::Forward && e.recompute) ++rs.recomputeOps;
-      if (e.kind == Kind::Backward) ++rs.backwardOps;
+      if (isBackward(e.kind)) ++rs.backwardOps; // the whole backward, or its B or W half
       if (e.kind == Kind::Optimizer) ++rs.optimizerOps;
       if (e.cpuNs >= 0) {
         cpuTimesRecorded[r] = true;

@@ -3,6 +3,8 @@
 // activations its diagram says, and fits a model one rank cannot hold.
 #include "PipelineSupport.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -18,6 +20,7 @@ struct Layout {
   std::string stages = ""; // "": balanced (initialised so that layouts may leave it out)
   std::string name() const {
     std::string n = schedule + "_p" + std::to_string(ranks) + "_m" + std::to_string(micro);
+    std::replace(n.begin(), n.end(), '-', '_'); // "zb-h1": test names take letters, digits and _
     if (virtualStages > 1) n += "_v" + std::to_string(virtualStages);
     if (!stages.empty()) {
       n += "_stages";
@@ -60,7 +63,8 @@ INSTANTIATE_TEST_SUITE_P(schedules, pipeline_equivalence,
                                            Layout{"gpipe", 3, 3}, Layout{"gpipe", 4, 8}, Layout{"1f1b", 2, 4},
                                            Layout{"1f1b", 3, 2}, Layout{"1f1b", 4, 6},
                                            Layout{"interleaved", 2, 4, 2}, Layout{"interleaved", 2, 2, 3},
-                                           Layout{"gpipe", 3, 4, 1, "1,4,1"}),
+                                           Layout{"gpipe", 3, 4, 1, "1,4,1"}, Layout{"zb-h1", 2, 4},
+                                           Layout{"zb-h1", 4, 8}, Layout{"zb-h2", 2, 4}, Layout{"zb-h2", 3, 6}),
                          [](const auto& test) { return test.param.name(); });
 
 // --- Messages: what each rank sends and receives in one step. ---
@@ -114,8 +118,71 @@ TEST_P(pipeline_messages, EachBoundaryCarriesOneActivationAndOneGradientPerMicro
 
 INSTANTIATE_TEST_SUITE_P(schedules, pipeline_messages,
                          ::testing::Values(Layout{"gpipe", 3, 4}, Layout{"1f1b", 4, 2}, Layout{"naive", 2, 1},
-                                           Layout{"interleaved", 2, 2, 2}),
+                                           Layout{"interleaved", 2, 2, 2}, Layout{"zb-h1", 2, 4},
+                                           Layout{"zb-h2", 3, 4}),
                          [](const auto& test) { return test.param.name(); });
+
+// --- Zero bubble: the backward split into B and W, the arithmetic unchanged. ---
+
+namespace {
+
+struct TracedPipeline {
+  std::vector<float> parameters;
+  std::map<int, double> loss; // step -> loss, from the last stage's step records
+  trace::Trace trace;
+};
+
+TracedPipeline runTraced(const std::string& schedule, int ranks, int micro, int steps) {
+  const auto dir = freshDir("pp-zb-" + schedule + "-p" + std::to_string(ranks));
+  auto args = plus(kModelParallelModel, Layout{schedule, ranks, micro}.args());
+  args[9] = std::to_string(steps);
+  auto r = runShardlab(plus(args, {"--trace", dir + "/t.trace", "--dump-params", dir + "/p.bin", "-q"}));
+  EXPECT_EQ(r.status, 0) << r.err;
+  TracedPipeline out{readFloats(dir + "/p.bin"), {}, readTraceOrFail(dir + "/t.trace")};
+  for (const auto& e : out.trace.events)
+    if (e.record == trace::Record::Step && e.rank == ranks - 1) out.loss[e.step] = e.loss;
+  return out;
+}
+
+} // namespace
+
+// B and W accumulate each micro-batch's gradients in the same order as 1F1B's whole
+// backward (micro-batch 0 first), with the same operations: the same losses and the
+// same parameters, bit for bit, and each unit's backward recorded as its two halves.
+TEST(pipeline_zero_bubble, SameLossesAndParametersAsOneFOneBWithEveryBackwardSplit) {
+  const int p = 2, M = 4, steps = 4, units = 6; // kModelParallelModel: 4 blocks
+  const auto reference = runTraced("1f1b", p, M, steps);
+  ASSERT_EQ(reference.loss.size(), static_cast<std::size_t>(steps));
+  for (const auto& e : reference.trace.events)
+    EXPECT_FALSE(e.kind == trace::Kind::BackwardInput || e.kind == trace::Kind::BackwardWeight)
+        << "1f1b runs the whole backward";
+  for (const std::string schedule : {"zb-h1", "zb-h2"}) {
+    SCOPED_TRACE(schedule);
+    const auto run = runTraced(schedule, p, M, steps);
+    ASSERT_EQ(run.loss.size(), reference.loss.size());
+    for (const auto& [step, loss] : reference.loss) {
+      EXPECT_NEAR(run.loss.at(step), loss, 1e-5 * std::abs(loss)) << "step " << step;
+      EXPECT_EQ(run.loss.at(step), loss) << "step " << step << ": not bit for bit";
+    }
+    EXPECT_EQ(run.parameters, reference.parameters);
+    // Per step and micro-batch: one W for every unit, one B for every unit but the
+    // embedding (its B computes nothing), no whole backward.
+    std::map<std::tuple<int, int, trace::Kind>, int> count; // (step, micro, kind)
+    for (const auto& e : run.trace.events)
+      if (e.record == trace::Record::Op) ++count[{e.step, e.micro, e.kind}];
+    for (int step = 0; step < steps; ++step)
+      for (int m = 0; m < M; ++m) {
+        EXPECT_EQ((count[{step, m, trace::Kind::Backward}]), 0);
+        EXPECT_EQ((count[{step, m, trace::Kind::BackwardInput}]), units - 1) << "step " << step << " micro " << m;
+        EXPECT_EQ((count[{step, m, trace::Kind::BackwardWeight}]), units) << "step " << step << " micro " << m;
+      }
+    // The summary counts both halves as backward ops.
+    const auto s = trace::summarize(run.trace);
+    std::int64_t backwardOps = 0;
+    for (const auto& rank : s.ranksDetail) backwardOps += rank.backwardOps;
+    EXPECT_EQ(backwardOps, static_cast<std::int64_t>(steps * M * (2 * units - 1)));
+  }
+}
 
 // --- Memory. ---
 
