@@ -1,7 +1,9 @@
-// shardlab-replay TRACE --mode schedule_alone|fitted|reference -o OUT.trace
+// shardlab-replay TRACE --mode schedule_alone|fitted|reference -o OUT.trace --summary-json FILE
 // Replays a recorded trace (docs/replay.md): prints the three modes' results, the
 // fitted communication model and where a cut-short trace stopped, and writes the
 // chosen mode's replayed trace (its job record says it is a replay, and of which mode).
+// TRACE is a ShardLab trace or a PyTorch profiler trace (docs/pytorch-traces.md).
+#include "trace/OpenTrace.h"
 #include "trace/Summary.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
@@ -14,15 +16,34 @@ using namespace shardlab::trace;
 
 int main(int argc, char** argv) {
   CLI::App app{"Replays a recorded ShardLab trace: its own ops, its own dependencies, a chosen cost for communication"};
-  std::string input, output, modeName = "schedule_alone";
-  app.add_option("trace", input, "a trace written by shardlab-run --trace")->required();
+  std::string input, output, summaryJson, modeName = "schedule_alone";
+  app.add_option("trace", input, "a trace written by shardlab-run --trace, or a PyTorch profiler trace "
+                                 "(*.pt.trace.json[.gz], or a folder of one per rank)")->required();
   app.add_option("--mode", modeName, "schedule_alone, fitted or reference: the replayed trace's mode")
       ->check(CLI::IsMember({"schedule_alone", "fitted", "reference"}));
   app.add_option("-o,--output", output, "write the replayed trace here");
+  app.add_option("--summary-json", summaryJson, "write the trace's summary as JSON to FILE (as shardlab-run's)");
   CLI11_PARSE(app, argc, argv);
 
-  auto read = readTraceFile(input);
-  if (!read.ok()) std::fprintf(stderr, "%s (replaying what came before)\n", read.error->describe(input).c_str());
+  const OpenedTrace opened = openTrace(input);
+  if (opened.imported && !opened.ok()) {
+    std::fprintf(stderr, "%s\n", opened.describeError(input).c_str());
+    return 1;
+  }
+  if (!opened.ok()) std::fprintf(stderr, "%s (replaying what came before)\n", opened.describeError(input).c_str());
+  if (opened.imported)
+    std::printf("imported from a PyTorch profiler trace: %s\n", opened.imported->describe().c_str());
+  const ReadResult& read = opened.read;
+  if (!summaryJson.empty()) {
+    std::FILE* out = std::fopen(summaryJson.c_str(), "w");
+    if (!out) {
+      std::fprintf(stderr, "cannot write %s\n", summaryJson.c_str());
+      return 1;
+    }
+    const std::string text = summarize(read.trace).toJson().dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), out);
+    std::fclose(out);
+  }
   const ReplayReport report = replayReport(read.trace);
   if (!report.present) {
     std::fprintf(stderr, "%s: no ops to replay\n", input.c_str());
@@ -45,6 +66,12 @@ int main(int argc, char** argv) {
   if (report.stoppedAt) std::printf("stopped: %s\n", report.stoppedAt->c_str());
 
   if (output.empty()) return 0;
+  if (opened.imported) {
+    // Its memory records have no category (the profiler does not say what a buffer
+    // holds), which the line format cannot write yet.
+    std::fprintf(stderr, "%s: writing the replay of an imported trace is not supported yet\n", input.c_str());
+    return 1;
+  }
   const Trace replayed = replayedTrace(read.trace, *replayModeFromString(modeName));
   std::FILE* out = std::fopen(output.c_str(), "w");
   if (!out) {

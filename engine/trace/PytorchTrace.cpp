@@ -525,7 +525,7 @@ private:
       } else if (e.ph == 's' || e.ph == 'f' || e.ph == 't') {
         notMapped(n, "a flow arrow (forward op to its backward, or a launch to its kernel)");
       } else if (e.ph == 'X' && e.tid != mainTid_ && !e.cat.empty() && e.cat != "Trace") {
-        notMapped(n, "on a thread that is not the one that ran ProfilerStep (" + e.tid + ")");
+        notMapped(n, "on a thread that is not the one that ran ProfilerStep");
       } else {
         notMapped(n, "a profiler marker (" + std::string(e.cat.empty() ? "no category" : e.cat) + ")");
       }

@@ -23,6 +23,7 @@
 #include "quiz/observations/TraceHash.h"
 
 #include "trace/Summary.h"
+#include "trace/OpenTrace.h"
 #include "trace/TraceReader.h"
 
 #include <CLI/CLI.hpp>
@@ -144,10 +145,15 @@ void addObserveCommand(CLI::App& app, Context& ctx) {
     std::vector<shardlab::trace::Trace> runs;
     nlohmann::json described = nlohmann::json::array();
     for (const auto& file : *traces) {
-      auto read = shardlab::trace::readTraceFile(file);
+      // A ShardLab trace or a PyTorch profiler trace (docs/pytorch-traces.md).
+      auto opened = shardlab::trace::openTrace(file);
+      if (opened.imported && opened.ok())
+        std::cerr << "shardlab-quiz: " << file << ": imported from a PyTorch profiler trace; "
+                  << opened.imported->describe() << "\n";
+      auto& read = opened.read;
       if (!read.ok()) {
         // A damaged trace keeps what came before the damage: ask about that, and say so.
-        std::cerr << "shardlab-quiz: " << read.error->describe(file) << "\n";
+        std::cerr << "shardlab-quiz: " << opened.describeError(file) << "\n";
         if (read.trace.events.empty()) throw std::runtime_error("no events in " + file);
       }
       const auto run = describeRun(file, read.trace);
