@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   openmpi-bin libopenmpi-dev
   libopenblas-dev
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev googletest
   qt6-base-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
   libqcustomplot-dev libqcustomplot2.1-qt6

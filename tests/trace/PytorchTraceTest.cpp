@@ -308,3 +308,17 @@ TEST(PytorchTrace, AHundredMegabyteTraceOpensWithoutExhaustingMemory) {
   EXPECT_LT(peakMiB, 1500) << "peak resident size " << peakMiB << " MiB";
   fs::remove_all(dir);
 }
+
+// The job record's `imported` key is checked like the rest of the record.
+TEST(PytorchTrace, ADamagedImportedRecordIsAnErrorNamingTheField) {
+  const auto noSource = JobRecord::read({{"ranks", 2}, {"imported", {{"files", {"a.json"}}}}});
+  ASSERT_TRUE(std::holds_alternative<std::string>(noSource));
+  EXPECT_EQ(std::get<std::string>(noSource), "imported: must be an object with a source");
+  const auto badCount = JobRecord::read({{"ranks", 2}, {"imported", {{"source", "pytorch-profiler"}, {"mapped", -1}}}});
+  ASSERT_TRUE(std::holds_alternative<std::string>(badCount));
+  EXPECT_EQ(std::get<std::string>(badCount), "imported.mapped: must be an integer from 0");
+  const auto fine = JobRecord::read(
+      {{"ranks", 2}, {"imported", {{"source", "pytorch-profiler"}, {"not_mapped", {{"fwdbwd: a flow arrow", 4}}}}}});
+  ASSERT_TRUE(std::holds_alternative<JobRecord>(fine));
+  EXPECT_EQ(std::get<JobRecord>(fine).imported->notMapped, 4);
+}
