@@ -2,7 +2,7 @@
 
 #include "quiz/observations/LessonCheck.h"
 
-#include "trace/Summary.h"
+#include "trace/Report.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // Benchmark: how fast a trace is read and summarised (the app opens traces with the
 // same reader). Prints events, seconds and events per second for each phase.
 //   shardlab-bench-trace-read big.trace
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <chrono>

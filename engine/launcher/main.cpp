@@ -13,7 +13,7 @@
 #include "launcher/MpiJob.h"
 #include "trace/ChromeTrace.h"
 #include "trace/HangReport.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
 

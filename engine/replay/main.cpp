@@ -4,7 +4,8 @@
 // chosen mode's replayed trace (its job record says it is a replay, and of which mode).
 // TRACE is a ShardLab trace or a PyTorch profiler trace (docs/pytorch-traces.md).
 #include "trace/OpenTrace.h"
-#include "trace/Summary.h"
+#include "trace/Replay.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
 

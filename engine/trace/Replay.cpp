@@ -653,21 +653,6 @@ ReplayResult resultOf(const Trace& replayed, ReplayMode mode) {
 
 ReplayResult measureTimes(const Trace& trace) { return resultOf(trace, ReplayMode::ScheduleAlone); }
 
-std::string_view toString(ReplayMode mode) {
-  switch (mode) {
-  case ReplayMode::ScheduleAlone: return "schedule_alone";
-  case ReplayMode::Fitted: return "fitted";
-  case ReplayMode::Reference: return "reference";
-  }
-  return "?";
-}
-
-std::optional<ReplayMode> replayModeFromString(std::string_view s) {
-  for (auto mode : kReplayModes)
-    if (toString(mode) == s) return mode;
-  return std::nullopt;
-}
-
 Trace replayedTrace(const Trace& measured, ReplayMode mode, ReplayReport* report) {
   const Graph g = buildGraph(measured);
   const auto fits = fitCommunication(measured, g);

@@ -131,12 +131,6 @@ double theoreticalBubble(Schedule schedule, int p, int m, int v) {
   return static_cast<double>(p - 1) / (static_cast<double>(v) * m + p - 1);
 }
 
-Summary summarize(const Trace& trace) {
-  Summary s = summarizeMeasured(trace);
-  s.replay = replayReport(trace);
-  return s;
-}
-
 Summary summarizeMeasured(const Trace& trace) {
   Summary s;
   const std::optional<JobConfig> config = trace.config();

@@ -1,8 +1,9 @@
 // The run summary, computed from a trace. The launcher prints it, the app shows it
-// and the quiz asks about it: all three call summarize() so the numbers agree.
+// and the quiz asks about it: all three call summarizeMeasured() or summarize()
+// (trace/Report.h: with the replay section) so the numbers agree.
 #pragma once
 
-#include "trace/Replay.h"
+#include "trace/ReplayReport.h"
 #include "trace/Trace.h"
 
 #include <array>
@@ -96,14 +97,12 @@ struct Summary {
   // ends every rank recorded (a one-step run: its end). The figure every pane calls
   // "step time"; ranksDetail[].stepS is each rank's whole time inside its steps.
   double stepTimeS = 0.0;
-  ReplayReport replay; // the trace replayed under the three modes (trace/Replay.h)
+  ReplayReport replay; // the trace replayed under the three modes: summarize() fills it (trace/Report.h)
 
   nlohmann::json toJson() const;
   std::string toTable() const; // the readable table shardlab-run prints
 };
 
-// The measured summary and the replay section (shardlab-run's table and --summary-json).
-Summary summarize(const Trace& trace);
 // The measured summary alone: for readers that never show the replay (the app's views,
 // the quiz) and for the replay itself, which measures its replayed traces with it.
 // The replay costs three schedules of the whole trace, so they do not pay for it.

@@ -22,7 +22,7 @@
 #include "quiz/export/ResultsExporter.h"
 #include "quiz/observations/TraceHash.h"
 
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/OpenTrace.h"
 #include "trace/TraceReader.h"
 

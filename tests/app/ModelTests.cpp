@@ -13,6 +13,7 @@
 #include "SampleTrace.h"
 
 #include "quiz/bank/KnownIds.h"
+#include "trace/Report.h"
 
 #include <QCoreApplication>
 #include <QDir>

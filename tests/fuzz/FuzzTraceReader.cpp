@@ -1,7 +1,7 @@
 // libFuzzer target: the trace reader (docs/trace-format.md). Whatever the bytes, the
 // whole-text reader and the line parser (the live path) must not crash, must agree
 // on where the damage is, and whatever was read must summarise.
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <cstddef>

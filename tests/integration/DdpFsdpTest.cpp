@@ -1,7 +1,7 @@
 // DDP and FSDP as real Open MPI jobs: the same mathematics on any rank count, the
 // memory each really holds, the communication each really does.
 #include "RunShardlab.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // A failed rank is reported by number and reason, the others are stopped, the job
 // ends within 10 s, and the partial trace is kept and readable.
 #include "RunShardlab.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>

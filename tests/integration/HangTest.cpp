@@ -5,7 +5,7 @@
 // And a straggler (slow:FACTOR, or the spec's `straggler`) makes the others wait.
 #include "RunShardlab.h"
 #include "trace/HangReport.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>

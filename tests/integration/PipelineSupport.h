@@ -3,7 +3,7 @@
 #pragma once
 
 #include "RunShardlab.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>

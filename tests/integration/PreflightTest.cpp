@@ -5,7 +5,7 @@
 #include "RunShardlab.h"
 #include "job/JobConfig.h"
 #include "job/MemoryEstimate.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // every test that asks for it (a static cache keeps the suite fast).
 #pragma once
 
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/Trace.h"
 #include "trace/TraceReader.h"
 

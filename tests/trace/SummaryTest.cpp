@@ -1,5 +1,5 @@
 // The summary's arithmetic on traces whose answer is known by construction.
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 
 #include <gtest/gtest.h>

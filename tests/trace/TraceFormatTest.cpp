@@ -1,7 +1,7 @@
 // The trace format: what is written is read back identically; damage is reported
 // with its line and everything before it is kept; nothing crashes the reader.
 #include "trace/ChromeTrace.h"
-#include "trace/Summary.h"
+#include "trace/Report.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
 
