@@ -1,5 +1,7 @@
 #include "trace/TraceReader.h"
 
+#include "job/BoundedFile.h"
+
 #include <array>
 #include <charconv>
 #include <fstream>
@@ -266,19 +268,16 @@ ReadResult readTrace(std::string_view text) {
 }
 
 ReadResult readTraceFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // A regular file of at most kTraceFileCap: a directory, a FIFO or /dev/zero is said to
+  // be one, never read without end.
+  FileProblem problem;
+  const auto text = readBoundedFile(path, kTraceFileCap, problem);
+  if (!text) {
     ReadResult r;
-    r.error = ReadError{0, "cannot open the file"};
+    r.error = ReadError{0, "the file " + problem.text};
     return r;
   }
-  in.seekg(0, std::ios::end);
-  const auto size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  std::string text(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return readTrace(text);
+  return readTrace(*text);
 }
 
 } // namespace shardlab::trace

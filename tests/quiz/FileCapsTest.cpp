@@ -4,6 +4,7 @@
 #include "quiz/bank/JsonFile.h"
 #include "quiz/bank/LabLoader.h"
 #include "quiz/progress/Progress.h"
+#include "trace/TraceReader.h"
 #include "TestSupport.h"
 
 #include <sys/wait.h>
@@ -89,4 +90,16 @@ TEST(FileCaps, AProgressFileThatIsADeviceIsNamed) {
     EXPECT_NE(std::string(e.what()).find("/dev/zero"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
   }
+}
+
+// shardlab-replay, the quiz and the app read traces through readTraceFile: a directory
+// (tellg -1, then an allocation without end) or a device is named, not read.
+TEST(FileCaps, ATraceThatIsADirectoryOrADeviceIsNamed) {
+  TempDir dir;
+  const auto folder = trace::readTraceFile(dir.path().string());
+  ASSERT_TRUE(folder.error);
+  EXPECT_EQ(folder.error->message, "the file is a directory, not a regular file");
+  const auto zero = trace::readTraceFile("/dev/zero");
+  ASSERT_TRUE(zero.error);
+  EXPECT_EQ(zero.error->message, "the file is a character device, not a regular file");
 }
