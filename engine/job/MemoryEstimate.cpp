@@ -162,10 +162,13 @@ MemoryEstimate estimateRankMemory(const JobConfig& job) {
     }
     e.parameters = e.gradients = p * kFloat;
     e.optimizer = 2 * p * kFloat;
-    // In flight at once: every micro-batch under GPipe (and naive), up to a stage count under 1F1B.
+    // In flight at once: every micro-batch under GPipe (and naive), up to a stage count under
+    // 1F1B and ZB-H1, up to 2p - 1 under ZB-H2 (its longer warm-up and waiting W's).
     const double micro = static_cast<double>(job.batch) / std::max(1, job.microbatches);
     const double inFlight = job.schedule == Schedule::GPipe || job.schedule == Schedule::Naive
                                 ? job.microbatches
+                            : job.schedule == Schedule::ZbH2
+                                ? std::min<double>(job.microbatches, 2 * job.ranks - 1)
                                 : std::min<double>(job.microbatches, job.pipelineChunks());
     e.activations = inFlight * activationFloats(s, micro, 1, std::min(unitsHeld, s.layers), 0) * kFloat;
     break;

@@ -71,7 +71,7 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       {"--weight-decay", "weight_decay", "AdamW weight decay", JobOption::Number, {}},
       {"--memory-budget", "memory_budget", "bytes one rank may hold, e.g. 3MiB (enforced at run time)", JobOption::Text, {}},
       {"--microbatches", "microbatches", "pipeline: micro-batches per global batch", JobOption::Int, {}},
-      {"--schedule", "schedule", "pipeline: naive | gpipe | 1f1b | interleaved", JobOption::Text, {}},
+      {"--schedule", "schedule", "pipeline: naive | gpipe | 1f1b | interleaved | zb-h1 | zb-h2", JobOption::Text, {}},
       {"--virtual-stages", "virtual_stages", "pipeline, interleaved: chunks per rank", JobOption::Int, {}},
       {"--stages", "stages", "pipeline: units per stage, e.g. 2,2,1,1", JobOption::Text, {}},
       {"--collective-timeout", "collective_timeout",

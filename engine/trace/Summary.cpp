@@ -128,6 +128,15 @@ double theoreticalBubble(Schedule schedule, int p, int m, int v) {
   if (p <= 1) return 0.0;
   if (schedule == Schedule::Naive) m = 1;
   if (schedule != Schedule::Interleaved) v = 1;
+  // Zero bubble (Qi et al., ICLR 2024) with T_F = T_B = T_W: a step is 3m op times of
+  // work per stage, and rank 0, which sets the pace, idles p - 1 of them under ZB-H1
+  // (m >= p; the paper's (p-1)(T_F+T_B-T_W)) and none under ZB-H2 (m >= 2p - 1); with
+  // fewer micro-batches the warm-up is cut short and rank 0 idles 2p - 1 - m
+  // (PipelineSchedule.ZeroBubbleIdleWithEqualTimesIsThePapers runs the schedules so).
+  if (schedule == Schedule::ZbH1 || schedule == Schedule::ZbH2) {
+    const int idle = std::max(schedule == Schedule::ZbH1 ? p - 1 : 0, 2 * p - 1 - m);
+    return static_cast<double>(idle) / (3.0 * m + idle);
+  }
   return static_cast<double>(p - 1) / (static_cast<double>(v) * m + p - 1);
 }
 

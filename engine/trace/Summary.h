@@ -108,7 +108,8 @@ struct Summary {
 // The replay costs three schedules of the whole trace, so they do not pay for it.
 Summary summarizeMeasured(const Trace& trace);
 
-// Theoretical bubble fraction: (p-1)/(V*m + p-1); naive is m = 1.
+// Theoretical bubble fraction: (p-1)/(V*m + p-1); naive is m = 1; zb-h1 and zb-h2 with
+// equal F, B and W times: rank 0's idle over it plus 3m (docs/pipeline.md).
 double theoreticalBubble(Schedule schedule, int stages, int microbatches, int virtualStages);
 
 // "1.50 MiB", "96.0 KiB", "512 B".

@@ -3,6 +3,7 @@
 // a few of these jobs for real; these check every rank of every job of the table.
 #include "strategies/PipelineSchedules.h"
 #include "strategies/StagePlan.h"
+#include "trace/Summary.h"
 
 #include <gtest/gtest.h>
 
@@ -255,6 +256,25 @@ TEST(PipelineSchedule, ZeroBubbleIdleWithEqualTimesIsThePapers) {
         }
       }
     }
+}
+
+// The summary's theory for the zero-bubble schedules is this run with equal times:
+// rank 0 idles the most and sets the pace, so over a steady step every rank idles
+// rank 0's idle beside its 3m op times of work.
+TEST(PipelineSchedule, ZeroBubbleTheoryIsTheEqualTimeRunsIdle) {
+  for (Schedule schedule : kZeroBubble)
+    for (int p : {2, 3, 4, 6})
+      for (int m = 1; m <= 16; ++m) {
+        SCOPED_TRACE(std::string(name(schedule)) + " p=" + std::to_string(p) + " m=" + std::to_string(m));
+        const auto idle = idleWithEqualTimes(schedule, p, m);
+        EXPECT_EQ(*std::max_element(idle.begin(), idle.end()), idle.front());
+        EXPECT_DOUBLE_EQ(trace::theoreticalBubble(schedule, p, m, 1),
+                         static_cast<double>(idle.front()) / (3.0 * m + idle.front()));
+      }
+  // About a third of 1F1B's with T_F = T_B = T_W, as the paper says: (p-1)/(3m+p-1).
+  EXPECT_DOUBLE_EQ(trace::theoreticalBubble(Schedule::ZbH1, 4, 8, 1), 3.0 / 27.0);
+  EXPECT_DOUBLE_EQ(trace::theoreticalBubble(Schedule::OneFOneB, 4, 8, 1), 3.0 / 11.0);
+  EXPECT_DOUBLE_EQ(trace::theoreticalBubble(Schedule::ZbH2, 4, 8, 1), 0.0);
 }
 
 TEST(PipelineSchedule, NaiveIsOneForwardThenOneBackward) {
