@@ -348,6 +348,7 @@ Summary summarizeMeasured(const Trace& trace) {
     const int firstSteady = s.stepsCompleted > 1 ? 1 : 0;
     std::vector<std::int64_t> idle(R, 0), span(R, 0);
     std::int64_t opSum = 0;
+    std::map<Kind, std::int64_t> timeByKind; // the steady steps' op time, recomputes aside
     // Idle counts only inside the steps whose span is counted below: a steady step the
     // rank finished (a failed run's unfinished last step would inflate the fraction).
     for (const auto& e : trace.events) {
@@ -355,6 +356,7 @@ Summary summarizeMeasured(const Trace& trace) {
         continue;
       if (static_cast<std::size_t>(e.rank) >= R || !stepEnd.count({e.rank, e.step})) continue;
       if (e.record == Record::Op) opSum += e.t1 - e.t0;
+      if (e.record == Record::Op && !e.recompute) timeByKind[e.kind] += e.t1 - e.t0;
       else idle[static_cast<std::size_t>(e.rank)] += e.t1 - e.t0;
     }
     for (std::size_t r = 0; r < R; ++r) {
@@ -374,6 +376,16 @@ Summary summarizeMeasured(const Trace& trace) {
       spanSum += span[r];
     }
     b.measured = spanSum > 0 ? static_cast<double>(idleSum) / static_cast<double>(spanSum) : 0.0;
+    const int countedSteps = s.stepsCompleted - firstSteady;
+    if (config->schedule == Schedule::ZbH1 && countedSteps > 0 && b.stages > 1) {
+      const double ops = static_cast<double>(b.stages) * b.microbatches * countedSteps * 1e9;
+      const double tF = static_cast<double>(timeByKind[Kind::Forward]) / ops,
+                   tB = static_cast<double>(timeByKind[Kind::BackwardInput]) / ops,
+                   tW = static_cast<double>(timeByKind[Kind::BackwardWeight]) / ops;
+      const double bubbleTime = (b.stages - 1) * std::max(0.0, tF + tB - tW);
+      const double work = b.microbatches * (tF + tB + tW);
+      if (work + bubbleTime > 0) b.theoryOwnTimes = bubbleTime / (work + bubbleTime);
+    }
     b.stageS = static_cast<double>(spanSum) * 1e-9;
     b.opS = static_cast<double>(opSum) * 1e-9;
   }
@@ -447,6 +459,7 @@ nlohmann::json Summary::toJson() const {
     j["bubble"] = {{"per_stage", bubble.perStage}, {"measured", bubble.measured}, {"theory", bubble.theory},
                    {"schedule", bubble.schedule}, {"stages", bubble.stages},
                    {"microbatches", bubble.microbatches}, {"virtual_stages", bubble.virtualStages}};
+  if (bubble.present && bubble.theoryOwnTimes >= 0) j["bubble"]["theory_own_times"] = bubble.theoryOwnTimes;
   if (replay.present) {
     json r = {{"note", replay.timesNote}, {"stopped_at", replay.stoppedAt ? json(*replay.stoppedAt) : json()}};
     for (const auto& result : replay.results) {
@@ -535,6 +548,10 @@ std::string Summary::toTable() const {
                   bubble.schedule.c_str(), bubble.stages, bubble.microbatches, bubble.virtualStages, bubble.measured,
                   bubble.theory);
     o << line;
+    if (bubble.theoryOwnTimes >= 0) {
+      std::snprintf(line, sizeof line, "  theory with this run's F, B, W times %.3f\n", bubble.theoryOwnTimes);
+      o << line;
+    }
   }
   if (replay.present) {
     // Units as in the JSON: a step is one steady step; exposed communication is the whole

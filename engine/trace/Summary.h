@@ -65,6 +65,10 @@ struct BubbleSummary {
   double stageS = 0.0;          // stage time: the steady steps' time, summed over stages
   double opS = 0.0;             // op time inside those steps, summed over stages
   double theory = 0.0;
+  // zb-h1: the paper's (p-1)(T_F+T_B-T_W) / (m(T_F+T_B+T_W) + (p-1)(T_F+T_B-T_W)) with this
+  // run's own T_F, T_B, T_W: each op kind's time in the steady steps over stages x m x steps;
+  // -1 for every other schedule.
+  double theoryOwnTimes = -1.0;
   std::string schedule;
   int stages = 0, microbatches = 0, virtualStages = 1;
 };

@@ -181,7 +181,23 @@ TEST(pipeline_zero_bubble, SameLossesAndParametersAsOneFOneBWithEveryBackwardSpl
     std::int64_t backwardOps = 0;
     for (const auto& rank : s.ranksDetail) backwardOps += rank.backwardOps;
     EXPECT_EQ(backwardOps, static_cast<std::int64_t>(steps * M * (2 * units - 1)));
+    // ZB-H1's theory from this run's own times: the paper's formula over the op times
+    // of the steady steps (step >= 1), recomputed here from the events.
+    if (schedule == "zb-h1") {
+      std::map<trace::Kind, double> seconds;
+      for (const auto& e : run.trace.events)
+        if (e.record == trace::Record::Op && e.step >= 1) seconds[e.kind] += static_cast<double>(e.t1 - e.t0) * 1e-9;
+      const double ops = p * M * (steps - 1);
+      const double tF = seconds[trace::Kind::Forward] / ops, tB = seconds[trace::Kind::BackwardInput] / ops,
+                   tW = seconds[trace::Kind::BackwardWeight] / ops;
+      const double idle = (p - 1) * std::max(0.0, tF + tB - tW);
+      EXPECT_NEAR(s.bubble.theoryOwnTimes, idle / (M * (tF + tB + tW) + idle), 1e-9);
+      EXPECT_GT(s.bubble.theoryOwnTimes, 0.0);
+    } else {
+      EXPECT_EQ(s.bubble.theoryOwnTimes, -1.0) << "only zb-h1 has the formula";
+    }
   }
+  EXPECT_EQ(trace::summarize(reference.trace).bubble.theoryOwnTimes, -1.0);
 }
 
 // --- Memory. ---
