@@ -4,6 +4,7 @@
 #include "models/JobText.h"
 #include "models/SizingText.h"
 
+#include "job/BoundedFile.h"
 #include "quiz/bank/AssetLocator.h"
 #include "quiz/bank/Diagnostics.h"
 #include "quiz/bank/KnownIds.h"
@@ -12,11 +13,11 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
 #include <QLocale>
 #include <QThread>
 
 #include <algorithm>
+#include <optional>
 
 namespace {
 
@@ -61,15 +62,23 @@ shardlab::quiz::PlaceholderValues Lesson::placeholderValues() const {
   return values;
 }
 
+// A guide or a lab's notes, as the loaders checked them: a regular file within its cap
+// (job/BoundedFile.h), so that a file swapped since (a device, 300 MB) is never read whole.
+static std::optional<QString> markdownFile(const std::string& path) {
+  shardlab::FileProblem problem;
+  const auto text = shardlab::readBoundedFile(path, shardlab::kNotesFileCap, problem);
+  if (!text) return std::nullopt;
+  return QString::fromUtf8(text->data(), static_cast<qsizetype>(text->size()));
+}
+
 QString Lesson::fill(const QString& text, const QString& lang) const {
   return QString::fromStdString(
       shardlab::quiz::fillPlaceholders(text.toStdString(), lang.toStdString(), placeholderValues()));
 }
 
 QString Lesson::guideMarkdown(const QString& lang) const {
-  QFile f(guidePath(lang));
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return fill(QString::fromUtf8(f.readAll()), lang);
+  const auto text = markdownFile(guidePath(lang).toStdString());
+  return text ? fill(*text, lang) : QString();
 }
 
 QString Lesson::labNotesMarkdown(const QString& lang) const {
@@ -77,9 +86,8 @@ QString Lesson::labNotesMarkdown(const QString& lang) const {
   auto path = labStep->notes.find(lang.toStdString());
   if (path == labStep->notes.end()) path = labStep->notes.find("en");
   if (path == labStep->notes.end()) return {};
-  QFile f(QString::fromStdString(path->second.string()));
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return fill(QString::fromUtf8(f.readAll()), lang);
+  const auto text = markdownFile(path->second.string());
+  return text ? fill(*text, lang) : QString();
 }
 
 QString Lesson::sizingMarkdown() const {

@@ -20,6 +20,11 @@ namespace {
 } // namespace
 
 void AtomicFile::write(const std::filesystem::path& target, std::string_view content) {
+  // The rename below replaces whatever the name was: given /dev/full or a FIFO (-o), it
+  // would put a regular file in place of the device. Only a regular file is replaced.
+  struct stat existing {};
+  if (::stat(target.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+    fail(EINVAL, target.string() + " is not a regular file; only a regular file is written or replaced");
   const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace shardlab::quiz;
@@ -223,6 +224,21 @@ TEST(AtomicFile, UnwritableFolderLeavesTheOldFileIntact) {
   EXPECT_THROW(AtomicFile::write(file, "new"), std::system_error);
   std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_all);
   EXPECT_EQ(JsonFile::readText(file), "old");
+}
+
+// -o /dev/full (or a FIFO) must fail, not replace the device with a regular file.
+TEST(AtomicFile, RefusesToReplaceAnythingButARegularFile) {
+  TempDir dir;
+  const auto fifo = dir.path() / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    AtomicFile::write(fifo, "x");
+    FAIL() << "a FIFO was replaced";
+  } catch (const std::system_error& e) {
+    EXPECT_NE(std::string(e.what()).find(fifo.string() + " is not a regular file"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  EXPECT_THROW(AtomicFile::write(dir.path(), "x"), std::system_error) << "a directory is not replaced either";
 }
 
 TEST(AtomicFile, ReplacesContentCompletely) {
