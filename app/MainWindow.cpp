@@ -1,10 +1,7 @@
 #include "MainWindow.h"
 
-#include "models/AppSettings.h"
-#include "models/JobText.h"
 #include "models/LessonVerdict.h"
 #include "models/TraceOpening.h"
-#include "trace/ChromeTrace.h"
 #include "views/Appearance.h"
 #include "views/CompareWindow.h"
 #include "views/ExperimentPanel.h"
@@ -12,18 +9,16 @@
 #include "views/HelpMenu.h"
 #include "views/LabOpener.h"
 #include "views/LabPanel.h"
-#include "views/LearnerDialogs.h"
+#include "views/LearnerMenu.h"
 #include "views/LessonCheckBar.h"
 #include "views/LogPane.h"
 #include "views/PlaybackBar.h"
-#include "views/QuizOverlay.h"
+#include "views/QuizPlace.h"
 #include "views/QuizPanel.h"
 #include "views/StartPage.h"
 #include "views/WorkspacePage.h"
 
 #include <QAction>
-#include <QActionGroup>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -32,9 +27,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
-
-#include <fstream>
-#include <functional>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), catalog_(LessonCatalog::load()), playback_(model_), flow_(model_, compare_) {
@@ -47,7 +39,6 @@ MainWindow::MainWindow(QWidget* parent)
   workspace_ = new WorkspacePage(model_, compare_, playback_, flow_, stack_);
   stack_->addWidget(workspace_);
   connect(workspace_, &WorkspacePage::showRequested, this, &MainWindow::showWorkspace);
-  connect(workspace_->quizOverlay(), &QuizOverlay::hideRequested, this, [this] { setQuizOverlayShown(false); });
   connect(&machine_, &MachineProfile::ready, this, [this] {
     catalog_.sizeFor(*machine_.calibration());
     start_->refresh();
@@ -102,12 +93,16 @@ void MainWindow::buildDocks() {
   quiz_ = new QuizPanel(model_, playback_, this);
   quizDock_ = addDock(QStringLiteral("quiz"), quiz_, Qt::RightDockWidgetArea);
   quizDock_->hide();
+  quizPlace_ = new QuizPlace(*quiz_, *quizDock_, *workspace_, this);
   flow_.setQuiz(&quiz_->controller());
   connect(quiz_, &QuizPanel::lessonRunRequested, this, [this](const QString& id) { runLesson(id); });
   connect(quiz_, &QuizPanel::predictionDone, &flow_, &LessonFlow::predictionDone);
   // Saved or skipped: Space plays again instead of typing into the prediction box.
   connect(quiz_, &QuizPanel::predictionDone, this, &MainWindow::focusView);
   connect(&quiz_->controller(), &QuizController::progressChanged, this, &MainWindow::refreshCompletion);
+  learner_ = new LearnerMenu(*quiz_, this);
+  connect(learner_, &LearnerMenu::learnerChanged, this, &MainWindow::refreshCompletion);
+  connect(learner_, &LearnerMenu::said, this, [this](const QString& text) { showMessage(text, false); });
   // The running lesson's guide stays beside the run (the start page that showed it is
   // replaced by the workspace when the job starts), with "Next lesson" once it ran. A tab
   // beside the experiment form: the quiz keeps the whole right side's height.
@@ -135,18 +130,11 @@ void MainWindow::buildDocks() {
 }
 
 void MainWindow::connectFlow() {
-  for (auto* r : {&flow_.runner(), &flow_.comparisonRunner()}) {
-    log_->follow(*r);
-    connect(r, &JobRunner::started, experiment_, [this] { experiment_->setRunning(true); });
-  }
-  // A run that records nothing for a while says so, and when it will stop (its hang timeout).
-  connect(&flow_.runner(), &JobRunner::silenceChanged, this, [this](const QString& text) {
-    if (!text.isEmpty()) showMessage(text, true);
-    else if (flow_.runner().isRunning()) showMessage(tr("Running: %1").arg(describeJob(flow_.runner().config())), false);
-  });
+  for (auto* r : {&flow_.runner(), &flow_.comparisonRunner()}) log_->follow(*r);
+  experiment_->follow(flow_);
   connect(&flow_, &LessonFlow::lessonStarting, this, &MainWindow::onLessonStarting);
   connect(&flow_, &LessonFlow::predictionAwaited, this, &MainWindow::onPredictionAwaited);
-  connect(&flow_, &LessonFlow::jobStarting, this, &MainWindow::onJobStarting);
+  connect(&flow_, &LessonFlow::jobStarting, log_, &LogPane::clear); // the log is the new run's
   connect(&flow_, &LessonFlow::runFinished, this, &MainWindow::onRunFinished);
   connect(&flow_, &LessonFlow::comparisonFinished, this,
           [this](JobRunner::Outcome, const QString& text) { onComparisonFinished(text); });
@@ -166,9 +154,7 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Compare with trace…"), this, [this] {
     const QString f = QFileDialog::getOpenFileName(this, tr("Compare with trace"));
     if (f.isEmpty()) return;
-    const QString err = compare_.loadFile(f);
-    if (!err.isEmpty()) showMessage(err, true);
-    workspace_->compareWithFile(QFileInfo(f).fileName());
+    workspace_->compareWithTrace(f);
     auto* w = new CompareWindow(model_, compare_, this);
     w->show();
   });
@@ -188,16 +174,7 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-  auto* learner = menuBar()->addMenu(tr("L&earner"));
-  learnerLabel_ = learner->addAction(QString());
-  learnerLabel_->setEnabled(false);
-  learner->addAction(tr("&Switch learner…"), this, [this] {
-    if (const auto name = LearnerDialogs::askName(this, quiz_->controller().learner())) switchLearner(*name);
-  });
-  learner->addAction(tr("&Reset my progress…"), this, [this] {
-    if (LearnerDialogs::confirmReset(this, quiz_->controller().learner())) resetProgress();
-  });
-  refreshCompletion(); // names the learner in the menu
+  learner_->addTo(*menuBar());
 
   PlaybackBar::addActions(*menuBar()->addMenu(tr("&Playback")), playback_);
 
@@ -209,12 +186,7 @@ void MainWindow::buildMenus() {
   Appearance::addLanguageMenu(*view, [this] {
     showMessage(tr("Language changed. The experiment panel, the playback bar and the log show the new language after a restart."), false);
   });
-  quizOverlayAction_ = view->addAction(tr("Quiz overlay (presentation)"));
-  quizOverlayAction_->setCheckable(true);
-  quizOverlayAction_->setShortcut(QKeySequence(Qt::Key_F9));
-  quizOverlayAction_->setEnabled(presenting_);
-  quizOverlayAction_->setChecked(workspace_->quizOverlayShown());
-  connect(quizOverlayAction_, &QAction::triggered, this, &MainWindow::setQuizOverlayShown);
+  quizPlace_->addOverlayAction(*view);
   view->addSeparator();
   for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   HelpMenu::add(*menuBar(), *this);
@@ -265,25 +237,10 @@ void MainWindow::report(const QString& text, bool problem) {
 
 void MainWindow::refreshCompletion() {
   if (!quiz_) return;
-  const QString name = quiz_->controller().learner();
-  if (learnerLabel_) learnerLabel_->setText(tr("Learner: %1").arg(name.isEmpty() ? tr("(no name)") : name));
   QStringList done;
   for (const auto& l : catalog_.lessons())
     if (quiz_->controller().lessonComplete(l.id, l.questionIds())) done << l.id;
   start_->setCompleted(done);
-}
-
-void MainWindow::switchLearner(const QString& name) {
-  AppSettings::setLearner(name);
-  quiz_->setLearner(name);
-  refreshCompletion();
-  showMessage(tr("Answers are now recorded for %1.").arg(name.isEmpty() ? tr("(no name)") : name), false);
-}
-
-void MainWindow::resetProgress() {
-  quiz_->resetProgress();
-  refreshCompletion();
-  showMessage(tr("Your progress was reset."), false);
 }
 
 void MainWindow::leaveLesson() {
@@ -299,68 +256,32 @@ void MainWindow::setPresentationLayout(bool on) {
   // (the View menu's dock toggles bring them back).
   experimentDock_->setVisible(!on);
   logDock_->setVisible(!on);
-  if (on == presenting_) return;
+  if (on == presentationLayout()) return;
   // The guide and the sizing note too: the room reads the run; the instructor has the guide.
   if (on) guideDock_->hide();
   else if (!lessonId_.isEmpty()) guideDock_->show();
-  presenting_ = on;
   workspace_->setPresenting(on);
-  if (on) {
-    // The quiz moves from its dock into the overlay, which keeps the dock's shown state.
-    const bool shown = quizDock_->isVisible();
-    workspace_->quizOverlay()->setQuiz(quiz_);
-    quizDock_->hide();
-    setQuizOverlayShown(shown);
-  } else {
-    const bool shown = workspace_->quizOverlayShown();
-    workspace_->setQuizOverlayShown(false);
-    workspace_->quizOverlay()->takeQuiz();
-    quizDock_->setWidget(quiz_);
-    quizDock_->setVisible(shown);
-  }
-  if (quizOverlayAction_) quizOverlayAction_->setEnabled(on);
-  // The quiz is in the overlay while presenting: View → Quiz would show its empty dock.
-  quizDock_->toggleViewAction()->setEnabled(!on);
+  quizPlace_->setPresenting(on); // the quiz moves into the overlay or back into its dock
 }
 
-void MainWindow::setQuizOverlayShown(bool shown) {
-  if (!presenting_) return;
-  workspace_->setQuizOverlayShown(shown);
-  if (quizOverlayAction_) quizOverlayAction_->setChecked(shown);
-}
-
-void MainWindow::showQuiz() {
-  if (presenting_) setQuizOverlayShown(true);
-  else quizDock_->show();
-}
+bool MainWindow::presentationLayout() const { return quizPlace_->presenting(); }
+void MainWindow::showQuiz() { quizPlace_->show(); }
 
 QString MainWindow::openTrace(const QString& path) {
   showWorkspace();
-  // A file that shows nothing leaves the run on screen as it was.
-  const QFileInfo info(path);
-  if (info.isFile() && info.size() == 0) {
-    const QString err = tr("%1 is empty: there is no trace in it.").arg(info.fileName());
-    report(err, true);
-    return err;
-  }
-  // A damaged file replaces the run only with something readable (TraceOpening).
+  // A damaged file replaces the run only with something readable; one that shows
+  // nothing leaves the run on screen as it was (TraceOpening).
   TraceOpening opened = TraceOpening::read(path);
   const QString err = opened.problem;
   if (!opened.readable()) {
-    const QString shown = tr("%1 The run on screen stays.").arg(err.isEmpty() ? tr("%1 holds no trace.").arg(info.fileName()) : err);
-    report(shown, true);
-    return err.isEmpty() ? shown : err;
+    report(opened.refusal(), true);
+    return err.isEmpty() ? opened.refusal() : err;
   }
-  playback_.setLive(false);
-  compare_.clear();
-  workspace_->clearComparison();
-  model_.setTrace(std::move(opened.trace));
-  playback_.fitDuration();
+  workspace_->showTrace(std::move(opened.trace));
   // The opened file is the run now: the log, the title, the form and the quiz describe it.
   log_->clear();
-  workspace_->setLessonNote(QString());
   lessonId_.clear();
-  setWindowTitle(tr("ShardLab — %1").arg(info.fileName()));
+  setWindowTitle(tr("ShardLab — %1").arg(QFileInfo(path).fileName()));
   if (const auto config = model_.config()) {
     experiment_->setConfig(*config);
     const std::string& command = model_.trace().job->command;
@@ -369,8 +290,8 @@ QString MainWindow::openTrace(const QString& path) {
   leaveLesson();
   labDock_->hide(); // the lab's steps are not this trace (the lab stays open: View → Lab)
   quiz_->refreshObservations(path);
-  if (quiz_->questionCount() > 0 && !presenting_) quizDock_->show();
-  showMessage(err.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(err), !err.isEmpty());
+  quizPlace_->offerQuestions();
+  showMessage(opened.damage(), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
   if (!opened.stopped) workspace_->showEnding(); // a whole run (lines skipped or not): how it ended
   return err;
@@ -389,17 +310,14 @@ bool MainWindow::runLesson(const QString& id, bool askPrediction) {
 }
 
 void MainWindow::onLessonStarting(const Lesson& lesson) {
-  workspace_->clearComparison();
   setWindowTitle(tr("ShardLab — %1").arg(lesson.title()));
   lessonId_ = lesson.id;
-  // The size chosen for this machine; an open lab's notes are in the Lab dock.
-  workspace_->setLessonNote(lesson.sizingMarkdown());
   const bool labStep = lab_->showStepOf(lesson.id);
   quiz_->setLesson(lesson.id);
   guide_->setLesson(lesson.id);
   // On a projector the run takes the width; View → Guide brings the guide back. A lab's
   // step keeps the Lab dock in front (its notes, steps and Next step), the guide beside it.
-  if (!presenting_) {
+  if (!presentationLayout()) {
     guideDock_->show();
     if (labStep) labDock_->show();
     (labStep ? labDock_ : guideDock_)->raise();
@@ -413,33 +331,15 @@ void MainWindow::onPredictionAwaited() {
   showMessage(quiz_->awaitingMessage(), false);
 }
 
-void MainWindow::onJobStarting(const shardlab::JobConfig& job) {
-  workspace_->lessonCheck()->clear(); // a new run: the last lesson's check no longer describes what is shown
-  showWorkspace();
-  experiment_->setConfig(job);
-  showMessage(tr("Running: %1").arg(describeJob(job)), false);
-  log_->clear();
-  playback_.setLive(true);
-  playback_.setFollowLive(true);
-}
-
 void MainWindow::onRunFinished(JobRunner::Outcome outcome, const QString& text) {
-  experiment_->setRunning(flow_.isRunning());
-  playback_.setLive(false);
-  playback_.setFollowLive(false);
-  playback_.fitDuration();
-  model_.breakdown(0); // the whole run's, not the last one computed while it streamed
-  workspace_->refreshViews();
   quiz_->refreshObservations();
-  // The run's questions are asked where they can be seen (a free experiment's too); on a
-  // projector the instructor shows the overlay (F9).
-  if (quiz_->questionCount() > 0 && !presenting_) quizDock_->show();
+  // The run's questions are asked where they can be seen (a free experiment's too).
+  quizPlace_->offerQuestions();
   report(text, outcome != JobRunner::Outcome::Finished);
   if (outcome == JobRunner::Outcome::RankFailed) workspace_->showEnding();
 }
 
 void MainWindow::onComparisonFinished(const QString& text) {
-  experiment_->setRunning(flow_.isRunning());
   log_->append(text + QLatin1Char('\n'));
   const QStringList labels = flow_.runLabels();
   workspace_->showComparison(labels.value(0, tr("run A")), labels.value(1, tr("run B")));
@@ -449,9 +349,7 @@ void MainWindow::onComparisonFinished(const QString& text) {
 }
 
 bool MainWindow::exportChromeTrace(const QString& path) {
-  std::ofstream out(path.toStdString());
-  if (out) shardlab::trace::writeChromeTrace(model_.trace(), out);
-  return exported(static_cast<bool>(out), path, tr("Chrome trace written to %1"));
+  return exported(model_.writeChromeTrace(path), path, tr("Chrome trace written to %1"));
 }
 
 bool MainWindow::exportPng(const QString& path) {
@@ -474,14 +372,8 @@ bool MainWindow::openLabFile(const QString& path) {
     if (isVisible()) showLabErrors(this, path, result.errors);
     return false;
   }
-  catalog_.setLab(*result.lab);
+  installLab(*result.lab, catalog_, *quiz_, *lab_);
   start_->refresh();
-  // The first step's questions are asked with its job (its spec over the lesson).
-  if (!result.lab->steps.empty())
-    if (const Lesson* first = catalog_.find(QString::fromStdString(result.lab->steps.front().lesson)))
-      quiz_->controller().setPlaceholderValues(first->placeholderValues());
-  quiz_->setLab(*result.lab);
-  lab_->setLab(*result.lab);
   // The lab, its steps and this confirmation on screen, not on a page behind the start page.
   showWorkspace();
   if (labDock_->isHidden()) tabifyDockWidget(experimentDock_, labDock_);
@@ -490,13 +382,9 @@ bool MainWindow::openLabFile(const QString& path) {
   // Opened before the window shows (--lab): a tab raises only once it is on screen.
   QTimer::singleShot(0, labDock_, &QDockWidget::raise);
   showQuiz();
-  const QString title = QString::fromStdString(result.lab->title.get(AppSettings::effectiveLanguage().toStdString()));
-  const QString confirmation = tr("Lab \"%1\" opened: %n step(s). Press \"Run this step\" in the Lab panel to start.",
-                                  nullptr, static_cast<int>(result.lab->steps.size()))
-                                   .arg(title);
-  showMessage(confirmation, false);
-  statusBar()->showMessage(confirmation, 20000);
-  setWindowTitle(tr("ShardLab — %1").arg(title));
+  showMessage(labOpenedText(*result.lab), false);
+  statusBar()->showMessage(labOpenedText(*result.lab), 20000);
+  setWindowTitle(tr("ShardLab — %1").arg(labTitle(*result.lab)));
   return true;
 }
 

@@ -16,9 +16,11 @@
 class ExperimentPanel;
 class GuidePanel;
 class LabPanel;
+class LearnerMenu;
 class LogPane;
 class QDockWidget;
 class QuizPanel;
+class QuizPlace;
 class QStackedWidget;
 class StartPage;
 class WorkspacePage;
@@ -45,9 +47,8 @@ public:
   GuidePanel* guidePanel() const { return guide_; }
   LabPanel* labPanel() const { return lab_; }
 
-  // Learner menu, without its dialogs: whose progress the quiz records, and forgetting it.
-  void switchLearner(const QString& name);
-  void resetProgress();
+  // The Learner menu: whose progress the quiz records, and forgetting it.
+  LearnerMenu* learnerMenu() const { return learner_; }
   // Help → Keyboard shortcuts: every action with a shortcut, from the menus.
   QString shortcutsHtml() const;
 
@@ -56,9 +57,8 @@ public:
   // Presentation mode: hide the experiment form and the log; the quiz becomes an overlay
   // over the views that the instructor shows or hides (View → Quiz overlay, F9).
   void setPresentationLayout(bool on);
-  bool presentationLayout() const { return presenting_; }
-  void setQuizOverlayShown(bool shown);
-  // The quiz in front: the dock, or in presentation mode the overlay.
+  bool presentationLayout() const;
+  // The quiz in front: the dock, or in presentation mode the overlay (QuizPlace).
   void showQuiz();
   // Runs a lesson's job(s); lessonFinished() tells when all ended. With
   // askPrediction, a lesson that has a prediction waits for the learner's first.
@@ -86,7 +86,6 @@ private:
   void connectFlow();
   void onLessonStarting(const Lesson& lesson);
   void onPredictionAwaited();
-  void onJobStarting(const shardlab::JobConfig& job);
   void onRunFinished(JobRunner::Outcome outcome, const QString& text);
   void onComparisonFinished(const QString& text);
   // File → Open trace and the start page's button: one dialog.
@@ -119,11 +118,10 @@ private:
   QDockWidget* logDock_ = nullptr;
   QuizPanel* quiz_ = nullptr;
   QDockWidget* quizDock_ = nullptr;
-  QAction* quizOverlayAction_ = nullptr;
-  bool presenting_ = false;
+  QuizPlace* quizPlace_ = nullptr;
   GuidePanel* guide_ = nullptr;
   QDockWidget* guideDock_ = nullptr;
-  QAction* learnerLabel_ = nullptr; // "Learner: NAME" in the Learner menu
+  LearnerMenu* learner_ = nullptr;
   LabPanel* lab_ = nullptr;
   QDockWidget* labDock_ = nullptr;
   QString lessonId_; // the lesson running or last run

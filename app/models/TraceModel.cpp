@@ -1,11 +1,14 @@
 #include "models/TraceModel.h"
 
+#include "trace/ChromeTrace.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QSet>
 
 #include <algorithm>
 #include <array>
+#include <fstream>
 #include <functional>
 #include <map>
 
@@ -69,6 +72,12 @@ const std::optional<st::BubbleBreakdown>& TraceModel::breakdown(int maxAgeMs) co
   breakdownAt_ = count;
   breakdownAge_.start();
   return breakdown_;
+}
+
+bool TraceModel::writeChromeTrace(const QString& path) const {
+  std::ofstream out(path.toStdString());
+  if (out) shardlab::trace::writeChromeTrace(trace(), out);
+  return static_cast<bool>(out);
 }
 
 QString TraceModel::loadFile(const QString& path) {

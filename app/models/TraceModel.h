@@ -37,6 +37,8 @@ public:
   // Reads a whole file. A damaged file keeps what came before the damage; the
   // return value is empty on success or the message naming what and where.
   QString loadFile(const QString& path);
+  // The run as a Chrome trace (chrome://tracing, Perfetto); false when it cannot be written.
+  bool writeChromeTrace(const QString& path) const;
   // Live ingestion: parses the lines, updates the indexes, emits appended() once.
   // Returns the number of lines that were not valid records (the first error is kept).
   int appendLines(const QList<QByteArray>& lines);

@@ -10,6 +10,12 @@ TraceOpening TraceOpening::read(const QString& path) {
   const QFileInfo info(path);
   auto result = st::readTraceFile(info.absoluteFilePath().toStdString());
   TraceOpening out;
+  out.fileName_ = info.fileName();
+  if (info.isFile() && info.size() == 0) {
+    out.problem = tr("%1 is empty: there is no trace in it.").arg(info.fileName());
+    out.stopped = true;
+    return out;
+  }
   QStringList parts;
   if (result.skipped) {
     const auto& s = *result.skipped;
@@ -44,4 +50,12 @@ TraceOpening TraceOpening::read(const QString& path) {
   out.problem = parts.join(QLatin1Char(' '));
   out.trace = std::move(result.trace);
   return out;
+}
+
+QString TraceOpening::refusal() const {
+  return tr("%1 The run on screen stays.").arg(problem.isEmpty() ? tr("%1 holds no trace.").arg(fileName_) : problem);
+}
+
+QString TraceOpening::damage() const {
+  return problem.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(problem);
 }

@@ -19,4 +19,12 @@ public:
   bool stopped = false;   // the reading stopped at damage (problem says where)
   // Something to show: at least one event (a job record alone shows nothing).
   bool readable() const { return !trace.events.empty(); }
+  // What the learner is told when nothing can be shown (an empty file, no event, the
+  // file unreadable): the run on screen stays.
+  QString refusal() const;
+  // What is said above a trace that was shown: "" when all of it was read.
+  QString damage() const;
+
+private:
+  QString fileName_;
 };

@@ -1,6 +1,7 @@
 #include "views/ExperimentPanel.h"
 
 #include "models/JobText.h"
+#include "models/LessonFlow.h"
 #include "views/Palette.h"
 
 #include <QCheckBox>
@@ -279,6 +280,15 @@ void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
 }
 
 QString ExperimentPanel::issuesText() const { return issues_->text(); }
+
+void ExperimentPanel::follow(LessonFlow& flow) {
+  for (JobRunner* runner : {&flow.runner(), &flow.comparisonRunner()})
+    connect(runner, &JobRunner::started, this, [this] { setRunning(true); });
+  connect(&flow, &LessonFlow::jobStarting, this, &ExperimentPanel::setConfig);
+  const auto ended = [this, &flow] { setRunning(flow.isRunning()); };
+  connect(&flow, &LessonFlow::runFinished, this, ended);
+  connect(&flow, &LessonFlow::comparisonFinished, this, ended);
+}
 
 void ExperimentPanel::setRunning(bool running) {
   running_ = running;

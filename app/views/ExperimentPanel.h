@@ -9,6 +9,7 @@
 
 #include <vector>
 
+class LessonFlow;
 class QCheckBox;
 class QFormLayout;
 class QComboBox;
@@ -30,6 +31,8 @@ public:
   std::vector<shardlab::JobIssue> issues() const;
   QString issuesText() const;
   void setRunning(bool running);
+  // The lesson flow's runs: the form shows the job that starts, Stop while one runs.
+  void follow(LessonFlow& flow);
 
 Q_SIGNALS:
   void runRequested(const shardlab::JobConfig& config);

@@ -1,7 +1,10 @@
 #include "views/LabOpener.h"
 
-#include "quiz/bank/LabLoader.h"
+#include "models/AppSettings.h"
 #include "models/LessonCatalog.h"
+#include "quiz/bank/LabLoader.h"
+#include "views/LabPanel.h"
+#include "views/QuizPanel.h"
 #include "quiz/bank/LessonLibrary.h"
 #include "quiz/observations/Observation.h"
 #include "quiz/bank/QuestionBank.h"
@@ -46,6 +49,26 @@ LabOpenResult openLab(const QString& path) {
   for (const auto& d : diagnostics.all()) result.errors << QString::fromStdString(d.toString());
   if (!result.errors.isEmpty()) result.lab.reset();
   return result;
+}
+
+void installLab(const shardlab::quiz::Lab& lab, LessonCatalog& catalog, QuizPanel& quiz, LabPanel& panel) {
+  catalog.setLab(lab);
+  if (!lab.steps.empty())
+    if (const Lesson* first = catalog.find(QString::fromStdString(lab.steps.front().lesson)))
+      quiz.controller().setPlaceholderValues(first->placeholderValues());
+  quiz.setLab(lab);
+  panel.setLab(lab);
+}
+
+QString labTitle(const shardlab::quiz::Lab& lab) {
+  return QString::fromStdString(lab.title.get(AppSettings::effectiveLanguage().toStdString()));
+}
+
+QString labOpenedText(const shardlab::quiz::Lab& lab) {
+  return QCoreApplication::translate("LabOpener",
+                                     "Lab \"%1\" opened: %n step(s). Press \"Run this step\" in the Lab panel to start.",
+                                     nullptr, static_cast<int>(lab.steps.size()))
+      .arg(labTitle(lab));
 }
 
 void showLabErrors(QWidget* parent, const QString& path, const QStringList& errors) {

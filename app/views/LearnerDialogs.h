@@ -1,6 +1,6 @@
 // The learner's dialogs: the name asked at first start and from the Learner menu, and
 // the confirmation before "Reset my progress" (a shared lab PC passes from student to
-// student). Both are modal; tests call MainWindow::switchLearner and resetProgress,
+// student). Both are modal; tests call LearnerMenu::switchLearner and resetProgress,
 // which do the work without asking, and SHARDLAB_LEARNER skips the first-start question.
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "views/WorkspacePage.h"
 
+#include "models/JobText.h"
+#include "models/LessonCatalog.h"
 #include "models/LessonFlow.h"
 #include "models/PlaybackController.h"
 #include "models/TraceModel.h"
@@ -18,6 +20,7 @@
 
 #include <QButtonGroup>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -179,8 +182,50 @@ WorkspacePage::WorkspacePage(TraceModel& model, TraceModel& comparison, Playback
   };
   connect(compareView_, &CompareView::timeRequested, &playback_, seek);
   connect(timeline_, &TimelineView::timeRequested, &playback_, seek);
+  followFlow();
   retranslate();
   onModelReset();
+}
+
+void WorkspacePage::followFlow() {
+  connect(&flow_, &LessonFlow::lessonStarting, this, [this](const Lesson& lesson) {
+    clearComparison();
+    setLessonNote(lesson.sizingMarkdown()); // the size chosen for this machine; a lab's notes are in the Lab dock
+  });
+  connect(&flow_, &LessonFlow::jobStarting, this, [this](const shardlab::JobConfig& job) {
+    lessonCheck_->clear(); // a new run: the last lesson's check no longer describes what is shown
+    Q_EMIT showRequested();
+    showMessage(tr("Running: %1").arg(describeJob(job)), false);
+    playback_.setLive(true);
+    playback_.setFollowLive(true);
+  });
+  connect(&flow_, &LessonFlow::runFinished, this, [this] {
+    playback_.setLive(false);
+    playback_.setFollowLive(false);
+    playback_.fitDuration();
+    model_.breakdown(0); // the whole run's, not the last one computed while it streamed
+    refreshViews();
+  });
+  // A run that records nothing for a while says so, and when it will stop (its hang timeout).
+  connect(&flow_.runner(), &JobRunner::silenceChanged, this, [this](const QString& text) {
+    if (!text.isEmpty()) showMessage(text, true);
+    else if (flow_.runner().isRunning()) showMessage(tr("Running: %1").arg(describeJob(flow_.runner().config())), false);
+  });
+}
+
+void WorkspacePage::showTrace(shardlab::trace::Trace trace) {
+  playback_.setLive(false);
+  compare_.clear();
+  clearComparison();
+  model_.setTrace(std::move(trace));
+  playback_.fitDuration();
+  setLessonNote(QString());
+}
+
+void WorkspacePage::compareWithTrace(const QString& path) {
+  const QString err = compare_.loadFile(path);
+  if (!err.isEmpty()) showMessage(err, true);
+  compareWithFile(QFileInfo(path).fileName());
 }
 
 bool WorkspacePage::comparisonShown() const { return !compare_.isEmpty(); }

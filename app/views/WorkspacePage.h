@@ -9,6 +9,7 @@
 #pragma once
 
 #include "trace/Replay.h"
+#include "trace/Trace.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -75,6 +76,11 @@ public:
   QString message() const { return message_; }
   // The lesson's sizing note (Markdown; "" hides it). Hidden while presenting.
   void setLessonNote(const QString& markdown);
+  // A trace read from a file is the run now (not live, no comparison, no lesson note).
+  void showTrace(shardlab::trace::Trace trace);
+  // File → Compare with trace: the file beside the run in Plots and the ledger; a file
+  // that cannot be read says why in the message.
+  void compareWithTrace(const QString& path);
   // A comparison: the second run beside the first in Both runs, Plots and the ledger.
   void showComparison(const QString& labelA, const QString& labelB);
   // A trace opened to compare with (File → Compare with trace): in Plots and the ledger.
@@ -101,6 +107,9 @@ protected:
   bool event(QEvent* e) override;
 
 private:
+  // The lesson flow's runs: the playback goes live while one streams, the message says
+  // what runs (or that it has been silent), the last lesson's check and comparison go.
+  void followFlow();
   void onModelReset();
   // The "Both runs" tab is offered while there is a comparison run.
   void syncCompareTab();

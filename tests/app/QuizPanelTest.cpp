@@ -12,6 +12,7 @@
 #include "quiz/progress/ProgressLocation.h"
 #include "quiz/bank/QuestionBank.h"
 #include "views/GuidePanel.h"
+#include "views/LearnerMenu.h"
 #include "views/QuizPanel.h"
 #include "views/ExperimentPanel.h"
 #include "views/ReviewView.h"
@@ -411,7 +412,7 @@ TEST(QuizState, TicksAndPredictionsBelongToTheLearner) {
   {
     MainWindow w;
     auto* quiz = w.quizPanel();
-    w.switchLearner(QStringLiteral("Anna"));
+    w.learnerMenu()->switchLearner(QStringLiteral("Anna"));
     // The file shardlab-quiz finds without Qt is the one the app writes (ProgressLocation.h).
     const auto dataDir = shardlab::quiz::dataDirectory(QCoreApplication::organizationName().toStdString(),
                                                        QCoreApplication::applicationName().toStdString());
@@ -431,7 +432,7 @@ TEST(QuizState, TicksAndPredictionsBelongToTheLearner) {
     EXPECT_TRUE(list->item(0)->text().startsWith(QStringLiteral("✓"))) << list->item(0)->text().toStdString();
     EXPECT_FALSE(list->item(1)->text().startsWith(QStringLiteral("✓")));
     // Another learner at the same PC: no ticks, no prediction, an empty review.
-    w.switchLearner(QStringLiteral("Boris"));
+    w.learnerMenu()->switchLearner(QStringLiteral("Boris"));
     EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
     EXPECT_TRUE(quiz->predictionResult().isEmpty()) << quiz->predictionResult().toStdString();
     EXPECT_EQ(quiz->review()->answerCount(), 0);
@@ -440,10 +441,10 @@ TEST(QuizState, TicksAndPredictionsBelongToTheLearner) {
   MainWindow w;
   EXPECT_EQ(w.quizPanel()->controller().learner(), QStringLiteral("Boris"));
   EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
-  w.switchLearner(QStringLiteral("Anna"));
+  w.learnerMenu()->switchLearner(QStringLiteral("Anna"));
   EXPECT_TRUE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
   // Reset my progress (the menu confirms first; this is what it does then).
-  w.resetProgress();
+  w.learnerMenu()->resetProgress();
   EXPECT_FALSE(w.startPage()->isCompleted(QStringLiteral("ddp-replicas")));
   EXPECT_TRUE(shardlab::quiz::Progress::load(w.quizPanel()->progress().file()).answers().empty()) << "saved";
 }
