@@ -10,6 +10,8 @@
 #include "views/Appearance.h"
 #include "job/ExitCodes.h"
 #include "models/JobRunner.h"
+#include "models/LessonCatalog.h"
+#include "models/QuizController.h"
 #include "views/ExperimentPanel.h"
 #include "views/LearnerDialogs.h"
 #include "views/LabPanel.h"
@@ -20,6 +22,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QGuiApplication>
+#include <QMessageBox>
 #include <QProcess>
 #include <QTimer>
 
@@ -100,6 +104,14 @@ int main(int argc, char** argv) {
   // a cancelled dialog records for the unnamed learner and asks again at the next start.)
   if (!cli.isSet(shot) && !AppSettings::learnerAsked())
     if (const auto name = LearnerDialogs::askName(nullptr, QString())) AppSettings::setLearner(*name);
+  // A damaged install is named before any view needs a question's sentence.
+  if (const QString problem = QuizController::useSentences(LessonCatalog::assetsDirectory()); !problem.isEmpty()) {
+    const QString text = QCoreApplication::translate("main", "shardlab: the quiz's sentences could not be loaded: %1").arg(problem);
+    say(text);
+    if (!cli.isSet(shot) && QGuiApplication::platformName() != QLatin1String("offscreen"))
+      QMessageBox::critical(nullptr, QStringLiteral("ShardLab"), text);
+    return 2;
+  }
   MainWindow w;
   if (AppSettings::presentation()) w.setPresentationLayout(true);
   {

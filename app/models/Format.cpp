@@ -112,10 +112,22 @@ QString Format::categoryName(st::Category c) {
   }
 }
 
+QString Format::kindLetter(st::Kind k) {
+  switch (k) {
+  case st::Kind::Forward: return QStringLiteral("F");
+  case st::Kind::Backward:
+  case st::Kind::BackwardInput: return QStringLiteral("B");
+  case st::Kind::BackwardWeight: return QStringLiteral("W");
+  default: return QStringLiteral("O");
+  }
+}
+
 QString Format::kindName(st::Kind k) {
   switch (k) {
   case st::Kind::Forward: return tr("forward");
   case st::Kind::Backward: return tr("backward");
+  case st::Kind::BackwardInput: return tr("backward, input gradient");
+  case st::Kind::BackwardWeight: return tr("backward, weight gradients");
   case st::Kind::Optimizer: return tr("optimizer");
   case st::Kind::AllGather: return tr("all-gather");
   case st::Kind::ReduceScatter: return tr("reduce-scatter");

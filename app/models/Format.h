@@ -29,6 +29,9 @@ public:
   static QString failureReason(const QString& reason);
   static QString categoryName(shardlab::trace::Category c); // "optimizer state"
   static QString kindName(shardlab::trace::Kind k);         // "all-gather"
+  // The letter a compute block carries in the pipeline diagram: F, B, W (a split
+  // backward's weight gradients) or O (the optimizer).
+  static QString kindLetter(shardlab::trace::Kind k);
   // "all-gather of embedding in step 3", "receive from rank 0 of block1 in step 2 (micro-batch 0)"
   static QString call(shardlab::trace::Kind kind, const QString& unit, int step, int micro, int peer = -1);
 };

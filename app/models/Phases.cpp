@@ -13,6 +13,8 @@ namespace st = shardlab::trace;
 namespace {
 // The order of a step's phases, for ties in time.
 int order(st::Kind k) { return k == st::Kind::Forward ? 0 : k == st::Kind::Backward ? 1 : 2; }
+// A split backward's two halves (input and weight gradients) are one backward phase.
+st::Kind phaseOf(st::Kind k) { return st::isBackward(k) ? st::Kind::Backward : k; }
 } // namespace
 
 const std::vector<Phase>& PhaseIndex::phases(const TraceModel& model) {
@@ -25,13 +27,13 @@ const std::vector<Phase>& PhaseIndex::phases(const TraceModel& model) {
   Starts first;
   std::vector<Starts> firstOnRank(static_cast<std::size_t>(std::max(0, model.rankCount())));
   auto note = [](Starts& starts, const st::Event& e) {
-    const auto key = std::pair{e.step, static_cast<int>(e.kind)};
+    const auto key = std::pair{e.step, static_cast<int>(phaseOf(e.kind))};
     const auto it = starts.find(key);
     if (it == starts.end() || e.t0 < it->second) starts[key] = e.t0;
   };
   for (const auto& e : model.trace().events) {
     if (e.record != st::Record::Op || e.step < 0) continue;
-    if (e.kind != st::Kind::Forward && e.kind != st::Kind::Backward && e.kind != st::Kind::Optimizer) continue;
+    if (e.kind != st::Kind::Forward && !st::isBackward(e.kind) && e.kind != st::Kind::Optimizer) continue;
     note(first, e);
     if (e.rank >= 0 && static_cast<std::size_t>(e.rank) < firstOnRank.size())
       note(firstOnRank[static_cast<std::size_t>(e.rank)], e);
@@ -71,7 +73,7 @@ int PhaseIndex::opStarting(const TraceModel& model, const Phase& phase) {
     for (int i : model.lane(r, TraceModel::Lane::Compute)) {
       const auto& e = model.event(i);
       if (e.t0 > phase.start) break;
-      if (e.t0 == phase.start && e.kind == phase.kind && e.step == phase.step) return i;
+      if (e.t0 == phase.start && phaseOf(e.kind) == phase.kind && e.step == phase.step) return i;
     }
   return -1;
 }

@@ -6,6 +6,7 @@
 #include "models/TraceModel.h"
 
 #include "quiz/bank/LessonLibrary.h"
+#include "quiz/observations/ObservationMessages.h"
 #include "quiz/observations/PredictionCheck.h"
 #include "quiz/observations/TraceHash.h"
 #include "quiz/progress/ProgressLocation.h"
@@ -114,6 +115,16 @@ QString QuizController::predictionText(const QString& lang) const {
   if (!prediction_) return {};
   const std::string l = lang.toStdString();
   return QString::fromStdString(sq::fillPlaceholders(prediction_->text.get(l), l, placeholderValues_));
+}
+
+QString QuizController::useSentences(const QString& assetsDir) {
+  if (assetsDir.isEmpty()) return tr("no assets folder was found, so the quiz has no sentences");
+  try {
+    sq::useObservationAssets(std::filesystem::path(assetsDir.toStdString()));
+  } catch (const std::exception& e) {
+    return QString::fromUtf8(e.what());
+  }
+  return QString();
 }
 
 void QuizController::setLab(const sq::Lab& lab) {

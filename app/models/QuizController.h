@@ -35,6 +35,11 @@ class TraceModel;
 class QuizController : public QObject {
   Q_OBJECT
 public:
+  // Loads the observation questions' sentences (`assetsDir`/observations) for every quiz
+  // from now on. Empty when they loaded; else what is wrong, naming the file: the app says
+  // so at its start, since a question about a run needs them (a damaged install).
+  static QString useSentences(const QString& assetsDir);
+
   struct Item {
     shardlab::quiz::AttemptItem item;
     std::optional<shardlab::quiz::ObservedQuestion> observed; // a question about the run

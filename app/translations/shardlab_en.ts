@@ -38,26 +38,6 @@
 <context>
     <name>Captions</name>
     <message>
-        <source>%1 ns</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 µs</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 and %2</source>
-        <translation></translation>
-    </message>
-    <message>
         <source> (micro-batch %1)</source>
         <translation></translation>
     </message>
@@ -112,22 +92,6 @@
         <source>frees</source>
         <translation></translation>
     </message>
-    <message>
-        <source>KiB</source>
-        <translation>KiB</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>MiB</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>GiB</translation>
-    </message>
-    <message>
-        <source>B</source>
-        <translation>B</translation>
-    </message>
     <message numerus="yes">
         <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
         <translation>
@@ -152,34 +116,6 @@
     </message>
     <message>
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>exited with status %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>killed by signal %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>killed by signal %1 (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>stopped the job (MPI_Abort, error code %1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -544,6 +480,21 @@
         <comment>a call of a unit</comment>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%1… (%n more characters in the trace)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>backward, input gradient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>backward, weight gradients</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -562,6 +513,41 @@
     <message>
         <source>Available once this lesson&apos;s run is over.</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation></translation>
     </message>
 </context>
 <context>
@@ -728,6 +714,26 @@
     </message>
     <message>
         <source>&apos;%1&apos; names no host (one host per line, e.g. &apos;lab-pc-01 slots=4&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the attention heads (%1) must divide hidden (%2): each head has hidden / heads dimensions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tensor-parallel degree (%1) must divide the attention heads (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 tokens is more than the %3 tokens a batch may hold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the GPT trains under ddp and fsdp so far (the strategy is %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to fill the time a stage waits for its neighbours</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -994,6 +1000,37 @@
     </message>
 </context>
 <context>
+    <name>LearnerMenu</name>
+    <message>
+        <source>L&amp;earner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LedgerView</name>
     <message>
         <source>Rank</source>
@@ -1139,26 +1176,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>%v / %m steps</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Pipeline</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Plots</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Experiment</source>
         <translation></translation>
     </message>
@@ -1199,10 +1216,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>this run</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Export &amp;Chrome trace…</source>
         <translation></translation>
     </message>
@@ -1235,115 +1248,11 @@
         <translation></translation>
     </message>
     <message>
-        <source>Play / pause</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next event</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Previous event</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next collective</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Previous collective</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next phase</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Previous phase</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>End</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Faster</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Slower</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation></translation>
     </message>
     <message>
-        <source>Light theme</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Dark theme</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Presentation mode (large)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Larger text</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Smaller text</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;About ShardLab</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>About ShardLab</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>This trace could not be read completely: %1</source>
         <translation></translation>
     </message>
     <message>
@@ -1352,10 +1261,6 @@
     </message>
     <message>
         <source>ShardLab — %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
         <translation></translation>
     </message>
     <message>
@@ -1390,23 +1295,7 @@
         </translation>
     </message>
     <message>
-        <source>The lab %1 is not valid.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Lab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is empty: there is no trace in it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 The run on screen stays.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 holds no trace.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1417,13 +1306,6 @@
         <source>Picture of the window saved to %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
-        <translation>
-            <numerusform>Lab &quot;%1&quot; opened: %n step. Press &quot;Run this step&quot; in the Lab panel to start.</numerusform>
-            <numerusform>Lab &quot;%1&quot; opened: %n steps. Press &quot;Run this step&quot; in the Lab panel to start.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Guide</source>
         <translation type="unfinished"></translation>
@@ -1433,83 +1315,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>L&amp;earner</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Switch learner…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Reset my progress…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Learner: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no name)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Answers are now recorded for %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your progress was reset.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Schedule alone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Projected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What this run measured on this machine.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Both runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quiz overlay (presentation)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hide (F9)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hide the quiz; F9 shows it again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory ledger</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>no run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1566,89 +1372,6 @@
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
         <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Palette</name>
-    <message>
-        <source>parameter shard</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>parameter replica</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>gathered parameters</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>gradients</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>gradient shard</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>optimizer state</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>activations</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>comm buffers</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>forward</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>all-gather</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>reduce-scatter</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>all-reduce</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>send</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>receive</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>broadcast</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>waiting for an activation</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>waiting for a gradient</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>waiting for a collective</source>
-        <translation></translation>
     </message>
 </context>
 <context>
@@ -2042,6 +1765,13 @@
     </message>
 </context>
 <context>
+    <name>QuizController</name>
+    <message>
+        <source>no assets folder was found, so the quiz has no sentences</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>QuizOverlay</name>
     <message>
         <source>Quiz</source>
@@ -2140,6 +1870,13 @@
     </message>
     <message>
         <source>Show me the moment</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QuizPlace</name>
+    <message>
+        <source>Quiz overlay (presentation)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2266,26 +2003,6 @@
 <context>
     <name>RunEnding</name>
     <message>
-        <source>%1 from rank %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 to rank %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 in step %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (micro-batch %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rank %1 failed: %2.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2366,41 +2083,6 @@
     <message>
         <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
         <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>HelpMenu</name>
-    <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;About ShardLab</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>About ShardLab</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation></translation>
     </message>
 </context>
 <context>
@@ -2755,6 +2437,22 @@
             <numerusform>%1, line %2: %3; %Ln lines that are no record were skipped, the first here, and the other lines were read.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This trace could not be read completely: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WorkspacePage</name>
@@ -2816,6 +2514,10 @@
     </message>
     <message>
         <source>no run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2908,6 +2610,10 @@
     <message>
         <source>View to show: ranks, both, pipeline, plots, compare, summary, ledger, quiz.</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>shardlab: the quiz&apos;s sentences could not be loaded: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -38,26 +38,6 @@
 <context>
     <name>Captions</name>
     <message>
-        <source>%1 ns</source>
-        <translation>%1 ns</translation>
-    </message>
-    <message>
-        <source>%1 µs</source>
-        <translation>%1 µs</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>%1 and %2</source>
-        <translation>%1 et %2</translation>
-    </message>
-    <message>
         <source> (micro-batch %1)</source>
         <translation> (micro-lot %1)</translation>
     </message>
@@ -112,22 +92,6 @@
         <source>frees</source>
         <translation>libère</translation>
     </message>
-    <message>
-        <source>KiB</source>
-        <translation>Kio</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>Mio</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>Gio</translation>
-    </message>
-    <message>
-        <source>B</source>
-        <translation>o</translation>
-    </message>
     <message numerus="yes">
         <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
         <translation>
@@ -153,34 +117,6 @@
     <message>
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
         <translation>%1 · le rang %2 en a passé %3 à attendre un cœur de processeur (temps processeur %4)</translation>
-    </message>
-    <message>
-        <source>exited with status %1</source>
-        <translation>s’est terminé avec le code %1</translation>
-    </message>
-    <message>
-        <source>killed by signal %1</source>
-        <translation>tué par le signal %1</translation>
-    </message>
-    <message>
-        <source>killed by signal %1 (%2)</source>
-        <translation>tué par le signal %1 (%2)</translation>
-    </message>
-    <message>
-        <source>stopped the job (MPI_Abort, error code %1)</source>
-        <translation>a arrêté la tâche (MPI_Abort, code d’erreur %1)</translation>
-    </message>
-    <message>
-        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
-        <translation>mémoire insuffisante sur le rang %1 : il faut %2 (%3), budget %4, %5 détenus</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 de %2</translation>
-    </message>
-    <message>
-        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
-        <translation>blocage : %1 n’était pas terminé après %2 s (Délai de blocage dans le formulaire Expérience) ; son enregistreur de vol est dans la trace</translation>
     </message>
 </context>
 <context>
@@ -544,6 +480,21 @@
         <comment>a call of a unit</comment>
         <translation>%1 de %2</translation>
     </message>
+    <message numerus="yes">
+        <source>%1… (%n more characters in the trace)</source>
+        <translation>
+            <numerusform>%1… (%n caractère de plus dans la trace)</numerusform>
+            <numerusform>%1… (%n caractères de plus dans la trace)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>backward, input gradient</source>
+        <translation>passe arrière, gradient d’entrée</translation>
+    </message>
+    <message>
+        <source>backward, weight gradients</source>
+        <translation>passe arrière, gradients des poids</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -562,6 +513,41 @@
     <message>
         <source>Available once this lesson&apos;s run is over.</source>
         <translation>Disponible une fois l&apos;exécution de cette leçon terminée.</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l&apos;a (cliquez sur une vue pour lui donner le focus). Dans un champ de texte en cours de saisie, Espace et les flèches tapent et déplacent le curseur ; enregistrer une prédiction rend les touches à la vue.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Dans la chronologie : la molette zoome, le glisser déplace, un clic place la tête de lecture.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Aide</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation>À &amp;propos de ShardLab</translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation>À propos de ShardLab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petites tâches réelles sous Open MPI et en rejouant ce qu&apos;elles ont enregistré.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -729,6 +715,26 @@
     <message>
         <source>&apos;%1&apos; names no host (one host per line, e.g. &apos;lab-pc-01 slots=4&apos;)</source>
         <translation>&apos;%1&apos; ne nomme aucun hôte (un hôte par ligne, p. ex. &apos;lab-pc-01 slots=4&apos;)</translation>
+    </message>
+    <message>
+        <source>the attention heads (%1) must divide hidden (%2): each head has hidden / heads dimensions</source>
+        <translation>le nombre de têtes d’attention (%1) doit diviser hidden (%2) : chaque tête a hidden / têtes dimensions</translation>
+    </message>
+    <message>
+        <source>the tensor-parallel degree (%1) must divide the attention heads (%2)</source>
+        <translation>le degré de parallélisme tensoriel (%1) doit diviser le nombre de têtes d’attention (%2)</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 tokens is more than the %3 tokens a batch may hold</source>
+        <translation>un lot de %1 séquences de %2 jetons dépasse les %3 jetons qu’un lot peut contenir</translation>
+    </message>
+    <message>
+        <source>the GPT trains under ddp and fsdp so far (the strategy is %1)</source>
+        <translation>le GPT s’entraîne pour l’instant sous ddp et fsdp (la stratégie est %1)</translation>
+    </message>
+    <message>
+        <source>the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to fill the time a stage waits for its neighbours</source>
+        <translation>l’ordonnancement %1 demande au moins 2 étages (rangs) : ses gradients des poids attendent pour remplir le temps où un étage attend ses voisins</translation>
     </message>
 </context>
 <context>
@@ -1002,6 +1008,37 @@
     </message>
 </context>
 <context>
+    <name>LearnerMenu</name>
+    <message>
+        <source>L&amp;earner</source>
+        <translation>A&amp;pprenant</translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation>&amp;Changer d&apos;apprenant…</translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation>&amp;Réinitialiser ma progression…</translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation>Les réponses sont désormais enregistrées pour %1.</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(sans nom)</translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation>Votre progression a été réinitialisée.</translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation>Apprenant : %1</translation>
+    </message>
+</context>
+<context>
     <name>LedgerView</name>
     <message>
         <source>Rank</source>
@@ -1147,26 +1184,6 @@
         <translation>ShardLab</translation>
     </message>
     <message>
-        <source>%v / %m steps</source>
-        <translation>%v / %m pas</translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation>Rangs</translation>
-    </message>
-    <message>
-        <source>Pipeline</source>
-        <translation>Pipeline</translation>
-    </message>
-    <message>
-        <source>Plots</source>
-        <translation>Graphiques</translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation>Résumé</translation>
-    </message>
-    <message>
         <source>Experiment</source>
         <translation>Expérience</translation>
     </message>
@@ -1207,10 +1224,6 @@
         <translation>Comparer avec une trace</translation>
     </message>
     <message>
-        <source>this run</source>
-        <translation>cette exécution</translation>
-    </message>
-    <message>
         <source>Export &amp;Chrome trace…</source>
         <translation>Exporter une trace &amp;Chrome…</translation>
     </message>
@@ -1243,116 +1256,12 @@
         <translation>&amp;Lecture</translation>
     </message>
     <message>
-        <source>Play / pause</source>
-        <translation>Lecture / pause</translation>
-    </message>
-    <message>
-        <source>Next event</source>
-        <translation>Événement suivant</translation>
-    </message>
-    <message>
-        <source>Previous event</source>
-        <translation>Événement précédent</translation>
-    </message>
-    <message>
-        <source>Next collective</source>
-        <translation>Opération collective suivante</translation>
-    </message>
-    <message>
-        <source>Previous collective</source>
-        <translation>Opération collective précédente</translation>
-    </message>
-    <message>
-        <source>Next phase</source>
-        <translation>Phase suivante</translation>
-    </message>
-    <message>
-        <source>Previous phase</source>
-        <translation>Phase précédente</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>Début</translation>
-    </message>
-    <message>
-        <source>End</source>
-        <translation>Fin</translation>
-    </message>
-    <message>
-        <source>Faster</source>
-        <translation>Plus vite</translation>
-    </message>
-    <message>
-        <source>Slower</source>
-        <translation>Plus lent</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>&amp;Affichage</translation>
     </message>
     <message>
-        <source>Light theme</source>
-        <translation>Thème clair</translation>
-    </message>
-    <message>
-        <source>Dark theme</source>
-        <translation>Thème sombre</translation>
-    </message>
-    <message>
-        <source>Presentation mode (large)</source>
-        <translation>Mode présentation (grand)</translation>
-    </message>
-    <message>
-        <source>Larger text</source>
-        <translation>Texte plus grand</translation>
-    </message>
-    <message>
-        <source>Smaller text</source>
-        <translation>Texte plus petit</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>Langue</translation>
-    </message>
-    <message>
         <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
         <translation>Langue changée. Le panneau d&apos;expérience, la barre de lecture et le journal passent à la nouvelle langue après un redémarrage.</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Aide</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>&amp;Raccourcis clavier</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation>Raccourcis clavier</translation>
-    </message>
-    <message>
-        <source>&amp;About ShardLab</source>
-        <translation>À &amp;propos de ShardLab</translation>
-    </message>
-    <message>
-        <source>About ShardLab</source>
-        <translation>À propos de ShardLab</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petites tâches réelles sous Open MPI et en rejouant ce qu&apos;elles ont enregistré.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l&apos;a (cliquez sur une vue pour lui donner le focus). Dans un champ de texte en cours de saisie, Espace et les flèches tapent et déplacent le curseur ; enregistrer une prédiction rend les touches à la vue.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Dans la chronologie : la molette zoome, le glisser déplace, un clic place la tête de lecture.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>This trace could not be read completely: %1</source>
-        <translation>Cette trace n&apos;a pas pu être lue entièrement : %1</translation>
     </message>
     <message>
         <source>There is no lesson &apos;%1&apos;.</source>
@@ -1361,10 +1270,6 @@
     <message>
         <source>ShardLab — %1</source>
         <translation>ShardLab — %1</translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
-        <translation>En cours : %1</translation>
     </message>
     <message>
         <source>run A</source>
@@ -1398,24 +1303,8 @@
         </translation>
     </message>
     <message>
-        <source>The lab %1 is not valid.</source>
-        <translation>Le TP %1 n&apos;est pas valide.</translation>
-    </message>
-    <message>
         <source>Lab</source>
         <translation>TP</translation>
-    </message>
-    <message>
-        <source>%1 is empty: there is no trace in it.</source>
-        <translation>%1 est vide : il ne contient aucune trace.</translation>
-    </message>
-    <message>
-        <source>%1 The run on screen stays.</source>
-        <translation>%1 L&apos;exécution affichée reste à l&apos;écran.</translation>
-    </message>
-    <message>
-        <source>%1 holds no trace.</source>
-        <translation>%1 ne contient aucune trace.</translation>
     </message>
     <message>
         <source>Chrome trace written to %1</source>
@@ -1424,13 +1313,6 @@
     <message>
         <source>Picture of the window saved to %1</source>
         <translation>Image de la fenêtre enregistrée dans %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
-        <translation>
-            <numerusform>TP « %1 » ouvert : %n étape. Appuyez sur « Lancer cette étape » dans le panneau TP pour commencer.</numerusform>
-            <numerusform>TP « %1 » ouvert : %n étapes. Appuyez sur « Lancer cette étape » dans le panneau TP pour commencer.</numerusform>
-        </translation>
     </message>
     <message>
         <source>Guide</source>
@@ -1441,84 +1323,8 @@
         <translation>Votre fichier de progression n&apos;a pas pu être lu ; le quiz repart de zéro : %1</translation>
     </message>
     <message>
-        <source>L&amp;earner</source>
-        <translation>A&amp;pprenant</translation>
-    </message>
-    <message>
-        <source>&amp;Switch learner…</source>
-        <translation>&amp;Changer d&apos;apprenant…</translation>
-    </message>
-    <message>
-        <source>&amp;Reset my progress…</source>
-        <translation>&amp;Réinitialiser ma progression…</translation>
-    </message>
-    <message>
-        <source>Learner: %1</source>
-        <translation>Apprenant : %1</translation>
-    </message>
-    <message>
-        <source>(no name)</source>
-        <translation>(sans nom)</translation>
-    </message>
-    <message>
-        <source>Answers are now recorded for %1.</source>
-        <translation>Les réponses sont désormais enregistrées pour %1.</translation>
-    </message>
-    <message>
-        <source>Your progress was reset.</source>
-        <translation>Votre progression a été réinitialisée.</translation>
-    </message>
-    <message>
-        <source>Measured</source>
-        <translation>Mesuré</translation>
-    </message>
-    <message>
-        <source>Schedule alone</source>
-        <translation>Ordonnancement seul</translation>
-    </message>
-    <message>
-        <source>Projected</source>
-        <translation>Projeté</translation>
-    </message>
-    <message>
-        <source>What this run measured on this machine.</source>
-        <translation>Ce que cette exécution a mesuré sur cette machine.</translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
-        <translation>Rejeu du graphe de dépendances de cette exécution, communications gratuites et chaque opération à son temps enregistré le plus court : ce que coûte l&apos;ordonnancement seul. Un calcul sur la trace, pas une nouvelle exécution.</translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
-        <translation>Rejeu du graphe de cette exécution, chaque transfert coûté sur %1 (docs/replay.md) et chaque opération à son temps enregistré le plus court. Un calcul sur la trace, pas une nouvelle exécution.</translation>
-    </message>
-    <message>
-        <source>Both runs</source>
-        <translation>Les deux exécutions</translation>
-    </message>
-    <message>
-        <source>Quiz overlay (presentation)</source>
-        <translation>Quiz en surimpression (présentation)</translation>
-    </message>
-    <message>
-        <source>Hide (F9)</source>
-        <translation>Masquer (F9)</translation>
-    </message>
-    <message>
-        <source>Hide the quiz; F9 shows it again.</source>
-        <translation>Masquer le quiz ; F9 le réaffiche.</translation>
-    </message>
-    <message>
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation>%1 — les deux exécutions côte à côte dans « Les deux exécutions » ; leurs chiffres dans Graphiques → Comparer les exécutions.</translation>
-    </message>
-    <message>
-        <source>Memory ledger</source>
-        <translation>Bilan mémoire</translation>
-    </message>
-    <message>
-        <source>no run</source>
-        <translation>aucune exécution</translation>
     </message>
 </context>
 <context>
@@ -1574,89 +1380,6 @@
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
         <translation>il manque %1 : l&apos;exécution s&apos;est arrêtée, mémoire insuffisante, avant que tout soit alloué</translation>
-    </message>
-</context>
-<context>
-    <name>Palette</name>
-    <message>
-        <source>parameter shard</source>
-        <translation>shard de paramètres</translation>
-    </message>
-    <message>
-        <source>parameter replica</source>
-        <translation>réplique des paramètres</translation>
-    </message>
-    <message>
-        <source>gathered parameters</source>
-        <translation>paramètres rassemblés</translation>
-    </message>
-    <message>
-        <source>gradients</source>
-        <translation>gradients</translation>
-    </message>
-    <message>
-        <source>gradient shard</source>
-        <translation>shard de gradients</translation>
-    </message>
-    <message>
-        <source>optimizer state</source>
-        <translation>état de l&apos;optimiseur</translation>
-    </message>
-    <message>
-        <source>activations</source>
-        <translation>activations</translation>
-    </message>
-    <message>
-        <source>comm buffers</source>
-        <translation>tampons de communication</translation>
-    </message>
-    <message>
-        <source>forward</source>
-        <translation>passe avant</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>passe arrière</translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation>optimiseur</translation>
-    </message>
-    <message>
-        <source>all-gather</source>
-        <translation>all-gather</translation>
-    </message>
-    <message>
-        <source>reduce-scatter</source>
-        <translation>reduce-scatter</translation>
-    </message>
-    <message>
-        <source>all-reduce</source>
-        <translation>all-reduce</translation>
-    </message>
-    <message>
-        <source>send</source>
-        <translation>envoi</translation>
-    </message>
-    <message>
-        <source>receive</source>
-        <translation>réception</translation>
-    </message>
-    <message>
-        <source>broadcast</source>
-        <translation>broadcast</translation>
-    </message>
-    <message>
-        <source>waiting for an activation</source>
-        <translation>attente d&apos;une activation</translation>
-    </message>
-    <message>
-        <source>waiting for a gradient</source>
-        <translation>attente d&apos;un gradient</translation>
-    </message>
-    <message>
-        <source>waiting for a collective</source>
-        <translation>attente d&apos;une opération collective</translation>
     </message>
 </context>
 <context>
@@ -2050,6 +1773,13 @@
     </message>
 </context>
 <context>
+    <name>QuizController</name>
+    <message>
+        <source>no assets folder was found, so the quiz has no sentences</source>
+        <translation>aucun dossier de ressources n’a été trouvé : le quiz n’a donc pas de phrases</translation>
+    </message>
+</context>
+<context>
     <name>QuizOverlay</name>
     <message>
         <source>Quiz</source>
@@ -2149,6 +1879,13 @@
     <message>
         <source>Show me the moment</source>
         <translation>Montrez-moi le moment</translation>
+    </message>
+</context>
+<context>
+    <name>QuizPlace</name>
+    <message>
+        <source>Quiz overlay (presentation)</source>
+        <translation>Quiz en surimpression (présentation)</translation>
     </message>
 </context>
 <context>
@@ -2274,26 +2011,6 @@
 <context>
     <name>RunEnding</name>
     <message>
-        <source>%1 from rank %2</source>
-        <translation>%1 du rang %2</translation>
-    </message>
-    <message>
-        <source>%1 to rank %2</source>
-        <translation>%1 vers le rang %2</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 de %2</translation>
-    </message>
-    <message>
-        <source>%1 in step %2</source>
-        <translation>%1 au pas %2</translation>
-    </message>
-    <message>
-        <source>%1 (micro-batch %2)</source>
-        <translation>%1 (micro-lot %2)</translation>
-    </message>
-    <message>
         <source>Rank %1 failed: %2.</source>
         <translation>Le rang %1 a échoué : %2.</translation>
     </message>
@@ -2374,41 +2091,6 @@
     <message>
         <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
         <translation>Blocage après %1 s (Délai de blocage dans le formulaire Expérience) :</translation>
-    </message>
-</context>
-<context>
-    <name>HelpMenu</name>
-    <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Ils fonctionnent où que soit le focus dans la fenêtre, y compris quand la chronologie ou la vue des rangs l&apos;a (cliquez sur une vue pour lui donner le focus). Dans un champ de texte en cours de saisie, Espace et les flèches tapent et déplacent le curseur ; enregistrer une prédiction rend les touches à la vue.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Dans la chronologie : la molette zoome, le glisser déplace, un clic place la tête de lecture.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Aide</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>&amp;Raccourcis clavier</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation>Raccourcis clavier</translation>
-    </message>
-    <message>
-        <source>&amp;About ShardLab</source>
-        <translation>À &amp;propos de ShardLab</translation>
-    </message>
-    <message>
-        <source>About ShardLab</source>
-        <translation>À propos de ShardLab</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Enseigne l&apos;entraînement distribué en lançant de petites tâches réelles sous Open MPI et en rejouant ce qu&apos;elles ont enregistré.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2763,6 +2445,22 @@
             <numerusform>%1, ligne %2 : %3 ; %Ln lignes qui ne sont pas des enregistrements ont été ignorées, la première ici, et les autres lignes ont été lues.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation>%1 est vide : il ne contient aucune trace.</translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation>%1 L&apos;exécution affichée reste à l&apos;écran.</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation>%1 ne contient aucune trace.</translation>
+    </message>
+    <message>
+        <source>This trace could not be read completely: %1</source>
+        <translation>Cette trace n&apos;a pas pu être lue entièrement : %1</translation>
+    </message>
 </context>
 <context>
     <name>WorkspacePage</name>
@@ -2825,6 +2523,10 @@
     <message>
         <source>no run</source>
         <translation>aucune exécution</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>En cours : %1</translation>
     </message>
 </context>
 <context>
@@ -2916,6 +2618,10 @@
     <message>
         <source>View to show: ranks, both, pipeline, plots, compare, summary, ledger, quiz.</source>
         <translation>Vue à afficher : `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `ledger`, `quiz`.</translation>
+    </message>
+    <message>
+        <source>shardlab: the quiz&apos;s sentences could not be loaded: %1</source>
+        <translation>shardlab : les phrases du quiz n’ont pas pu être chargées : %1</translation>
     </message>
 </context>
 </TS>

@@ -38,26 +38,6 @@
 <context>
     <name>Captions</name>
     <message>
-        <source>%1 ns</source>
-        <translation>%1 нс</translation>
-    </message>
-    <message>
-        <source>%1 µs</source>
-        <translation>%1 мкс</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 мс</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 с</translation>
-    </message>
-    <message>
-        <source>%1 and %2</source>
-        <translation>%1 и %2</translation>
-    </message>
-    <message>
         <source> (micro-batch %1)</source>
         <translation> (микробатч %1)</translation>
     </message>
@@ -113,22 +93,6 @@
         <source>frees</source>
         <translation>освобождает</translation>
     </message>
-    <message>
-        <source>KiB</source>
-        <translation>КиБ</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>МиБ</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>ГиБ</translation>
-    </message>
-    <message>
-        <source>B</source>
-        <translation>Б</translation>
-    </message>
     <message numerus="yes">
         <source>Rank %1 all-gathers %2: %n shard(s) of %3 from ranks %4 — %5</source>
         <translation>
@@ -156,34 +120,6 @@
     <message>
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
         <translation>%1 · ранг %2 из них %3 ждал ядро процессора (процессорное время %4)</translation>
-    </message>
-    <message>
-        <source>exited with status %1</source>
-        <translation>завершился с кодом %1</translation>
-    </message>
-    <message>
-        <source>killed by signal %1</source>
-        <translation>убит сигналом %1</translation>
-    </message>
-    <message>
-        <source>killed by signal %1 (%2)</source>
-        <translation>убит сигналом %1 (%2)</translation>
-    </message>
-    <message>
-        <source>stopped the job (MPI_Abort, error code %1)</source>
-        <translation>остановил задачу (`MPI_Abort`, код ошибки %1)</translation>
-    </message>
-    <message>
-        <source>out of memory on rank %1: needs %2 for %3, budget %4, holding %5</source>
-        <translation>нехватка памяти на ранге %1: нужно %2 (%3), бюджет %4, занято %5</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>hang: %1 had not finished after %2 s (Hang timeout in the Experiment form); its flight recorder is in the trace</source>
-        <translation>зависание: %1 не завершилась за %2 с (Тайм-аут зависания в форме «Эксперимент»); её бортовой журнал записан в трассу</translation>
     </message>
 </context>
 <context>
@@ -547,6 +483,22 @@
         <comment>a call of a unit</comment>
         <translation>%1 для %2</translation>
     </message>
+    <message numerus="yes">
+        <source>%1… (%n more characters in the trace)</source>
+        <translation>
+            <numerusform>%1… (ещё %n символ в трассе)</numerusform>
+            <numerusform>%1… (ещё %n символа в трассе)</numerusform>
+            <numerusform>%1… (ещё %n символов в трассе)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>backward, input gradient</source>
+        <translation>обратный проход, градиент по входу</translation>
+    </message>
+    <message>
+        <source>backward, weight gradients</source>
+        <translation>обратный проход, градиенты весов</translation>
+    </message>
 </context>
 <context>
     <name>GuidePanel</name>
@@ -565,6 +517,41 @@
     <message>
         <source>Available once this lesson&apos;s run is over.</source>
         <translation>Доступно после завершения запуска этого урока.</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Они работают, где бы ни был фокус в окне, в том числе когда он на временной шкале или на виде рангов (щёлкните по виду, чтобы передать ему фокус). В редактируемом текстовом поле пробел и стрелки вводят текст и двигают курсор; после сохранения прогноза клавиши снова управляют видом.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;На временной шкале: колесо мыши масштабирует, перетаскивание сдвигает, щелчок ставит курсор воспроизведения.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Горячие клавиши</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Горячие клавиши</translation>
+    </message>
+    <message>
+        <source>&amp;About ShardLab</source>
+        <translation>&amp;О ShardLab</translation>
+    </message>
+    <message>
+        <source>About ShardLab</source>
+        <translation>О ShardLab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Обучает распределённому обучению: запускает небольшие реальные задачи под Open MPI и воспроизводит то, что они записали.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -732,6 +719,26 @@
     <message>
         <source>&apos;%1&apos; names no host (one host per line, e.g. &apos;lab-pc-01 slots=4&apos;)</source>
         <translation>в «%1» не указан ни один хост (один хост на строку, например «lab-pc-01 slots=4»)</translation>
+    </message>
+    <message>
+        <source>the attention heads (%1) must divide hidden (%2): each head has hidden / heads dimensions</source>
+        <translation>число голов внимания (%1) должно делить hidden (%2): у каждой головы hidden / heads измерений</translation>
+    </message>
+    <message>
+        <source>the tensor-parallel degree (%1) must divide the attention heads (%2)</source>
+        <translation>степень тензорного параллелизма (%1) должна делить число голов внимания (%2)</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 tokens is more than the %3 tokens a batch may hold</source>
+        <translation>батч из %1 последовательностей по %2 токенов больше, чем %3 токенов, которые может вместить батч</translation>
+    </message>
+    <message>
+        <source>the GPT trains under ddp and fsdp so far (the strategy is %1)</source>
+        <translation>GPT пока обучается только под ddp и fsdp (стратегия: %1)</translation>
+    </message>
+    <message>
+        <source>the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to fill the time a stage waits for its neighbours</source>
+        <translation>расписанию %1 нужны хотя бы 2 стадии (ранга): его градиенты весов ждут, заполняя время, пока стадия ждёт соседей</translation>
     </message>
 </context>
 <context>
@@ -1016,6 +1023,37 @@
     </message>
 </context>
 <context>
+    <name>LearnerMenu</name>
+    <message>
+        <source>L&amp;earner</source>
+        <translation>&amp;Учащийся</translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation>&amp;Сменить учащегося…</translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation>С&amp;бросить мой прогресс…</translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation>Теперь ответы записываются для учащегося: %1.</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(без имени)</translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation>Ваш прогресс сброшен.</translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation>Учащийся: %1</translation>
+    </message>
+</context>
+<context>
     <name>LedgerView</name>
     <message>
         <source>Rank</source>
@@ -1162,26 +1200,6 @@
         <translation>ShardLab</translation>
     </message>
     <message>
-        <source>%v / %m steps</source>
-        <translation>%v / %m шагов</translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation>Ранги</translation>
-    </message>
-    <message>
-        <source>Pipeline</source>
-        <translation>Конвейер</translation>
-    </message>
-    <message>
-        <source>Plots</source>
-        <translation>Графики</translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation>Сводка</translation>
-    </message>
-    <message>
         <source>Experiment</source>
         <translation>Эксперимент</translation>
     </message>
@@ -1222,10 +1240,6 @@
         <translation>Сравнить с трассой</translation>
     </message>
     <message>
-        <source>this run</source>
-        <translation>этот запуск</translation>
-    </message>
-    <message>
         <source>Export &amp;Chrome trace…</source>
         <translation>Экспорт трассы &amp;Chrome…</translation>
     </message>
@@ -1258,116 +1272,12 @@
         <translation>&amp;Воспроизведение</translation>
     </message>
     <message>
-        <source>Play / pause</source>
-        <translation>Пуск / пауза</translation>
-    </message>
-    <message>
-        <source>Next event</source>
-        <translation>Следующее событие</translation>
-    </message>
-    <message>
-        <source>Previous event</source>
-        <translation>Предыдущее событие</translation>
-    </message>
-    <message>
-        <source>Next collective</source>
-        <translation>Следующая коллективная операция</translation>
-    </message>
-    <message>
-        <source>Previous collective</source>
-        <translation>Предыдущая коллективная операция</translation>
-    </message>
-    <message>
-        <source>Next phase</source>
-        <translation>Следующая фаза</translation>
-    </message>
-    <message>
-        <source>Previous phase</source>
-        <translation>Предыдущая фаза</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>В начало</translation>
-    </message>
-    <message>
-        <source>End</source>
-        <translation>В конец</translation>
-    </message>
-    <message>
-        <source>Faster</source>
-        <translation>Быстрее</translation>
-    </message>
-    <message>
-        <source>Slower</source>
-        <translation>Медленнее</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>В&amp;ид</translation>
     </message>
     <message>
-        <source>Light theme</source>
-        <translation>Светлая тема</translation>
-    </message>
-    <message>
-        <source>Dark theme</source>
-        <translation>Тёмная тема</translation>
-    </message>
-    <message>
-        <source>Presentation mode (large)</source>
-        <translation>Режим презентации (крупно)</translation>
-    </message>
-    <message>
-        <source>Larger text</source>
-        <translation>Крупнее текст</translation>
-    </message>
-    <message>
-        <source>Smaller text</source>
-        <translation>Мельче текст</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>Язык</translation>
-    </message>
-    <message>
         <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
         <translation>Язык изменён. Панель эксперимента, панель воспроизведения и журнал переключатся на новый язык после перезапуска.</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Справка</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>&amp;Горячие клавиши</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation>Горячие клавиши</translation>
-    </message>
-    <message>
-        <source>&amp;About ShardLab</source>
-        <translation>&amp;О ShardLab</translation>
-    </message>
-    <message>
-        <source>About ShardLab</source>
-        <translation>О ShardLab</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Обучает распределённому обучению: запускает небольшие реальные задачи под Open MPI и воспроизводит то, что они записали.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Они работают, где бы ни был фокус в окне, в том числе когда он на временной шкале или на виде рангов (щёлкните по виду, чтобы передать ему фокус). В редактируемом текстовом поле пробел и стрелки вводят текст и двигают курсор; после сохранения прогноза клавиши снова управляют видом.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;На временной шкале: колесо мыши масштабирует, перетаскивание сдвигает, щелчок ставит курсор воспроизведения.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>This trace could not be read completely: %1</source>
-        <translation>Трассу не удалось прочитать полностью: %1</translation>
     </message>
     <message>
         <source>There is no lesson &apos;%1&apos;.</source>
@@ -1376,10 +1286,6 @@
     <message>
         <source>ShardLab — %1</source>
         <translation>ShardLab — %1</translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
-        <translation>Выполняется: %1</translation>
     </message>
     <message>
         <source>run A</source>
@@ -1414,24 +1320,8 @@
         </translation>
     </message>
     <message>
-        <source>The lab %1 is not valid.</source>
-        <translation>Практикум %1 некорректен.</translation>
-    </message>
-    <message>
         <source>Lab</source>
         <translation>Практикум</translation>
-    </message>
-    <message>
-        <source>%1 is empty: there is no trace in it.</source>
-        <translation>%1 пуст: в нём нет трассы.</translation>
-    </message>
-    <message>
-        <source>%1 The run on screen stays.</source>
-        <translation>%1 Запуск на экране остаётся.</translation>
-    </message>
-    <message>
-        <source>%1 holds no trace.</source>
-        <translation>%1 не содержит трассы.</translation>
     </message>
     <message>
         <source>Chrome trace written to %1</source>
@@ -1440,14 +1330,6 @@
     <message>
         <source>Picture of the window saved to %1</source>
         <translation>Снимок окна сохранён в %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Lab &quot;%1&quot; opened: %n step(s). Press &quot;Run this step&quot; in the Lab panel to start.</source>
-        <translation>
-            <numerusform>Практикум «%1» открыт: %n шаг. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
-            <numerusform>Практикум «%1» открыт: %n шага. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
-            <numerusform>Практикум «%1» открыт: %n шагов. Нажмите «Запустить этот шаг» на панели «Практикум», чтобы начать.</numerusform>
-        </translation>
     </message>
     <message>
         <source>Guide</source>
@@ -1458,84 +1340,8 @@
         <translation>Не удалось прочитать файл прогресса, поэтому тест начинается с нуля: %1</translation>
     </message>
     <message>
-        <source>L&amp;earner</source>
-        <translation>&amp;Учащийся</translation>
-    </message>
-    <message>
-        <source>&amp;Switch learner…</source>
-        <translation>&amp;Сменить учащегося…</translation>
-    </message>
-    <message>
-        <source>&amp;Reset my progress…</source>
-        <translation>С&amp;бросить мой прогресс…</translation>
-    </message>
-    <message>
-        <source>Learner: %1</source>
-        <translation>Учащийся: %1</translation>
-    </message>
-    <message>
-        <source>(no name)</source>
-        <translation>(без имени)</translation>
-    </message>
-    <message>
-        <source>Answers are now recorded for %1.</source>
-        <translation>Теперь ответы записываются для учащегося: %1.</translation>
-    </message>
-    <message>
-        <source>Your progress was reset.</source>
-        <translation>Ваш прогресс сброшен.</translation>
-    </message>
-    <message>
-        <source>Measured</source>
-        <translation>Измерено</translation>
-    </message>
-    <message>
-        <source>Schedule alone</source>
-        <translation>Только расписание</translation>
-    </message>
-    <message>
-        <source>Projected</source>
-        <translation>Прогноз</translation>
-    </message>
-    <message>
-        <source>What this run measured on this machine.</source>
-        <translation>То, что этот запуск измерил на этой машине.</translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
-        <translation>Воспроизведение графа зависимостей этого запуска: обмены бесплатны, каждая операция — за своё самое короткое записанное время; столько стоит одно расписание. Это расчёт по трассе, а не новый запуск.</translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
-        <translation>Воспроизведение графа этого запуска: каждая передача оценена для %1 (docs/replay.md), каждая операция — за своё самое короткое записанное время. Это расчёт по трассе, а не новый запуск.</translation>
-    </message>
-    <message>
-        <source>Both runs</source>
-        <translation>Оба запуска</translation>
-    </message>
-    <message>
-        <source>Quiz overlay (presentation)</source>
-        <translation>Тест поверх видов (презентация)</translation>
-    </message>
-    <message>
-        <source>Hide (F9)</source>
-        <translation>Скрыть (F9)</translation>
-    </message>
-    <message>
-        <source>Hide the quiz; F9 shows it again.</source>
-        <translation>Скрыть тест; F9 покажет его снова.</translation>
-    </message>
-    <message>
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation>%1 — оба запуска рядом во вкладке «Оба запуска»; их показатели в Графики → Сравнить запуски.</translation>
-    </message>
-    <message>
-        <source>Memory ledger</source>
-        <translation>Учёт памяти</translation>
-    </message>
-    <message>
-        <source>no run</source>
-        <translation>запуска нет</translation>
     </message>
 </context>
 <context>
@@ -1591,89 +1397,6 @@
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
         <translation>не хватает %1: запуск остановила нехватка памяти, прежде чем всё было выделено</translation>
-    </message>
-</context>
-<context>
-    <name>Palette</name>
-    <message>
-        <source>parameter shard</source>
-        <translation>шард параметров</translation>
-    </message>
-    <message>
-        <source>parameter replica</source>
-        <translation>реплика параметров</translation>
-    </message>
-    <message>
-        <source>gathered parameters</source>
-        <translation>собранные параметры</translation>
-    </message>
-    <message>
-        <source>gradients</source>
-        <translation>градиенты</translation>
-    </message>
-    <message>
-        <source>gradient shard</source>
-        <translation>шард градиентов</translation>
-    </message>
-    <message>
-        <source>optimizer state</source>
-        <translation>состояние оптимизатора</translation>
-    </message>
-    <message>
-        <source>activations</source>
-        <translation>активации</translation>
-    </message>
-    <message>
-        <source>comm buffers</source>
-        <translation>буферы обмена</translation>
-    </message>
-    <message>
-        <source>forward</source>
-        <translation>прямой проход</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>обратный проход</translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation>оптимизатор</translation>
-    </message>
-    <message>
-        <source>all-gather</source>
-        <translation>all-gather</translation>
-    </message>
-    <message>
-        <source>reduce-scatter</source>
-        <translation>reduce-scatter</translation>
-    </message>
-    <message>
-        <source>all-reduce</source>
-        <translation>all-reduce</translation>
-    </message>
-    <message>
-        <source>send</source>
-        <translation>отправка</translation>
-    </message>
-    <message>
-        <source>receive</source>
-        <translation>приём</translation>
-    </message>
-    <message>
-        <source>broadcast</source>
-        <translation>broadcast</translation>
-    </message>
-    <message>
-        <source>waiting for an activation</source>
-        <translation>ожидание активации</translation>
-    </message>
-    <message>
-        <source>waiting for a gradient</source>
-        <translation>ожидание градиента</translation>
-    </message>
-    <message>
-        <source>waiting for a collective</source>
-        <translation>ожидание коллективной операции</translation>
     </message>
 </context>
 <context>
@@ -2069,6 +1792,13 @@
     </message>
 </context>
 <context>
+    <name>QuizController</name>
+    <message>
+        <source>no assets folder was found, so the quiz has no sentences</source>
+        <translation>папка ресурсов не найдена, поэтому у теста нет фраз</translation>
+    </message>
+</context>
+<context>
     <name>QuizOverlay</name>
     <message>
         <source>Quiz</source>
@@ -2168,6 +1898,13 @@
     <message>
         <source>Show me the moment</source>
         <translation>Показать этот момент</translation>
+    </message>
+</context>
+<context>
+    <name>QuizPlace</name>
+    <message>
+        <source>Quiz overlay (presentation)</source>
+        <translation>Тест поверх видов (презентация)</translation>
     </message>
 </context>
 <context>
@@ -2295,26 +2032,6 @@
 <context>
     <name>RunEnding</name>
     <message>
-        <source>%1 from rank %2</source>
-        <translation>%1 от ранга %2</translation>
-    </message>
-    <message>
-        <source>%1 to rank %2</source>
-        <translation>%1 рангу %2</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 для %2</translation>
-    </message>
-    <message>
-        <source>%1 in step %2</source>
-        <translation>%1 на шаге %2</translation>
-    </message>
-    <message>
-        <source>%1 (micro-batch %2)</source>
-        <translation>%1 (микробатч %2)</translation>
-    </message>
-    <message>
         <source>Rank %1 failed: %2.</source>
         <translation>Ранг %1 завершился с ошибкой: %2.</translation>
     </message>
@@ -2401,41 +2118,6 @@
     <message>
         <source>Hang after %1 s (Hang timeout in the Experiment form):</source>
         <translation>Зависание через %1 с (Тайм-аут зависания в форме «Эксперимент»):</translation>
-    </message>
-</context>
-<context>
-    <name>HelpMenu</name>
-    <message>
-        <source>&lt;p&gt;They work wherever the focus is in the window, also when the timeline or the rank view has it (click a view to give it the focus). In a text field being edited, Space and the arrows type and move the cursor; saving a prediction gives the keys back to the view.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Они работают, где бы ни был фокус в окне, в том числе когда он на временной шкале или на виде рангов (щёлкните по виду, чтобы передать ему фокус). В редактируемом текстовом поле пробел и стрелки вводят текст и двигают курсор; после сохранения прогноза клавиши снова управляют видом.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;На временной шкале: колесо мыши масштабирует, перетаскивание сдвигает, щелчок ставит курсор воспроизведения.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Справка</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>&amp;Горячие клавиши</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation>Горячие клавиши</translation>
-    </message>
-    <message>
-        <source>&amp;About ShardLab</source>
-        <translation>&amp;О ShardLab</translation>
-    </message>
-    <message>
-        <source>About ShardLab</source>
-        <translation>О ShardLab</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Teaches distributed training by running small real jobs under Open MPI and replaying what they recorded.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;ShardLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Обучает распределённому обучению: запускает небольшие реальные задачи под Open MPI и воспроизводит то, что они записали.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2803,6 +2485,22 @@
             <numerusform>%1, строка %2: %3; пропущено %Ln строк, не являющихся записями (первая — здесь), остальные строки прочитаны.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 is empty: there is no trace in it.</source>
+        <translation>%1 пуст: в нём нет трассы.</translation>
+    </message>
+    <message>
+        <source>%1 The run on screen stays.</source>
+        <translation>%1 Запуск на экране остаётся.</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace.</source>
+        <translation>%1 не содержит трассы.</translation>
+    </message>
+    <message>
+        <source>This trace could not be read completely: %1</source>
+        <translation>Трассу не удалось прочитать полностью: %1</translation>
+    </message>
 </context>
 <context>
     <name>WorkspacePage</name>
@@ -2865,6 +2563,10 @@
     <message>
         <source>no run</source>
         <translation>запуска нет</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>Выполняется: %1</translation>
     </message>
 </context>
 <context>
@@ -2956,6 +2658,10 @@
     <message>
         <source>View to show: ranks, both, pipeline, plots, compare, summary, ledger, quiz.</source>
         <translation>Показываемый вид: `ranks`, `both`, `pipeline`, `plots`, `compare`, `summary`, `ledger`, `quiz`.</translation>
+    </message>
+    <message>
+        <source>shardlab: the quiz&apos;s sentences could not be loaded: %1</source>
+        <translation>shardlab: не удалось загрузить фразы теста: %1</translation>
     </message>
 </context>
 </TS>

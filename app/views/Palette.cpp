@@ -28,6 +28,8 @@ QColor Palette::kind(st::Kind k) {
   switch (k) {
   case st::Kind::Forward: return kSky;
   case st::Kind::Backward: return kOrange;
+  case st::Kind::BackwardInput: return kOrange;
+  case st::Kind::BackwardWeight: return kOrange.darker(135);
   case st::Kind::Optimizer: return kGreen;
   case st::Kind::AllGather: return kBlue;
   case st::Kind::ReduceScatter: return kVermillion;

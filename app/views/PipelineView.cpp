@@ -163,8 +163,7 @@ void PipelineView::paintEvent(QPaintEvent*) {
   if (idleDrawn) entries.push_back({tr("recorded idle (hatched)"), 1, st::Kind::Forward});
   if (coreWaitDrawn) entries.push_back({tr("waiting for a CPU core (dotted)"), 2, st::Kind::Forward});
   for (st::Kind k : kinds) {
-    const QString letter = k == st::Kind::Forward ? QStringLiteral("F") : k == st::Kind::Backward ? QStringLiteral("B") : QStringLiteral("O");
-    entries.push_back({tr("%1 %2").arg(letter, Format::kindName(k)), 0, k});
+    entries.push_back({tr("%1 %2").arg(Format::kindLetter(k), Format::kindName(k)), 0, k});
   }
   const QString footer = tr("Step %1 lasted %2").arg(step_).arg(Format::duration(t1 - t0));
   // The rows keep a legible height (a line and a half of text); the legend takes the rows of
@@ -201,7 +200,7 @@ void PipelineView::paintEvent(QPaintEvent*) {
       p.setPen(QPen(palette().color(QPalette::Base), 1));
       p.drawRect(bb);
       ++blocks_;
-      QString text = e.kind == st::Kind::Forward ? QStringLiteral("F") : e.kind == st::Kind::Backward ? QStringLiteral("B") : QStringLiteral("O");
+      QString text = Format::kindLetter(e.kind);
       const QString number = e.micro >= 0 ? QString::number(e.micro) : QString();
       text += number;
       p.setPen(Qt::black);

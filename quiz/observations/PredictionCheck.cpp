@@ -32,7 +32,7 @@ std::optional<double> inFlight(const trace::Trace& t) {
     if (e.rank != 0 || e.record != trace::Record::Op || e.micro < 0) continue;
     auto& s = spans.try_emplace({e.step, e.micro}, INT64_MAX, INT64_MIN).first->second;
     if (e.kind == trace::Kind::Forward) s.first = std::min(s.first, e.t0);
-    if (e.kind == trace::Kind::Backward) s.second = std::max(s.second, e.t1);
+    if (trace::isBackward(e.kind)) s.second = std::max(s.second, e.t1);
   }
   std::vector<std::pair<std::int64_t, int>> edges;
   for (const auto& [key, s] : spans)

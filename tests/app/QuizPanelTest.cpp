@@ -3,6 +3,8 @@
 // questions and the observation questions of that trace, records answers in a
 // progress file, and "Show me" moves the playhead to the evidence moment.
 #include "models/AppSettings.h"
+#include "models/LessonCatalog.h"
+#include "models/QuizController.h"
 #include "quiz/observations/EvidenceMoment.h"
 #include "models/JobRunner.h"
 #include "views/LogPane.h"
@@ -543,4 +545,27 @@ TEST(QuizState, AFreeExperimentsQuestionsAreShown) {
   QCoreApplication::processEvents();
   ASSERT_GT(w.quizPanel()->questionCount(), 0);
   EXPECT_TRUE(dock->isVisible()) << "the run's questions are on screen";
+}
+
+TEST(QuizSentences, ADamagedSentencesFileIsNamedAndTheShippedOnesLoad) {
+  const QString shipped = LessonCatalog::assetsDirectory();
+  ASSERT_FALSE(shipped.isEmpty());
+  EXPECT_EQ(QuizController::useSentences(shipped), QString());
+  // A copy of the shipped sentences with one file cut in half.
+  QTemporaryDir dir;
+  ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("observations")));
+  for (const QString& name : QDir(shipped + QStringLiteral("/observations")).entryList(QDir::Files))
+    ASSERT_TRUE(QFile::copy(shipped + QStringLiteral("/observations/") + name, dir.filePath(QStringLiteral("observations/") + name)));
+  QFile damaged(dir.filePath(QStringLiteral("observations/fsdp.json")));
+  ASSERT_TRUE(damaged.open(QIODevice::ReadOnly));
+  const QByteArray half = damaged.readAll().left(200);
+  damaged.close();
+  ASSERT_TRUE(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  damaged.write(half);
+  damaged.close();
+  const QString problem = QuizController::useSentences(dir.path());
+  EXPECT_TRUE(problem.contains(QStringLiteral("fsdp.json"))) << problem.toStdString();
+  EXPECT_FALSE(QuizController::useSentences(QString()).isEmpty());
+  // What failed to load is not used: the shipped sentences stay in use.
+  EXPECT_EQ(QuizController::useSentences(shipped), QString());
 }
