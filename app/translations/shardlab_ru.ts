@@ -722,7 +722,7 @@
     </message>
     <message>
         <source>the attention heads (%1) must divide hidden (%2): each head has hidden / heads dimensions</source>
-        <translation>число голов внимания (%1) должно делить hidden (%2): у каждой головы hidden / heads измерений</translation>
+        <translation>число голов внимания (%1) должно делить hidden (%2): у каждой головы hidden, делённое на число голов, измерений</translation>
     </message>
     <message>
         <source>the tensor-parallel degree (%1) must divide the attention heads (%2)</source>
