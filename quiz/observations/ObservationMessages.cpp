@@ -251,7 +251,11 @@ ObservationMessages ObservationMessages::load(const std::filesystem::path& dir, 
         v.error(root / "messages" / spec.id, "missing-message",
                 "the message \"" + std::string(spec.id) + "\" is missing (its parameters: " + joinedNames(spec.params) +
                     ")");
-    for (const auto& [id, value] : list->items()) {
+    for (const auto& item : list->items()) {
+      // Named copies, not a structured binding: the lambda below captures the id, which
+      // clang before 16 does not allow for a binding.
+      const std::string& id = item.key();
+      const nlohmann::json& value = item.value();
       const JsonPath where = root / "messages" / id;
       const auto spec = std::find_if(observationMessageSpecs().begin(), observationMessageSpecs().end(),
                                      [&](const ObservationMessageSpec& s) { return s.file == file && s.id == id; });
