@@ -4,7 +4,6 @@
 #include <bit>
 #include <cstdio>
 #include <sstream>
-#include <type_traits>
 
 namespace shardlab::trace {
 namespace {
@@ -93,16 +92,11 @@ std::int64_t wireBytesOf(Kind kind, std::int64_t bytes, int n) {
   }
 }
 
-// A damaged record may hold any JSON: a value of the wrong type keeps the fallback. The
-// type is checked before get(), since get<int64_t>() of a float such as 1e300 is undefined
-// behaviour, not an exception (found by fuzz_trace_reader).
-template <typename T>
-T jsonOr(const nlohmann::json& j, const char* key, T fallback) {
-  if (!j.is_object() || !j.contains(key)) return fallback;
-  const auto& v = j[key];
-  if constexpr (std::is_same_v<T, std::string>) return v.is_string() ? v.get<std::string>() : fallback;
-  else if constexpr (std::is_integral_v<T>) return v.is_number_integer() ? v.get<T>() : fallback;
-  else return v.is_number() ? v.get<T>() : fallback;
+// A rank record's text field, empty where it is missing or not a string (a damaged
+// record may hold any JSON there).
+std::string textOf(const nlohmann::json& meta, const char* key) {
+  const auto it = meta.find(key);
+  return it != meta.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 } // namespace
@@ -193,7 +187,7 @@ Summary summarizeMeasured(const Trace& trace) {
     rs.rank = static_cast<int>(r);
     current[r].fill(0);
     if (const auto* info = trace.rankInfo(static_cast<int>(r)); info && info->meta.is_object())
-      rs.device = jsonOr<std::string>(info->meta, "device", "");
+      rs.device = textOf(info->meta, "device");
   }
 
   for (const auto& e : trace.events) {
