@@ -9,22 +9,22 @@ namespace {
 
 std::size_t sz(int v) { return static_cast<std::size_t>(v); }
 
-// Pointers to head j of sequence b inside the packed qkv rows (ld 3H): Q, then K at +H, V at +2H.
+// Sequence b's rows of the packed qkv (ld 3A): Q, then K at +A, V at +2A.
 const float* qkvOf(const float* qkv, const GptDims& d, int b) {
-  return qkv + sz(b) * sz(d.S) * sz(3 * d.H);
+  return qkv + sz(b) * sz(d.S) * sz(3 * d.attnWidth());
 }
 
 } // namespace
 
-GptBlockLayout GptBlockLayout::of(int Hi, int Fi) {
-  const std::size_t H = sz(Hi), F = sz(Fi);
+GptBlockLayout GptBlockLayout::of(int Hi, int Fi, int Ai) {
+  const std::size_t H = sz(Hi), F = sz(Fi), A = Ai > 0 ? sz(Ai) : H;
   GptBlockLayout l{};
   std::size_t o = 0;
   l.ln1g = o; o += H;
   l.ln1b = o; o += H;
-  l.Wqkv = o; o += H * 3 * H;
-  l.bqkv = o; o += 3 * H;
-  l.Wo = o; o += H * H;
+  l.Wqkv = o; o += H * 3 * A;
+  l.bqkv = o; o += 3 * A;
+  l.Wo = o; o += A * H;
   l.bo = o; o += H;
   l.ln2g = o; o += H;
   l.ln2b = o; o += H;
@@ -60,15 +60,50 @@ float gptInitialValue(const ModelShape& s, int unit, std::size_t i, float u) {
   return 0.0f;
 }
 
+std::vector<std::size_t> gptBlockSliceIndices(int Hi, int tp, int rank) {
+  const std::size_t H = sz(Hi), A = H / sz(tp), F = 4 * H / sz(tp), r = sz(rank);
+  const auto full = GptBlockLayout::of(Hi, 4 * Hi);
+  std::vector<std::size_t> idx;
+  idx.reserve(GptBlockLayout::of(Hi, static_cast<int>(F), static_cast<int>(A)).size);
+  auto whole = [&](std::size_t from, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) idx.push_back(from + i);
+  };
+  // Rank r's columns of each of Q, K and V: [p H + r A, p H + (r+1) A) for p = 0, 1, 2.
+  auto qkvColumns = [&](std::size_t rowStart) {
+    for (std::size_t p = 0; p < 3; ++p)
+      for (std::size_t j = 0; j < A; ++j) idx.push_back(rowStart + p * H + r * A + j);
+  };
+  whole(full.ln1g, 2 * H); // ln1_g | ln1_b
+  for (std::size_t row = 0; row < H; ++row) qkvColumns(full.Wqkv + row * 3 * H);
+  qkvColumns(full.bqkv);
+  whole(full.Wo + r * A * H, A * H); // rows [r A, (r+1) A) of Wo
+  whole(full.bo, 3 * H);             // bo | ln2_g | ln2_b
+  for (std::size_t row = 0; row < H; ++row) whole(full.W1 + row * 4 * H + r * F, F);
+  whole(full.b1 + r * F, F);
+  whole(full.W2 + r * F * H, F * H); // rows [r F, (r+1) F) of W2
+  whole(full.b2, H);
+  return idx;
+}
+
+std::vector<float> gptAssembleBlock(const std::vector<float>& slices, int H, int tp) {
+  std::vector<float> full(GptBlockLayout::of(H, 4 * H).size);
+  for (int r = tp - 1; r >= 0; --r) { // rank 0 last: its copy of the replicated tensors stays
+    const auto idx = gptBlockSliceIndices(H, tp, r);
+    const float* slice = slices.data() + sz(r) * idx.size();
+    for (std::size_t k = 0; k < idx.size(); ++k) full[idx[k]] = slice[k];
+  }
+  return full;
+}
+
 std::size_t GptBlockSaved::floats(const GptDims& d) {
-  const std::size_t T = sz(d.T()), H = sz(d.H), F = sz(d.F);
+  const std::size_t T = sz(d.T()), H = sz(d.H), F = sz(d.F), A = sz(d.attnWidth());
   // ln1, mean1, rstd1, qkv, probs, attn, x1, ln2, mean2, rstd2, a, h: as carve() takes them
-  return (T * H + 2 * T) + T * 3 * H + sz(d.B) * sz(d.heads) * sz(d.S) * sz(d.S) + 2 * T * H + (T * H + 2 * T) +
-         2 * T * F;
+  return (T * H + 2 * T) + T * 3 * A + sz(d.B) * sz(d.localHeads()) * sz(d.S) * sz(d.S) + T * A + T * H +
+         (T * H + 2 * T) + 2 * T * F;
 }
 
 GptBlockSaved GptBlockSaved::carve(float* p, const GptDims& d) {
-  const std::size_t T = sz(d.T()), H = sz(d.H), F = sz(d.F);
+  const std::size_t T = sz(d.T()), H = sz(d.H), F = sz(d.F), A = sz(d.attnWidth());
   GptBlockSaved s{};
   auto take = [&](std::size_t n) {
     float* q = p;
@@ -78,9 +113,9 @@ GptBlockSaved GptBlockSaved::carve(float* p, const GptDims& d) {
   s.ln1 = take(T * H);
   s.mean1 = take(T);
   s.rstd1 = take(T);
-  s.qkv = take(T * 3 * H);
-  s.probs = take(sz(d.B) * sz(d.heads) * sz(d.S) * sz(d.S));
-  s.attn = take(T * H);
+  s.qkv = take(T * 3 * A);
+  s.probs = take(sz(d.B) * sz(d.localHeads()) * sz(d.S) * sz(d.S));
+  s.attn = take(T * A);
   s.x1 = take(T * H);
   s.ln2 = take(T * H);
   s.mean2 = take(T);
@@ -91,9 +126,9 @@ GptBlockSaved GptBlockSaved::carve(float* p, const GptDims& d) {
 }
 
 std::size_t gptBlockScratchFloats(const GptDims& d) {
-  const std::size_t T = sz(d.T()), H = sz(d.H), F = sz(d.F);
-  // dqkv [T x 3H], dprobs [B x heads x S x S], dattn, dx1, dln [T x H] each, da [T x F]
-  return T * 3 * H + sz(d.B) * sz(d.heads) * sz(d.S) * sz(d.S) + 3 * T * H + T * F;
+  const std::size_t T = sz(d.T()), H = sz(d.H), F = sz(d.F), A = sz(d.attnWidth());
+  // dqkv [T x 3A], dprobs [B x localHeads x S x S], dattn [T x A], dx1, dln [T x H] each, da [T x F]
+  return T * 3 * A + sz(d.B) * sz(d.localHeads()) * sz(d.S) * sz(d.S) + T * A + 2 * T * H + T * F;
 }
 
 void gptEmbeddingForward(Device& dev, const float* params, const std::int32_t* tokens, float* out, const GptDims& d) {
@@ -112,89 +147,95 @@ void gptEmbeddingBackward(Device& dev, const std::int32_t* tokens, const float* 
 }
 
 void gptBlockForward(Device& dev, const float* params, const float* x, float* y, const GptBlockSaved& s,
-                     const GptDims& d) {
-  const auto l = GptBlockLayout::of(d.H, d.F);
-  const int T = d.T(), H = d.H, S = d.S, a = d.heads, dh = d.headSize();
+                     const GptDims& d, const GptTpSums* sums) {
+  const auto l = GptBlockLayout::of(d);
+  const int T = d.T(), H = d.H, S = d.S, a = d.localHeads(), A = d.attnWidth(), dh = d.headSize();
   const std::size_t SS = sz(S) * sz(S), TH = sz(T) * sz(H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
 
   dev.layerNormForward(x, params + l.ln1g, params + l.ln1b, s.ln1, s.mean1, s.rstd1, T, H);
-  dev.gemm(false, false, T, 3 * H, H, 1.0f, s.ln1, H, params + l.Wqkv, 3 * H, 0.0f, s.qkv, 3 * H);
-  dev.addBias(s.qkv, params + l.bqkv, T, 3 * H);
+  // Column-parallel: this rank's heads' Q, K and V from the whole LN1(x).
+  dev.gemm(false, false, T, 3 * A, H, 1.0f, s.ln1, H, params + l.Wqkv, 3 * A, 0.0f, s.qkv, 3 * A);
+  dev.addBias(s.qkv, params + l.bqkv, T, 3 * A);
   // Per sequence, every head at once: scores = scale Q K^T [S x S], one matrix per head.
   for (int b = 0; b < d.B; ++b) {
     const float* q = qkvOf(s.qkv, d, b);
-    dev.gemmStridedBatched(false, true, S, S, dh, scale, q, 3 * H, dh, q + H, 3 * H, dh, 0.0f,
+    dev.gemmStridedBatched(false, true, S, S, dh, scale, q, 3 * A, dh, q + A, 3 * A, dh, 0.0f,
                            s.probs + sz(b) * sz(a) * SS, S, static_cast<std::int64_t>(SS), a);
   }
   dev.causalSoftmaxForward(s.probs, s.probs, d.B * a, S);
-  // attn[:, head j] = P V, written into the head's columns of attn (ld H).
+  // attn[:, head j] = P V, written into the head's columns of attn (ld A).
   for (int b = 0; b < d.B; ++b) {
     const float* q = qkvOf(s.qkv, d, b);
     dev.gemmStridedBatched(false, false, S, dh, S, 1.0f, s.probs + sz(b) * sz(a) * SS, S,
-                           static_cast<std::int64_t>(SS), q + 2 * H, 3 * H, dh, 0.0f,
-                           s.attn + sz(b) * sz(S) * sz(H), H, dh, a);
+                           static_cast<std::int64_t>(SS), q + 2 * A, 3 * A, dh, 0.0f,
+                           s.attn + sz(b) * sz(S) * sz(A), A, dh, a);
   }
-  dev.gemm(false, false, T, H, H, 1.0f, s.attn, H, params + l.Wo, H, 0.0f, s.x1, H);
+  // Row-parallel: attn Wo over this rank's heads is a partial sum until g.
+  dev.gemm(false, false, T, H, A, 1.0f, s.attn, A, params + l.Wo, H, 0.0f, s.x1, H);
+  if (sums) sums->g(s.x1, TH);
   dev.addBias(s.x1, params + l.bo, T, H);
   dev.add(s.x1, x, TH);
 
   dev.layerNormForward(s.x1, params + l.ln2g, params + l.ln2b, s.ln2, s.mean2, s.rstd2, T, H);
   mlpForward(dev, params + l.W1, s.ln2, s.a, s.h, y, T, H, d.F);
+  if (sums) sums->g(y, TH);
   dev.addBias(y, params + l.b2, T, H);
   dev.add(y, s.x1, TH);
 }
 
 void gptBlockBackward(Device& dev, const float* params, const float* x, const GptBlockSaved& s, const float* dy,
-                      float* dparams, float* dx, float* scratch, const GptDims& d) {
-  const auto l = GptBlockLayout::of(d.H, d.F);
-  const int T = d.T(), H = d.H, S = d.S, a = d.heads, dh = d.headSize();
+                      float* dparams, float* dx, float* scratch, const GptDims& d, const GptTpSums* sums) {
+  const auto l = GptBlockLayout::of(d);
+  const int T = d.T(), H = d.H, S = d.S, a = d.localHeads(), A = d.attnWidth(), dh = d.headSize();
   const std::size_t SS = sz(S) * sz(S), TH = sz(T) * sz(H);
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   float* dqkv = scratch;
-  float* dprobs = dqkv + sz(T) * 3 * sz(H);
+  float* dprobs = dqkv + sz(T) * 3 * sz(A);
   float* dattn = dprobs + sz(d.B) * sz(a) * SS;
-  float* dx1 = dattn + TH;
+  float* dx1 = dattn + sz(T) * sz(A);
   float* dln = dx1 + TH;
   float* da = dln + TH;
 
   // The MLP half: y = x1 + mlp(LN2(x1)).
   dev.biasGrad(dy, dparams + l.b2, T, H, true);
   mlpBackward(dev, params + l.W1, s.ln2, s.a, s.h, dy, dparams + l.W1, dln, da, T, H, d.F);
+  if (sums) sums->fBackward(dln, TH);
   dev.copy(dx1, dy, TH * sizeof(float)); // the residual path
   dev.layerNormBackward(s.x1, params + l.ln2g, s.mean2, s.rstd2, dln, dx1, dparams + l.ln2g, dparams + l.ln2b, T, H,
                         true);
 
   // The attention half: x1 = x + attn Wo + bo.
   dev.biasGrad(dx1, dparams + l.bo, T, H, true);
-  dev.gemm(true, false, H, H, T, 1.0f, s.attn, H, dx1, H, 1.0f, dparams + l.Wo, H);
-  dev.gemm(false, true, T, H, H, 1.0f, dx1, H, params + l.Wo, H, 0.0f, dattn, H);
+  dev.gemm(true, false, A, H, T, 1.0f, s.attn, A, dx1, H, 1.0f, dparams + l.Wo, H);
+  dev.gemm(false, true, T, A, H, 1.0f, dx1, H, params + l.Wo, H, 0.0f, dattn, A);
   for (int b = 0; b < d.B; ++b) {
     const float* q = qkvOf(s.qkv, d, b);
-    float* dq = dqkv + sz(b) * sz(S) * sz(3 * H);
-    const float* dO = dattn + sz(b) * sz(S) * sz(H);
+    float* dq = dqkv + sz(b) * sz(S) * sz(3 * A);
+    const float* dO = dattn + sz(b) * sz(S) * sz(A);
     const float* P = s.probs + sz(b) * sz(a) * SS;
     float* dP = dprobs + sz(b) * sz(a) * SS;
     // dP = dO V^T ; dV = P^T dO
-    dev.gemmStridedBatched(false, true, S, S, dh, 1.0f, dO, H, dh, q + 2 * H, 3 * H, dh, 0.0f, dP, S,
+    dev.gemmStridedBatched(false, true, S, S, dh, 1.0f, dO, A, dh, q + 2 * A, 3 * A, dh, 0.0f, dP, S,
                            static_cast<std::int64_t>(SS), a);
-    dev.gemmStridedBatched(true, false, S, dh, S, 1.0f, P, S, static_cast<std::int64_t>(SS), dO, H, dh, 0.0f,
-                           dq + 2 * H, 3 * H, dh, a);
+    dev.gemmStridedBatched(true, false, S, dh, S, 1.0f, P, S, static_cast<std::int64_t>(SS), dO, A, dh, 0.0f,
+                           dq + 2 * A, 3 * A, dh, a);
   }
   dev.causalSoftmaxBackward(s.probs, dprobs, dprobs, d.B * a, S); // dprobs now holds dscores / scale
   for (int b = 0; b < d.B; ++b) {
     const float* q = qkvOf(s.qkv, d, b);
-    float* dq = dqkv + sz(b) * sz(S) * sz(3 * H);
+    float* dq = dqkv + sz(b) * sz(S) * sz(3 * A);
     const float* dS = dprobs + sz(b) * sz(a) * SS;
     // scores = scale Q K^T: dQ = scale dS K ; dK = scale dS^T Q
-    dev.gemmStridedBatched(false, false, S, dh, S, scale, dS, S, static_cast<std::int64_t>(SS), q + H, 3 * H, dh,
-                           0.0f, dq, 3 * H, dh, a);
-    dev.gemmStridedBatched(true, false, S, dh, S, scale, dS, S, static_cast<std::int64_t>(SS), q, 3 * H, dh, 0.0f,
-                           dq + H, 3 * H, dh, a);
+    dev.gemmStridedBatched(false, false, S, dh, S, scale, dS, S, static_cast<std::int64_t>(SS), q + A, 3 * A, dh,
+                           0.0f, dq, 3 * A, dh, a);
+    dev.gemmStridedBatched(true, false, S, dh, S, scale, dS, S, static_cast<std::int64_t>(SS), q, 3 * A, dh, 0.0f,
+                           dq + A, 3 * A, dh, a);
   }
-  dev.biasGrad(dqkv, dparams + l.bqkv, T, 3 * H, true);
-  dev.gemm(true, false, H, 3 * H, T, 1.0f, s.ln1, H, dqkv, 3 * H, 1.0f, dparams + l.Wqkv, 3 * H);
-  dev.gemm(false, true, T, H, 3 * H, 1.0f, dqkv, 3 * H, params + l.Wqkv, 3 * H, 0.0f, dln, H);
+  dev.biasGrad(dqkv, dparams + l.bqkv, T, 3 * A, true);
+  dev.gemm(true, false, H, 3 * A, T, 1.0f, s.ln1, H, dqkv, 3 * A, 1.0f, dparams + l.Wqkv, 3 * A);
+  dev.gemm(false, true, T, H, 3 * A, 1.0f, dqkv, 3 * A, params + l.Wqkv, 3 * A, 0.0f, dln, H);
+  if (sums) sums->fBackward(dln, TH);
   dev.copy(dx, dx1, TH * sizeof(float)); // the residual path
   dev.layerNormBackward(x, params + l.ln1g, s.mean1, s.rstd1, dln, dx, dparams + l.ln1g, dparams + l.ln1b, T, H, true);
 }

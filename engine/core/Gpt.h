@@ -26,22 +26,53 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 namespace shardlab {
 
+// Under tensor parallelism of degree tp a rank holds heads / tp of the heads and
+// 4H / tp of the MLP's inner width (F); with tp 1 it holds the whole block.
 struct GptDims {
   int B = 1, S = 1, H = 1, heads = 1, F = 4, V = 2; // sequences, their length, width, heads, MLP width, vocab
+  int tp = 1;                                       // the tensor-parallel degree
   int T() const { return B * S; }
   int headSize() const { return H / heads; }
-  static GptDims of(const ModelShape& s, int sequences, int inner = 0) {
-    return {sequences, s.seqLen, s.hidden, s.heads, inner > 0 ? inner : 4 * s.hidden, s.vocab};
+  int localHeads() const { return heads / tp; }
+  // A: this rank's columns of each of Q, K and V (and its rows of Wo), localHeads x headSize.
+  int attnWidth() const { return H / tp; }
+  static GptDims of(const ModelShape& s, int sequences, int tp = 1) {
+    return {sequences, s.seqLen, s.hidden, s.heads, 4 * s.hidden / tp, s.vocab, tp};
   }
 };
 
-// Offsets (in floats) of each tensor in a block's flat layout.
+// Offsets (in floats) of each tensor in a block's flat layout. A (attention width) is
+// H for the whole block; a tensor-parallel slice holds A = H / tp columns of each of
+// Q, K and V (Wqkv[H x 3A] | bqkv[3A], Q's then K's then V's) and A rows of Wo[A x H].
 struct GptBlockLayout {
   std::size_t ln1g, ln1b, Wqkv, bqkv, Wo, bo, ln2g, ln2b, W1, b1, W2, b2, size;
-  static GptBlockLayout of(int H, int F);
+  static GptBlockLayout of(int H, int F, int A = 0);
+  static GptBlockLayout of(const GptDims& d) { return of(d.H, d.F, d.attnWidth()); }
+};
+
+// Tensor parallelism (Megatron-LM, Shoeybi et al. 2019) inside a block: rank r of tp
+// holds heads [r a/tp, (r+1) a/tp), i.e. columns [r A, (r+1) A) of each of Q, K and V
+// with their biases (column-parallel) and the same rows of Wo (row-parallel); the
+// MLP's columns [r F, (r+1) F) of W1, b1 and rows of W2; both LayerNorms, bo and b2
+// whole. The full-layout index of each float of rank r's slice, in the slice's order.
+std::vector<std::size_t> gptBlockSliceIndices(int H, int tp, int rank);
+// The full block from the tp ranks' slices, rank after rank (the replicated
+// LayerNorms, bo and b2 from rank 0's).
+std::vector<float> gptAssembleBlock(const std::vector<float>& slices, int H, int tp);
+
+// The sums over the tensor-parallel ranks a block's math calls, in place on a
+// [T x H] buffer (Megatron's two conjugate operators). Null: one rank, nothing to sum.
+struct GptTpSums {
+  // g, forward: the row-parallel GEMMs' partial outputs (attn Wo and gelu(.) W2).
+  std::function<void(float*, std::size_t)> g;
+  // f's backward: the partial gradients of LN1's and LN2's outputs, which every rank
+  // fed whole into its column-parallel GEMM (Wqkv, W1), before each LayerNorm's backward.
+  std::function<void(float*, std::size_t)> fBackward;
 };
 
 // The initial value of parameter `i` of `unit`'s flat layout, given a uniform draw u in
@@ -52,9 +83,9 @@ float gptInitialValue(const ModelShape& s, int unit, std::size_t i, float u);
 // savedFloats() floats (the caller allocates it; the layer's input x is the caller's too).
 struct GptBlockSaved {
   float *ln1, *mean1, *rstd1; // LN1(x) [T x H], its row statistics [T]
-  float *qkv;                 // [T x 3H]
-  float *probs;               // attention probabilities [B x heads x S x S]
-  float *attn;                // the heads' outputs, side by side [T x H]
+  float *qkv;                 // [T x 3A]
+  float *probs;               // attention probabilities [B x localHeads x S x S]
+  float *attn;                // the heads' outputs, side by side [T x A]
   float *x1;                  // x + attention [T x H]
   float *ln2, *mean2, *rstd2; // LN2(x1), its statistics
   float *a, *h;               // LN2(x1) W1 + b1 and its GELU [T x F]
@@ -73,12 +104,13 @@ void gptEmbeddingBackward(Device& dev, const std::int32_t* tokens, const float* 
                           const GptDims& d);
 
 // y = the block's output for input x; fills `saved`.
+// Under tensor parallelism `sums` sums the partial results over the TP ranks.
 void gptBlockForward(Device& dev, const float* params, const float* x, float* y, const GptBlockSaved& saved,
-                     const GptDims& d);
+                     const GptDims& d, const GptTpSums* sums = nullptr);
 // Given dy, accumulates every parameter's gradient into dparams and writes dx;
 // `scratch` holds gptBlockScratchFloats(d) floats.
 void gptBlockBackward(Device& dev, const float* params, const float* x, const GptBlockSaved& saved, const float* dy,
-                      float* dparams, float* dx, float* scratch, const GptDims& d);
+                      float* dparams, float* dx, float* scratch, const GptDims& d, const GptTpSums* sums = nullptr);
 
 // Final LayerNorm, logits, loss: keeps xn = LNf(x) [T x H] and its statistics mean,
 // rstd [T] for the backward, writes dlogits (scaled by gradScale) and returns the summed loss.

@@ -42,6 +42,11 @@ float initialValue(const ModelShape& s, std::uint64_t seed, int unit, std::size_
 }
 
 void initialBlockSlice(const ModelShape& s, std::uint64_t seed, int unit, int c0, int F, float* out) {
+  if (s.gpt) { // the slice of tensor-parallel rank c0 / F of 4H / F (core/Gpt.h)
+    std::size_t k = 0;
+    for (std::size_t i : gptBlockSliceIndices(s.hidden, 4 * s.hidden / F, c0 / F)) out[k++] = initialValue(s, seed, unit, i);
+    return;
+  }
   const auto H = static_cast<std::size_t>(s.hidden), full = 4 * H, f = static_cast<std::size_t>(F),
              c = static_cast<std::size_t>(c0);
   std::size_t k = 0;

@@ -22,7 +22,8 @@ namespace shardlab {
 float initialValue(const ModelShape& shape, std::uint64_t seed, int unit, std::size_t index);
 
 // Initialises a tensor-parallel block slice: columns [c0, c0+F) of W1 and b1, rows
-// [c0, c0+F) of W2, all of b2, in the block layout with inner width F.
+// [c0, c0+F) of W2, all of b2, in the block layout with inner width F. A GPT block:
+// the slice of tensor-parallel rank c0 / F of 4H / F (core/Gpt.h, gptBlockSliceIndices).
 void initialBlockSlice(const ModelShape& shape, std::uint64_t seed, int unit, int c0, int F, float* out);
 
 // --- The math of each unit, on any Device. n: rows (tokens) in this batch. ---

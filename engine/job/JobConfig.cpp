@@ -142,9 +142,9 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
       add("seq_len", JobRule::TokensPerBatch, {s(batch), s(seqLen), s(kMaxBatch)});
     if (strategy == StrategyKind::Tp && heads % ranks != 0)
       add("ranks", JobRule::TpDividesHeads, {s(ranks), s(heads)});
-    // The units of the GPT run in the data-parallel step (core/Gpt.h); the pipeline's
-    // stage hand-offs and TP's head split are not written yet.
-    if (strategy != StrategyKind::Ddp && strategy != StrategyKind::Fsdp)
+    // The GPT's units run under the data-parallel strategies and tensor parallelism
+    // (its heads split, core/Gpt.h); the pipeline's stage hand-offs are not written yet.
+    if (strategy == StrategyKind::Pipeline)
       add("model", JobRule::GptStrategy, {std::string(name(strategy))});
   }
 

@@ -17,7 +17,10 @@ constexpr double kFloat = 4.0;
 // The GPT's units (core/Gpt.h, strategies/GptUnits.cpp) for n sequences of seqLen tokens.
 double gptActivationFloats(const ModelShape& s, double n, int first, int count, int inner) {
   const double H = s.hidden, V = s.vocab, F = inner > 0 ? inner : 4.0 * s.hidden;
-  const double T = n * s.seqLen, scores = n * s.heads * static_cast<double>(s.seqLen) * s.seqLen;
+  // A tensor-parallel rank (inner F = 4H / t) holds 1/t of the heads: A = H / t of Q's
+  // (K's, V's) columns and heads / t score matrices per sequence.
+  const double A = F / 4.0, share = F / (4.0 * s.hidden);
+  const double T = n * s.seqLen, scores = n * s.heads * share * static_cast<double>(s.seqLen) * s.seqLen;
   double saved = 0, temporaries = 0;
   for (int u = first; u < first + count; ++u) {
     switch (s.kindOf(u)) {
@@ -25,8 +28,8 @@ double gptActivationFloats(const ModelShape& s, double n, int first, int count, 
     case UnitKind::Block:
       // GptBlockSaved (two LayerNorms with their row statistics, qkv, the attention
       // probabilities, the heads' outputs, x1, a and h) and the output y.
-      saved += 2 * (T * H + 2 * T) + 3 * T * H + scores + 2 * T * H + 2 * T * F + T * H;
-      temporaries = std::max(temporaries, 3 * T * H + scores + 3 * T * H + T * F + T * H); // scratch and dx
+      saved += 2 * (T * H + 2 * T) + 3 * T * A + scores + T * A + T * H + 2 * T * F + T * H;
+      temporaries = std::max(temporaries, 3 * T * A + scores + T * A + 2 * T * H + T * F + T * H); // scratch and dx
       break;
     case UnitKind::Output:
       saved += T * H + 2 * T + 2 * T * V; // LNf's output and statistics, logits and their gradient

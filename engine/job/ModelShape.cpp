@@ -9,7 +9,12 @@ std::size_t ModelShape::unitSize(int unit, int inner) const {
     switch (kindOf(unit)) {
     case UnitKind::Embedding: return V * H + static_cast<std::size_t>(seqLen) * H;
     case UnitKind::Output: return 2 * H + H * V + V;
-    case UnitKind::Block: return 2 * H + H * 3 * H + 3 * H + H * H + H + 2 * H + H * F + F + F * H + H;
+    case UnitKind::Block: {
+      // A tensor-parallel slice (inner F = 4H / t) holds the same 1/t of the heads'
+      // columns, A = H / t, as of the MLP's inner width (core/Gpt.h's slice layout).
+      const auto A = F / 4;
+      return 2 * H + H * 3 * A + 3 * A + A * H + H + 2 * H + H * F + F + F * H + H;
+    }
     }
   }
   switch (kindOf(unit)) {

@@ -10,11 +10,22 @@ namespace shardlab {
 
 namespace {
 std::size_t sz(int v) { return static_cast<std::size_t>(v); }
+
+// Tensor parallelism: the block's f and g (core/Gpt.h, GptTpSums) are each one
+// all-reduce of a [T x H] buffer over the TP ranks, through the strategy's hook; the
+// unit's op is paused while the compute thread waits for it, as for the MLP's block.
+GptTpSums tpSums(const std::function<void(float*, std::size_t, int)>& allReduce, int unit, ScopedOp& op) {
+  auto sum = [&allReduce, unit, &op](float* partial, std::size_t count) {
+    op.around([&] { allReduce(partial, count, unit); });
+  };
+  return {sum, sum};
+}
 } // namespace
 
-void UnitRunner::gptForward(int unit, const float* params, bool recompute) {
+// The TP degree follows from the inner width the strategy set: F = 4H / tp.
+void UnitRunner::gptForward(int unit, const float* params, bool recompute, ScopedOp& op) {
   Device& d = ctx_.device;
-  const GptDims dims = GptDims::of(ctx_.shape, n_);
+  const GptDims dims = GptDims::of(ctx_.shape, n_, 4 * ctx_.shape.hidden / innerWidth());
   const std::size_t TH = sz(dims.T()) * sz(dims.H);
   // What the backward needs is kept unless checkpointing drops it (then the recompute keeps it).
   const bool keep = !checkpoint_ || recompute;
@@ -27,7 +38,9 @@ void UnitRunner::gptForward(int unit, const float* params, bool recompute) {
   }
   case UnitKind::Block: {
     Buffer saved = act(unit, GptBlockSaved::floats(dims)), y = act(unit, TH);
-    gptBlockForward(d, params, inputs_.at(unit).data(), y.data(), GptBlockSaved::carve(saved.data(), dims), dims);
+    const GptTpSums sums = tpAllReduce_ ? tpSums(tpAllReduce_, unit, op) : GptTpSums{};
+    gptBlockForward(d, params, inputs_.at(unit).data(), y.data(), GptBlockSaved::carve(saved.data(), dims), dims,
+                    tpAllReduce_ ? &sums : nullptr);
     if (keep) gptSaved_[unit] = std::move(saved);
     if (!recompute) inputs_[unit + 1] = std::move(y);
     break;
@@ -49,9 +62,9 @@ void UnitRunner::gptForward(int unit, const float* params, bool recompute) {
   }
 }
 
-void UnitRunner::gptBackward(int unit, const float* params, float* dparams) {
+void UnitRunner::gptBackward(int unit, const float* params, float* dparams, ScopedOp& op) {
   Device& d = ctx_.device;
-  const GptDims dims = GptDims::of(ctx_.shape, n_);
+  const GptDims dims = GptDims::of(ctx_.shape, n_, 4 * ctx_.shape.hidden / innerWidth());
   const std::size_t T = sz(dims.T()), TH = T * sz(dims.H);
   switch (ctx_.shape.kindOf(unit)) {
   case UnitKind::Output: {
@@ -66,8 +79,9 @@ void UnitRunner::gptBackward(int unit, const float* params, float* dparams) {
   }
   case UnitKind::Block: {
     Buffer scratch = act(unit, gptBlockScratchFloats(dims)), dx = act(unit, TH);
+    const GptTpSums sums = tpAllReduce_ ? tpSums(tpAllReduce_, unit, op) : GptTpSums{};
     gptBlockBackward(d, params, inputs_.at(unit).data(), GptBlockSaved::carve(gptSaved_.at(unit).data(), dims),
-                     grad_.data(), dparams, dx.data(), scratch.data(), dims);
+                     grad_.data(), dparams, dx.data(), scratch.data(), dims, tpAllReduce_ ? &sums : nullptr);
     gptSaved_.erase(unit);
     grad_ = std::move(dx);
     break;

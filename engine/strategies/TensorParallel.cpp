@@ -14,7 +14,13 @@
 // gradients (and b2's) come out identical on every rank without any communication,
 // and every rank takes the same AdamW step. The loss is computed on every rank but
 // reported by rank 0 only, so the run's token count is the batch's.
+//
+// The GPT's blocks are split the same way, heads too (core/Gpt.h): each rank holds
+// heads / N of them (their Q, K, V columns, column-parallel; the same rows of Wo,
+// row-parallel) and F = 4H/N of the MLP, so a block has four sums: g after attn Wo and
+// after h W2 in the forward, f's backward before each LayerNorm's backward.
 #include "comm/MpiCheck.h"
+#include "core/Gpt.h"
 #include "strategies/FlatUnit.h"
 #include "strategies/Strategy.h"
 #include "strategies/UnitRunner.h"
@@ -68,7 +74,7 @@ public:
       MPI_CHECK(MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_FLOAT, slices.data(),
                            static_cast<int>(local.size()), MPI_FLOAT, 0, MPI_COMM_WORLD));
       if (ctx_.rank == 0) {
-        const auto full = assembleBlock(slices);
+        const auto full = ctx_.shape.gpt ? gptAssembleBlock(slices, ctx_.shape.hidden, ctx_.size) : assembleBlock(slices);
         all.insert(all.end(), full.begin(), full.end());
       }
     }

@@ -30,7 +30,7 @@ void UnitRunner::setTensorParallel(int innerWidth, std::function<void(float*, st
 
 void UnitRunner::forward(int unit, const float* params) {
   ScopedOp op(ctx_.recorder, Kind::Forward, unit, step_, micro_);
-  if (ctx_.shape.gpt) return gptForward(unit, params, false);
+  if (ctx_.shape.gpt) return gptForward(unit, params, false, op);
   Device& d = ctx_.device;
   const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
   const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
@@ -77,7 +77,7 @@ void UnitRunner::forward(int unit, const float* params) {
 // work its backward does not use (it needs only the tokens), as with the wrapper.
 void UnitRunner::recompute(int unit, const float* params) {
   ScopedOp op(ctx_.recorder, Kind::Forward, unit, step_, micro_, /*recompute=*/true);
-  if (ctx_.shape.gpt) return gptForward(unit, params, true);
+  if (ctx_.shape.gpt) return gptForward(unit, params, true, op);
   Device& d = ctx_.device;
   const int H = ctx_.shape.hidden, V = ctx_.shape.vocab;
   const auto nH = static_cast<std::size_t>(n_) * static_cast<std::size_t>(H);
@@ -112,7 +112,7 @@ void UnitRunner::backward(int unit, const float* params, float* dparams) {
   if (checkpoint_) recompute(unit, params); // its own op, before the backward's
   ScopedOp op(ctx_.recorder, Kind::Backward, unit, step_, micro_);
   if (ctx_.shape.gpt) {
-    gptBackward(unit, params, dparams);
+    gptBackward(unit, params, dparams, op);
     inputs_.erase(unit + 1);
     return;
   }

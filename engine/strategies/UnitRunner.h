@@ -66,8 +66,9 @@ private:
   // The GPT's units (core/Gpt.h; GptUnits.cpp): a row is a sequence of seqLen tokens.
   // recompute: checkpointing's second forward (keeps what the backward needs, not the
   // output, and does not count the loss again).
-  void gptForward(int unit, const float* params, bool recompute);
-  void gptBackward(int unit, const float* params, float* dparams);
+  // `op` is the unit's op, paused around each tensor-parallel sum (f, g) as the MLP's are.
+  void gptForward(int unit, const float* params, bool recompute, ScopedOp& op);
+  void gptBackward(int unit, const float* params, float* dparams, ScopedOp& op);
 
   StrategyContext& ctx_;
   const std::int32_t* tokens_;  // host

@@ -1,6 +1,7 @@
 // The GPT's device ops on the CPU device against plain references on random inputs,
 // the gradient of a whole GPT (embedding, blocks, output) against central finite
-// differences, and the synthetic language's sequences.
+// differences, a block split over tensor-parallel ranks (threads) against the whole
+// block, and the synthetic language's sequences.
 #include "core/Data.h"
 #include "core/Device.h"
 #include "core/Gpt.h"
@@ -9,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <barrier>
 #include <cmath>
 #include <random>
+#include <thread>
 #include <vector>
 
 using namespace shardlab;
@@ -346,4 +349,112 @@ TEST(GptJob, TheShapeCountsTheGptsLayouts) {
   EXPECT_EQ(s.unitSize(c.layers + 1), std::size_t(2 * 64 + 64 * 50 + 50));
   // The MLP's shape is what it was.
   EXPECT_EQ(JobConfig{}.shape().unitSize(1), std::size_t(8 * 64 * 64 + 5 * 64));
+}
+
+// Tensor parallelism's slices of a block are a partition of the full layout (the
+// replicated tensors in every slice), and assembling them gives the block back.
+TEST(GptTensorParallel, TheSlicesPartitionTheBlockAndAssembleBack) {
+  const int H = 16;
+  const auto full = randomVector(GptBlockLayout::of(H, 4 * H).size, 11);
+  for (int tp : {1, 2, 4}) {
+    SCOPED_TRACE(testing::Message() << "tp " << tp);
+    std::vector<int> seen(full.size(), 0);
+    std::vector<float> slices;
+    for (int r = 0; r < tp; ++r) {
+      const auto idx = gptBlockSliceIndices(H, tp, r);
+      ASSERT_EQ(idx.size(), GptBlockLayout::of(H, 4 * H / tp, H / tp).size);
+      ModelShape shape;
+      shape.gpt = true;
+      shape.hidden = H;
+      EXPECT_EQ(idx.size(), shape.unitSize(1, 4 * H / tp));
+      for (std::size_t i : idx) {
+        ASSERT_LT(i, full.size());
+        ++seen[i];
+        slices.push_back(full[i]);
+      }
+    }
+    const auto l = GptBlockLayout::of(H, 4 * H);
+    for (std::size_t i = 0; i < full.size(); ++i) {
+      const bool replicated = i < l.Wqkv || (i >= l.bo && i < l.W1) || i >= l.b2;
+      EXPECT_EQ(seen[i], replicated ? tp : 1) << "index " << i;
+    }
+    EXPECT_EQ(gptAssembleBlock(slices, H, tp), full);
+  }
+}
+
+// A block split over t ranks (one thread and one CPU device each, summing through an
+// in-process all-reduce where Megatron's f and g run) computes the whole block's
+// output and input gradient on every rank, and each rank's parameter gradients are
+// the whole block's at its slice.
+TEST(GptTensorParallel, ASplitBlockComputesTheWholeBlock) {
+  ModelShape shape;
+  shape.gpt = true;
+  shape.hidden = 16;
+  shape.heads = 4;
+  shape.seqLen = 5;
+  const int B = 2;
+  const GptDims whole = GptDims::of(shape, B);
+  const auto TH = std::size_t(whole.T()) * std::size_t(whole.H);
+  const auto params = randomVector(GptBlockLayout::of(whole).size, 21, -0.5f, 0.5f);
+  const auto x = randomVector(TH, 22), dy = randomVector(TH, 23);
+
+  auto cpu = makeCpuDevice();
+  std::vector<float> y(TH), dx(TH), dparams(params.size(), 0.0f), saved(GptBlockSaved::floats(whole)),
+      scratch(gptBlockScratchFloats(whole));
+  gptBlockForward(*cpu, params.data(), x.data(), y.data(), GptBlockSaved::carve(saved.data(), whole), whole);
+  gptBlockBackward(*cpu, params.data(), x.data(), GptBlockSaved::carve(saved.data(), whole), dy.data(), dparams.data(),
+                   dx.data(), scratch.data(), whole);
+
+  for (int tp : {2, 4}) {
+    SCOPED_TRACE(testing::Message() << "tp " << tp);
+    const GptDims local = GptDims::of(shape, B, tp);
+    std::barrier sync(tp);
+    std::vector<float*> buffers(std::size_t(tp), nullptr);
+    int sumsPerRank = 0;
+    struct Rank {
+      std::vector<float> y, dx, dparams;
+    };
+    std::vector<Rank> out(static_cast<std::size_t>(tp));
+    auto run = [&](int r) {
+      auto dev = makeCpuDevice();
+      auto allReduce = [&](float* p, std::size_t n) {
+        buffers[std::size_t(r)] = p;
+        sync.arrive_and_wait();
+        std::vector<float> sum(n, 0.0f);
+        for (float* b : buffers)
+          for (std::size_t i = 0; i < n; ++i) sum[i] += b[i];
+        sync.arrive_and_wait(); // every rank has read every partial
+        std::copy(sum.begin(), sum.end(), p);
+        if (r == 0) ++sumsPerRank;
+      };
+      const GptTpSums sums{allReduce, allReduce};
+      const auto idx = gptBlockSliceIndices(shape.hidden, tp, r);
+      std::vector<float> slice;
+      for (std::size_t i : idx) slice.push_back(params[i]);
+      Rank& o = out[std::size_t(r)];
+      o.y.resize(TH);
+      o.dx.resize(TH);
+      o.dparams.assign(slice.size(), 0.0f);
+      std::vector<float> s(GptBlockSaved::floats(local)), sc(gptBlockScratchFloats(local));
+      gptBlockForward(*dev, slice.data(), x.data(), o.y.data(), GptBlockSaved::carve(s.data(), local), local, &sums);
+      gptBlockBackward(*dev, slice.data(), x.data(), GptBlockSaved::carve(s.data(), local), dy.data(),
+                       o.dparams.data(), o.dx.data(), sc.data(), local, &sums);
+    };
+    std::vector<std::thread> threads;
+    for (int r = 0; r < tp; ++r) threads.emplace_back(run, r);
+    for (auto& t : threads) t.join();
+
+    EXPECT_EQ(sumsPerRank, 4) << "g twice in the forward, f's backward twice in the backward";
+    for (int r = 0; r < tp; ++r) {
+      SCOPED_TRACE(testing::Message() << "rank " << r);
+      const Rank& o = out[std::size_t(r)];
+      for (std::size_t i = 0; i < TH; ++i) {
+        ASSERT_NEAR(o.y[i], y[i], 1e-5f) << "y " << i;
+        ASSERT_NEAR(o.dx[i], dx[i], 1e-5f) << "dx " << i;
+      }
+      const auto idx = gptBlockSliceIndices(shape.hidden, tp, r);
+      for (std::size_t k = 0; k < idx.size(); ++k)
+        ASSERT_NEAR(o.dparams[k], dparams[idx[k]], 1e-4f * (1.0f + std::abs(dparams[idx[k]]))) << "parameter " << idx[k];
+    }
+  }
 }

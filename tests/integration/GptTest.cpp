@@ -13,6 +13,8 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <tuple>
 
 using namespace shardlab::testing;
 
@@ -107,8 +109,67 @@ INSTANTIATE_TEST_SUITE_P(
         ParityCase{"fsdp_accumulate_no_sync", {"--strategy", "fsdp", "--ranks", "2", "--accumulate", "2", "--no-sync"}},
         ParityCase{"fsdp_bf16",
                    {"--strategy", "fsdp", "--ranks", "2", "--param-dtype", "bf16", "--reduce-dtype", "bf16"},
-                   1e-3}),
+                   1e-3},
+        ParityCase{"tp2", {"--strategy", "tp", "--ranks", "2"}},
+        ParityCase{"tp4", {"--strategy", "tp", "--ranks", "4"}}),
     [](const auto& param) { return param.param.name; });
+
+// Tensor parallelism on the GPT: heads split over the ranks. Per block and step, the
+// trace holds 2 all-reduces in the forward (g after attn Wo and after h W2) and 2 in the
+// backward (f's, before each LayerNorm's backward), each of the block's T x H floats;
+// the embedding and the output, replicated, send nothing. The parameters gathered
+// back into the full layout are one rank's after the same steps (within the 1e-4 of
+// the MLP's tp_equivalence).
+TEST(GptTensorParallel, FourAllReducesPerBlockAndOneRanksParameters) {
+  const int ranks = 2, steps = 3, batch = 8, layers = 2;
+  const std::vector<std::string> job{"--steps", std::to_string(steps), "--batch", std::to_string(batch)};
+  const auto oneDir = freshDir("gpt-tp-params-1"), dir = freshDir("gpt-tp-coll");
+  auto r = runShardlab(with(with(kGpt, job), {"--strategy", "ddp", "--ranks", "1", "--dump-params", oneDir + "/p.bin"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = runShardlab(with(with(kGpt, job), {"--strategy", "tp", "--ranks", std::to_string(ranks), "--trace",
+                                         dir + "/t.trace", "--dump-params", dir + "/p.bin"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  auto one = readFloats(oneDir + "/p.bin"), tp = readFloats(dir + "/p.bin");
+  ASSERT_FALSE(one.empty());
+  ASSERT_EQ(tp.size(), one.size()) << "fullParameters() must reassemble the GPT's full block layout";
+  // The K biases are left out: their gradient is zero in exact arithmetic (adding a
+  // constant to a row of scores leaves its softmax unchanged), so AdamW's normalised
+  // step turns the rounding noise of either run into steps of up to lr (3e-4 apart
+  // after 3 steps here, against at most 2e-6 for every other parameter).
+  const std::size_t H = 64, embedding = 64 * H + 32 * H, block = 12 * H * H + 13 * H, kBias = 2 * H + 3 * H * H + H;
+  for (std::size_t b = 0; b < std::size_t(layers); ++b)
+    for (std::size_t i = 0; i < H; ++i) one[embedding + b * block + kBias + i] = tp[embedding + b * block + kBias + i] = 0;
+  EXPECT_LT(relativeDifference(tp, one), 1e-5);
+
+  const auto t = shardlab::trace::readTraceFile(dir + "/t.trace");
+  ASSERT_TRUE(t.ok());
+  // Which op a sum ran in: the unit's op is paused around it, so the rank's last
+  // compute piece that ended before the all-reduce began is that op's.
+  using shardlab::trace::Kind;
+  using shardlab::trace::Record;
+  std::map<std::tuple<int, int, int, Kind>, int> perBlock; // (rank, step, unit, forward or backward)
+  for (const auto& e : t.trace.events) {
+    if (e.record != Record::Collective) continue;
+    ASSERT_EQ(e.kind, Kind::AllReduce);
+    EXPECT_EQ(e.bytes, std::int64_t(batch) * 32 * 64 * 4) << "a block's T x H activation (or its gradient)";
+    EXPECT_GE(e.unit, 1);
+    EXPECT_LE(e.unit, layers) << "only blocks communicate; embedding and output are replicated";
+    const shardlab::trace::Event* before = nullptr;
+    for (const auto& op : t.trace.events)
+      if (op.record == Record::Op && op.rank == e.rank && op.t1 <= e.t0 && (!before || op.t1 > before->t1)) before = &op;
+    ASSERT_NE(before, nullptr);
+    EXPECT_EQ(before->unit, e.unit);
+    ++perBlock[{e.rank, e.step, e.unit, before->kind}];
+  }
+  for (int rank = 0; rank < ranks; ++rank)
+    for (int step = 0; step < steps; ++step)
+      for (int unit = 1; unit <= layers; ++unit) {
+        SCOPED_TRACE(testing::Message() << "rank " << rank << " step " << step << " unit " << unit);
+        EXPECT_EQ((perBlock[{rank, step, unit, Kind::Forward}]), 2);
+        EXPECT_EQ((perBlock[{rank, step, unit, Kind::Backward}]), 2);
+      }
+}
 
 // The trace's job record gives back a GPT job (its kind is in the model's description),
 // and the pre-flight estimate of it covers what the ranks really held: the persistent
