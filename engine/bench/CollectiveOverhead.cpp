@@ -10,6 +10,7 @@
 #include "comm/CommStream.h"
 #include "comm/MpiCheck.h"
 #include "core/Recorder.h"
+#include "job/EnvSettings.h"
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <string>
 #include <vector>
 
 using namespace shardlab;
@@ -49,6 +51,13 @@ int main(int argc, char** argv) {
   cli.add_option("--repeats", repeats, "calls per collective and size, over 5 rounds")->check(CLI::Range(5, 1000000));
   cli.add_option("--sizes-kib", sizesKiB, "full buffer sizes in KiB");
   CLI11_PARSE(cli, argc, argv);
+  // The bench is its own launcher (plain mpirun): it reads the tuning once, as shardlab-run does.
+  std::vector<std::string> envErrors;
+  const Tuning tuning = readTuning(processEnvironment, envErrors);
+  if (!envErrors.empty()) {
+    for (const auto& e : envErrors) std::fprintf(stderr, "shardlab-bench-collectives: error: %s\n", e.c_str());
+    return 2;
+  }
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0, size = 1;
@@ -59,7 +68,7 @@ int main(int argc, char** argv) {
     // Scoped: the stream and the recorder (which flushes into `sink`) end before the
     // file is closed and MPI finalized (they used to outlive both: a crash at exit).
     Recorder recorder(sink, rank, {"unit"});
-    const HandOffSpin spin = handOffSpinOnThisNode(MPI_COMM_WORLD);
+    const HandOffSpin spin = handOffSpinOnThisNode(MPI_COMM_WORLD, tuning.commSpin);
     CommStream sleeping(MPI_COMM_WORLD, recorder, nullptr, HandOffSpin{});
     CommStream polling(MPI_COMM_WORLD, recorder, nullptr, spin);
     if (rank == 0) {

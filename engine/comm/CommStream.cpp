@@ -2,7 +2,6 @@
 
 #include "comm/MpiCheck.h"
 #include "core/Cpus.h"
-#include "job/CommSpinSetting.h"
 
 #include <sched.h>
 
@@ -39,13 +38,13 @@ HandOffSpin handOffSpinFor(int ranksOnNode, int cores) {
   return HandOffSpin{std::chrono::microseconds(50)};
 }
 
-HandOffSpin handOffSpinOnThisNode(MPI_Comm comm) {
+HandOffSpin handOffSpinOnThisNode(MPI_Comm comm, std::optional<std::chrono::microseconds> given) {
   MPI_Comm local;
   MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
   int ranksOnNode = 1;
   MPI_CHECK(MPI_Comm_size(local, &ranksOnNode));
   MPI_Comm_free(&local);
-  if (const auto us = commSpinFromEnvironment()) return HandOffSpin{*us};
+  if (given) return HandOffSpin{*given};
   return handOffSpinFor(ranksOnNode, usableCpuCount());
 }
 

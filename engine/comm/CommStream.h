@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace shardlab {
@@ -46,10 +47,9 @@ struct HandOffSpin {
 HandOffSpin handOffSpinFor(int ranksOnNode, int cores);
 // handOffSpinFor this node: collective over `comm` (MPI_Comm_split_type shared: the
 // ranks on this host), cores from this process's CPU affinity.
-// SHARDLAB_COMM_SPIN_US=N, where set, gives the bound in µs instead (for measuring);
-// a value that is not a whole number from 0 to 10000 throws std::invalid_argument
-// naming the variable.
-HandOffSpin handOffSpinOnThisNode(MPI_Comm comm);
+// `given` (Tuning::commSpin: SHARDLAB_COMM_SPIN_US, read by the launcher and passed as
+// the worker's --comm-spin-us), where set, is the bound instead (for measuring).
+HandOffSpin handOffSpinOnThisNode(MPI_Comm comm, std::optional<std::chrono::microseconds> given = std::nullopt);
 
 class CommStream {
 public:

@@ -43,7 +43,7 @@ void bindEveryThread(const cpu_set_t& set) {
 
 } // namespace
 
-CorePlacement bindRankToItsCores(MPI_Comm comm) {
+CorePlacement bindRankToItsCores(MPI_Comm comm, bool bind) {
   CorePlacement placement;
   placement.cpus = usableCpus();
   cpu_set_t start;
@@ -65,10 +65,8 @@ CorePlacement bindRankToItsCores(MPI_Comm comm) {
   MPI_Comm_free(&local);
   const bool same = std::memcmp(lo, hi, sizeof lo) == 0;
 
-  const char* asked = std::getenv("SHARDLAB_BIND_RANKS");
-  const bool wanted = !(asked && std::string(asked) == "0");
   const auto slice = coresForLocalRank(placement.cpus, localRank, localRanks);
-  if (!wanted || !same || slice.empty()) return placement;
+  if (!bind || !same || slice.empty()) return placement;
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : slice) CPU_SET(c, &set);

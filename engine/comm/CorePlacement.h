@@ -27,7 +27,8 @@ struct CorePlacement {
 // Collective over `comm` (the ranks on this host, by MPI_Comm_split_type shared): binds
 // every thread of this process to coresForLocalRank, where every local rank started
 // with the same affinity (a launcher or batch system that bound the ranks itself has
-// its way). SHARDLAB_BIND_RANKS=0 leaves the ranks unbound (measuring).
-CorePlacement bindRankToItsCores(MPI_Comm comm);
+// its way). `bind` false (Tuning::bindRanks: SHARDLAB_BIND_RANKS=0, passed as the
+// worker's --no-bind-ranks) leaves the ranks unbound (measuring).
+CorePlacement bindRankToItsCores(MPI_Comm comm, bool bind = true);
 
 } // namespace shardlab

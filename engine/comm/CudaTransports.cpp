@@ -20,32 +20,6 @@
 
 namespace shardlab {
 
-std::chrono::milliseconds gpuTimeoutFromEnvironment() {
-  constexpr std::chrono::milliseconds kDefault{std::chrono::seconds(120)};
-  const char* text = std::getenv("SHARDLAB_GPU_TIMEOUT_S");
-  if (text == nullptr || *text == '\0') return kDefault;
-  char* end = nullptr;
-  const double seconds = std::strtod(text, &end);
-  if (end == text || *end != '\0' || !(seconds > 0.0) || seconds > 86400.0) {
-    std::fprintf(stderr, "SHARDLAB_GPU_TIMEOUT_S=%s is not a number of seconds in (0, 86400]: using 120\n", text);
-    return kDefault;
-  }
-  return std::chrono::milliseconds(std::llround(seconds * 1000.0));
-}
-
-std::chrono::microseconds gpuTestCommDelayFromEnvironment() {
-  const char* text = std::getenv("SHARDLAB_TEST_COMM_DELAY_US");
-  if (text == nullptr || *text == '\0') return std::chrono::microseconds(0);
-  char* end = nullptr;
-  const long long us = std::strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || us < 1 || us > 10'000'000) {
-    std::fprintf(stderr, "SHARDLAB_TEST_COMM_DELAY_US=%s is not a whole number of microseconds in [1, 10000000]: "
-                 "no delay\n", text);
-    return std::chrono::microseconds(0);
-  }
-  return std::chrono::microseconds(us);
-}
-
 std::string nvtxName(Kind kind, int unit, int step, int micro, const std::vector<std::string>& unitNames) {
   std::string name(trace::toString(kind));
   if (unit >= 0) {

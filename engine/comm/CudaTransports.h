@@ -12,6 +12,7 @@
 #include "cuda/NcclComm.h"
 #include "core/Recorder.h"
 #include "comm/Transport.h"
+#include "job/EnvSettings.h"
 
 #include <cuda_runtime.h>
 
@@ -83,23 +84,17 @@ private:
   std::vector<Anchor> anchors_;
 };
 
-// The GPU transports' timeout: SHARDLAB_GPU_TIMEOUT_S (seconds, > 0; e.g. 30 in
-// scripts/gpu-check.sh, whose job limit must be longer) or else 120 s. A value that
-// is not a positive number is reported on stderr and ignored.
-std::chrono::milliseconds gpuTimeoutFromEnvironment();
-
-// A test hook: SHARDLAB_TEST_COMM_DELAY_US (whole microseconds, 1 to 10 000 000) or
-// else none. With it the NCCL transport keeps its communication stream busy that long
-// (a spin kernel) after the stream's wait for "ready" and before each collective, so
-// compute-stream work that does not wait for the collective's end runs before the
-// collective has written its output, every time, and fails a test instead of passing
-// by luck (docs/gpu.md, "Races that fail every time"). A value out of range is
-// reported on stderr and ignored.
-std::chrono::microseconds gpuTestCommDelayFromEnvironment();
-
 struct GpuTransportOptions {
-  std::chrono::milliseconds timeout = gpuTimeoutFromEnvironment(); // a GPU-side wait longer than this aborts
-  std::chrono::microseconds commDelay = gpuTestCommDelayFromEnvironment(); // the test hook above; 0: none
+  // A GPU-side wait longer than this aborts: Tuning::gpuTimeout (SHARDLAB_GPU_TIMEOUT_S,
+  // e.g. 30 s in scripts/gpu-check.sh, whose job limit must be longer; else 120 s).
+  std::chrono::milliseconds timeout = Tuning::kDefaultGpuTimeout;
+  // A test hook, TestHooks::commDelay (SHARDLAB_TEST_COMM_DELAY_US); 0: none. With it the
+  // NCCL transport keeps its communication stream busy that long (a spin kernel) after
+  // the stream's wait for "ready" and before each collective, so compute-stream work
+  // that does not wait for the collective's end runs before the collective has written
+  // its output, every time, and fails a test instead of passing by luck (docs/gpu.md,
+  // "Races that fail every time").
+  std::chrono::microseconds commDelay{0};
   std::vector<std::string> unitNames;                           // for the NVTX range names
 };
 

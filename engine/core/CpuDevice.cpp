@@ -16,12 +16,7 @@ constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2 / pi)
 
 class CpuDevice final : public Device {
 public:
-  CpuDevice() {
-    // One BLAS thread per rank: ranks already fill the cores.
-    int threads = 1;
-    if (const char* t = std::getenv("SHARDLAB_BLAS_THREADS")) threads = std::max(1, std::atoi(t));
-    openblas_set_num_threads(threads);
-  }
+  explicit CpuDevice(int blasThreads) { openblas_set_num_threads(std::max(1, blasThreads)); }
 
   std::string kind() const override { return "cpu"; }
   std::string name() const override { return "CPU rank (OpenBLAS)"; }
@@ -222,6 +217,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<Device> makeCpuDevice() { return std::make_unique<CpuDevice>(); }
+std::unique_ptr<Device> makeCpuDevice(int blasThreads) { return std::make_unique<CpuDevice>(blasThreads); }
 
 } // namespace shardlab

@@ -87,7 +87,8 @@ public:
   virtual void scale(float* x, float s, std::size_t n) = 0;
 };
 
-// The CPU device: OpenBLAS for GEMM (one BLAS thread unless SHARDLAB_BLAS_THREADS says more).
-std::unique_ptr<Device> makeCpuDevice();
+// The CPU device: OpenBLAS for GEMM with `blasThreads` threads (Tuning::blasThreads:
+// one, since the ranks already fill the cores, unless SHARDLAB_BLAS_THREADS says more).
+std::unique_ptr<Device> makeCpuDevice(int blasThreads = 1);
 
 } // namespace shardlab

@@ -2,8 +2,6 @@
 
 #include "job/JobConfig.h"
 
-#include <cstdlib>
-#include <sstream>
 #include <string>
 
 #ifdef SHARDLAB_HAVE_CUDA
@@ -14,13 +12,11 @@
 
 namespace shardlab {
 
-std::vector<GpuMemory> visibleGpuMemory() {
+std::vector<GpuMemory> visibleGpuMemory(const TestHooks& hooks) {
   std::vector<GpuMemory> gpus;
-  if (const char* fake = std::getenv("SHARDLAB_GPU_FREE_MEMORY")) {
-    std::stringstream list(fake);
-    std::string size;
-    for (int index = 0; std::getline(list, size, ','); ++index)
-      if (auto bytes = parseBytes(size)) gpus.push_back({index, "SHARDLAB_GPU_FREE_MEMORY", *bytes, *bytes});
+  if (hooks.gpuFreeMemory) {
+    int index = 0;
+    for (const std::int64_t bytes : *hooks.gpuFreeMemory) gpus.push_back({index++, "SHARDLAB_GPU_FREE_MEMORY", bytes, bytes});
     return gpus;
   }
 #ifdef SHARDLAB_HAVE_CUDA

@@ -1,6 +1,7 @@
 // shardlab-run's command line: the job (JobConfig) and where its outputs go.
 #pragma once
 
+#include "job/EnvSettings.h"
 #include "job/Faults.h"
 #include "job/JobConfig.h"
 
@@ -35,6 +36,11 @@ struct LaunchOptions {
   // The rank failure SHARDLAB_FAULT asks for (job/Faults.h), passed to the workers as
   // --fault; its straggler form is in job.straggler instead.
   std::optional<InjectedFailure> failure;
+  // The rest of the environment, read here once (job/EnvSettings.h): the ranks' tuning and
+  // test hooks, passed to each worker as its options; the pre-flight's stand-ins.
+  Tuning tuning;
+  TestHooks hooks;
+  std::optional<std::string> namedWorker; // SHARDLAB_WORKER: the worker to launch instead of the one found
 };
 
 // Parses argv. On bad input returns nullopt and fills `errors` with one message per

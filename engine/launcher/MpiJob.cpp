@@ -170,8 +170,8 @@ std::vector<std::string> MpiJob::command() const {
   if (options_.collectiveAlgorithms == "ring" && options_.job.device != DeviceKind::Cuda)
     for (const auto& [name, value] : kRingParameters)
       if (!std::getenv(("OMPI_MCA_" + std::string(name)).c_str())) c.insert(c.end(), {"--mca", name, value});
-  for (const char* var : {"SHARDLAB_TEST_CLOCK_SHIFT_NS", "SHARDLAB_BLAS_THREADS", "SHARDLAB_COMM_SPIN_US", "SHARDLAB_BIND_RANKS",
-                          "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
+  // OpenBLAS's own variables, for ranks on other hosts; ShardLab's settings go as options.
+  for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var)) c.insert(c.end(), {"-x", var});
   c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});
   if (!options_.dumpParams.empty()) c.insert(c.end(), {"--dump-params", options_.dumpParams});
@@ -221,6 +221,7 @@ JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
   ::fcntl(pipeFds[0], F_SETFL, O_NONBLOCK);
 
   std::vector<RankFileTail> tails;
+  for (auto& a : workerArguments(options_.tuning, options_.hooks)) c.push_back(std::move(a));
   for (int r = 0; r < options_.job.ranks; ++r) tails.emplace_back(runDir_ + "/rank-" + std::to_string(r) + ".trace");
 
   bool sawFailure = false, exited = false;

@@ -2,7 +2,6 @@
 // events, and prints the run's summary. This is what the app runs, and what a
 // learner can copy to a cluster.
 #include "core/Cpus.h"
-#include "job/CommSpinSetting.h"
 #include "job/ExitCodes.h"
 #include "job/MemoryEstimate.h"
 #include "job/Version.h"
@@ -62,10 +61,9 @@ void warnIfCoresAreOutnumbered(int ranks) {
 
 // MemAvailable of /proc/meminfo in bytes: what can be allocated without swapping; 0
 // when unknown (then memory is not checked). Test hook: SHARDLAB_FREE_MEMORY (a size
-// such as 1MiB) stands for it.
-std::int64_t availableMemory() {
-  if (const char* fake = std::getenv("SHARDLAB_FREE_MEMORY"))
-    if (auto bytes = parseBytes(fake)) return *bytes;
+// such as 1MiB, TestHooks::freeMemory) stands for it.
+std::int64_t availableMemory(const TestHooks& hooks) {
+  if (hooks.freeMemory) return *hooks.freeMemory;
   std::ifstream in("/proc/meminfo");
   std::string key;
   long long kib = 0;
@@ -93,8 +91,8 @@ std::string findOnPath(const std::string& name) {
   return "";
 }
 
-std::string findWorker() {
-  if (const char* w = std::getenv("SHARDLAB_WORKER")) return w;
+std::string findWorker(const LaunchOptions& options) {
+  if (options.namedWorker) return *options.namedWorker;
   std::error_code ec;
   auto self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -223,12 +221,6 @@ int main(int argc, char** argv) {
     std::printf("shardlab-run: the job is valid: %s\n", options.job.toJson().dump().c_str());
     return code(LauncherExit::Done);
   }
-  try {
-    commSpinFromEnvironment(); // the ranks read it; a bad value is refused here, before any launch
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "shardlab-run: error: %s\n", e.what());
-    return kExitInvalid;
-  }
   // Pre-flight (before calibration or mpirun, so a job that cannot fit is refused in
   // well under a second): CPU ranks' estimated memory against this machine's free
   // memory, and the ranks against its cores; GPU ranks' against each GPU's free memory
@@ -237,9 +229,9 @@ int main(int argc, char** argv) {
     const DeviceKind device = options.job.device == DeviceKind::Auto ? chooseDevice(options.job).device : options.job.device;
     std::optional<std::string> why;
     if (device == DeviceKind::Cuda || device == DeviceKind::CudaMpiStaged)
-      why = gpuPreflightRefusal(options.job, visibleGpuMemory(), !options.job.hostfile.empty());
+      why = gpuPreflightRefusal(options.job, visibleGpuMemory(options.hooks), !options.job.hostfile.empty());
     else
-      why = preflightRefusal(options.job, {availableMemory(), usableCpuCount(), !options.job.hostfile.empty()});
+      why = preflightRefusal(options.job, {availableMemory(options.hooks), usableCpuCount(), !options.job.hostfile.empty()});
     if (why) {
       std::fprintf(stderr, "shardlab-run: error: %s\n", why->c_str());
       return kExitInvalid;
@@ -257,12 +249,12 @@ int main(int argc, char** argv) {
     return kExitMissingTool;
   }
   options.mpirun = mpirun;
-  const std::string worker = findWorker();
+  const std::string worker = findWorker(options);
   // A worker named by hand that is not there fails here, by name, not in mpirun.
-  if (const char* named = std::getenv("SHARDLAB_WORKER"); named && access(worker.c_str(), X_OK) != 0) {
+  if (const auto& named = options.namedWorker; named && access(worker.c_str(), X_OK) != 0) {
     std::fprintf(stderr,
                  "shardlab-run: error: SHARDLAB_WORKER names '%s', which is not an executable file "
-                 "(build the target shardlab-worker, or point SHARDLAB_WORKER at it)\n", named);
+                 "(build the target shardlab-worker, or point SHARDLAB_WORKER at it)\n", named->c_str());
     return kExitMissingTool;
   }
   if (worker.empty()) {

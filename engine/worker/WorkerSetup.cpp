@@ -30,19 +30,11 @@ struct ClockSync {
   bool sameHost = true;
 };
 
-// SHARDLAB_TEST_CLOCK_SHIFT_NS=RANK:NS (tests): rank RANK reads its clock NS
-// nanoseconds ahead (negative: behind), as a rank on a machine whose clock differs
-// would. Returns this rank's shift, 0 when not asked; throws on a malformed value.
-std::int64_t testClockShift(int rank) {
-  const char* spec = std::getenv("SHARDLAB_TEST_CLOCK_SHIFT_NS");
-  if (!spec || !*spec) return 0;
-  int shiftedRank = -1;
-  long long ns = 0;
-  char tail = 0;
-  if (std::sscanf(spec, "%d:%lld%c", &shiftedRank, &ns, &tail) != 2 || shiftedRank < 0)
-    throw std::runtime_error("SHARDLAB_TEST_CLOCK_SHIFT_NS: '" + std::string(spec) +
-                             "' is not RANK:NS (a rank and a shift in nanoseconds, e.g. 1:2500000000)");
-  return shiftedRank == rank ? ns : 0;
+// SHARDLAB_TEST_CLOCK_SHIFT_NS=RANK:NS (tests, passed as --test-clock-shift-ns): rank
+// RANK reads its clock NS nanoseconds ahead (negative: behind), as a rank on a machine
+// whose clock differs would. This rank's shift, 0 when not asked.
+std::int64_t testClockShift(const TestHooks& hooks, int rank) {
+  return hooks.clockShift && hooks.clockShift->rank == rank ? hooks.clockShift->ns : 0;
 }
 
 // Rank 0's clock is the run's clock. Ranks on rank 0's host read the same monotonic
@@ -108,7 +100,8 @@ std::string versionText(int code) { // 13000 -> "13.0" (CUDA driver and runtime)
 }
 
 // A GPU rank: its device, transport and op timer, and what its rank record says.
-void prepareGpuRank(const JobConfig& job, Recorder& recorder, WorkerSetup& setup, nlohmann::json& meta) {
+void prepareGpuRank(const JobConfig& job, Recorder& recorder, const Tuning& tuning, const TestHooks& hooks,
+                    WorkerSetup& setup, nlohmann::json& meta) {
   const bool useNccl = job.device == DeviceKind::Cuda;
   std::string why;
   const int gpus = cudaDeviceCount(&why);
@@ -126,6 +119,8 @@ void prepareGpuRank(const JobConfig& job, Recorder& recorder, WorkerSetup& setup
     throw std::runtime_error("device cuda: two ranks would share GPU " + std::to_string(gpu) + ", which NCCL cannot do");
 
   GpuTransportOptions options;
+  options.timeout = tuning.gpuTimeout;
+  options.commDelay = hooks.commDelay;
   options.unitNames = job.unitNames();
   auto clock = std::make_shared<GpuClock>(recorder, gpu);
   if (useNccl) {
@@ -160,27 +155,27 @@ void prepareGpuRank(const JobConfig& job, Recorder& recorder, WorkerSetup& setup
 
 } // namespace
 
-WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder) {
+WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder, const Tuning& tuning, const TestHooks& hooks) {
   int rank = 0, size = 1;
   MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  const std::int64_t shift = testClockShift(rank);
+  const std::int64_t shift = testClockShift(hooks, rank);
   const ClockSync clock = synchroniseClock(rank, size, shift);
   // The run clock reads monotonic + offset - epoch; a shifted clock reads monotonic + shift.
   recorder.clock().set(clock.epoch, clock.offset + shift);
   // After handOffSpinOnThisNode (main.cpp), which counts the host's cores, not the slice.
-  const CorePlacement placement = bindRankToItsCores(MPI_COMM_WORLD);
+  const CorePlacement placement = bindRankToItsCores(MPI_COMM_WORLD, tuning.bindRanks);
 
   WorkerSetup setup;
   nlohmann::json meta;
   if (job.device == DeviceKind::Cuda || job.device == DeviceKind::CudaMpiStaged) {
 #ifdef SHARDLAB_HAVE_CUDA
-    prepareGpuRank(job, recorder, setup, meta);
+    prepareGpuRank(job, recorder, tuning, hooks, setup, meta);
 #else
     throw std::runtime_error("device " + std::string(name(job.device)) + ": this worker was built without the CUDA backend");
 #endif
   } else {
-    setup.device = makeCpuDevice();
+    setup.device = makeCpuDevice(tuning.blasThreads);
     meta["device_name"] = clock.sameHost ? "CPU rank (Open MPI, shared memory)" : "CPU rank (Open MPI)";
     meta["communication"] = "Open MPI";
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Device.h"
+#include "job/EnvSettings.h"
 #include "job/Faults.h"
 #include "job/JobConfig.h"
 #include "core/Recorder.h"
@@ -26,7 +27,10 @@ struct WorkerSetup {
 
 // Collective over MPI_COMM_WORLD. Throws std::runtime_error (with the reason) when the
 // device cannot be set up; a CUDA device is only possible in a build with CUDA.
-WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder);
+// `tuning` and `hooks` are what the launcher read from its environment and passed as
+// the worker's options: the core binding, BLAS threads, GPU timeout, the test clock
+// shift (recorded in the rank record) and the NCCL transport's test delay.
+WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder, const Tuning& tuning, const TestHooks& hooks);
 
 // Test hook: the failure the worker was given (--fault, from the launcher's
 // SHARDLAB_FAULT): when this is its rank and step, the rank fails as it says. It lets the

@@ -9,6 +9,7 @@
 #include "core/Memory.h"
 #include "core/Recorder.h"
 #include "job/BoundedFile.h"
+#include "job/EnvSettings.h"
 #include "job/ExitCodes.h"
 #include "job/Faults.h"
 #include "job/JobConfig.h"
@@ -73,15 +74,32 @@ int main(int argc, char** argv) {
   std::string faultText;
   cli.add_option("--fault", faultText, "RANK:STEP:kill|segv|exit|hang: that rank fails at the start of that step "
                                       "(tests; the launcher passes SHARDLAB_FAULT's failure here)");
+  // What the launcher read from its environment (job/EnvSettings.h); a rank never reads its own.
+  WorkerSettingOptions settingOptions;
+  cli.add_option("--comm-spin-us", settingOptions.commSpinUs,
+                 "the communication stream's hand-off poll bound in us, 0-10000 (SHARDLAB_COMM_SPIN_US)");
+  cli.add_flag("--no-bind-ranks", settingOptions.noBindRanks, "leave the ranks unbound (SHARDLAB_BIND_RANKS=0)");
+  cli.add_option("--blas-threads", settingOptions.blasThreads, "OpenBLAS threads of a CPU rank (SHARDLAB_BLAS_THREADS)");
+  cli.add_option("--gpu-timeout-s", settingOptions.gpuTimeoutS,
+                 "seconds a GPU operation may take before the rank reports it hung (SHARDLAB_GPU_TIMEOUT_S)");
+  cli.add_option("--test-clock-shift-ns", settingOptions.testClockShiftNs,
+                 "RANK:NS: that rank's clock reads NS ahead (tests; SHARDLAB_TEST_CLOCK_SHIFT_NS)");
+  cli.add_option("--test-comm-delay-us", settingOptions.testCommDelayUs,
+                 "the NCCL transport's delay after its wait (GPU tests; SHARDLAB_TEST_COMM_DELAY_US)");
   CLI11_PARSE(cli, argc, argv);
   std::optional<InjectedFailure> failure;
+  std::vector<std::string> optionErrors;
   if (!faultText.empty()) {
     std::string error;
     failure = parseInjectedFailure(faultText, error);
-    if (!failure) {
-      std::fprintf(stderr, "shardlab-worker: error: %s\n", error.c_str());
-      return code(WorkerExit::InvalidJob);
-    }
+    if (!failure) optionErrors.push_back(error);
+  }
+  Tuning tuning;
+  TestHooks hooks;
+  parseWorkerSettings(settingOptions, tuning, hooks, optionErrors);
+  if (!optionErrors.empty()) {
+    for (const auto& e : optionErrors) std::fprintf(stderr, "shardlab-worker: error: %s\n", e.c_str());
+    return code(WorkerExit::InvalidJob);
   }
 
   int provided = 0;
@@ -117,13 +135,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  HandOffSpin spin;
-  try {
-    spin = handOffSpinOnThisNode(MPI_COMM_WORLD);
-  } catch (const std::invalid_argument& e) {
-    if (rank == 0) std::fprintf(stderr, "invalid job: %s\n", e.what());
-    MPI_Abort(MPI_COMM_WORLD, code(WorkerExit::InvalidJob));
-  }
+  const HandOffSpin spin = handOffSpinOnThisNode(MPI_COMM_WORLD, tuning.commSpin);
 
   std::FILE* traceFile = nullptr;
   const std::string rankFile = runDir + "/rank-" + std::to_string(rank) + ".trace";
@@ -137,7 +149,7 @@ int main(int argc, char** argv) {
   Recorder recorder(traceFile, rank, job.unitNames());
   WorkerSetup setup;
   try {
-    setup = prepareRank(job, recorder);
+    setup = prepareRank(job, recorder, tuning, hooks);
     recordDeviceMemory(*setup.device, recorder);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rank %d failed to set up its device (%s): %s\n", rank, std::string(name(job.device)).c_str(), e.what());

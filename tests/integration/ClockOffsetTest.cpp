@@ -78,9 +78,11 @@ INSTANTIATE_TEST_SUITE_P(OneRankShifted, ClockShift,
                                   (std::get<1>(test.param) < 0 ? "_behind" : "_ahead");
                          });
 
+// Read by the launcher once: refused before anything runs (exit 2), not by the ranks.
 TEST(ClockShift, AMalformedShiftIsRefusedNamingTheVariable) {
   auto r = runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "1", "-q"},
                        {{"SHARDLAB_TEST_CLOCK_SHIFT_NS", "soon"}});
-  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("SHARDLAB_TEST_CLOCK_SHIFT_NS: 'soon' is not RANK:NS"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos) << "nothing may be launched: " << r.err;
 }

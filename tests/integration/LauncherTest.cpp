@@ -147,6 +147,64 @@ TEST(Faults, AWorkerIgnoresTheFaultVariableInItsEnvironment) {
   EXPECT_EQ(stepsDone, 2) << "rank 1 must finish both steps";
 }
 
+// The other variables are read by the launcher once too (job/EnvSettings.h): a malformed
+// value is refused before anything runs, naming the variable, never ignored.
+struct BadSetting : ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(BadSetting, ExitsTwoNamingTheVariableAndLaunchesNothing) {
+  const auto& [name, value] = GetParam();
+  const auto dir = freshDir("bad-setting");
+  auto r = runShardlab({"--ranks", "2", "--steps", "1", "--trace", dir + "/t.trace"}, {{name, value}});
+  EXPECT_EQ(r.status, 2) << name << "=" << value << ": " << r.err;
+  EXPECT_NE(r.err.find(name + ": '" + value + "'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos) << "nothing may be launched: " << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/t.trace"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Environment, BadSetting,
+                         ::testing::Values(std::make_pair("SHARDLAB_BLAS_THREADS", "many"),
+                                           std::make_pair("SHARDLAB_BIND_RANKS", "no"),
+                                           std::make_pair("SHARDLAB_GPU_TIMEOUT_S", "soon"),
+                                           std::make_pair("SHARDLAB_TEST_COMM_DELAY_US", "5ms"),
+                                           std::make_pair("SHARDLAB_FREE_MEMORY", "lots"),
+                                           std::make_pair("SHARDLAB_GPU_FREE_MEMORY", "1MiB,lots")),
+                         [](const auto& setting) { return std::string(setting.param.first).substr(9); });
+
+// The ranks get the launcher's reading as options of the command it records (and the
+// rank record says what they did with it), never through their environment: nothing
+// of ShardLab's is forwarded with mpirun's -x.
+TEST(Launcher, TheRanksGetTheSettingsAsOptionsOfTheRecordedCommand) {
+  const auto dir = freshDir("settings-given");
+  auto r = runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "1", "--trace", dir + "/t.trace", "-q"},
+                       {{"SHARDLAB_COMM_SPIN_US", "0"}, {"SHARDLAB_BIND_RANKS", "0"}, {"SHARDLAB_BLAS_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto read = shardlab::trace::readTraceFile(dir + "/t.trace");
+  ASSERT_TRUE(read.trace.job) << (read.ok() ? "" : read.error->message);
+  const std::string& command = read.trace.job->command;
+  EXPECT_NE(command.find("--comm-spin-us 0 --no-bind-ranks --blas-threads 2"), std::string::npos) << command;
+  EXPECT_EQ(command.find("-x SHARDLAB"), std::string::npos) << command;
+  ASSERT_EQ(read.trace.ranks.size(), 2u);
+  for (const auto& rank : read.trace.ranks) EXPECT_EQ(rank.meta.value("bound_to_cpus", true), false);
+}
+
+// A worker started by hand with a test hook in its environment (forwarded by mpirun)
+// and not as its option does not apply it: its rank record shows no shifted clock.
+TEST(Launcher, AWorkerIgnoresTheSettingsInItsEnvironment) {
+  const auto dir = freshDir("settings-env");
+  std::ofstream(dir + "/job.json") << R"({"strategy":"ddp","ranks":2,"steps":1,"layers":1,"hidden":16,"vocab":16,)"
+                                   << R"("batch":8,"device":"cpu"})";
+  const std::string worker = (std::filesystem::path(shardlabRunPath()).parent_path() / "shardlab-worker").string();
+  auto r = runProgram({"mpirun", "-np", "2", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "--mca",
+                       "btl_vader_single_copy_mechanism", "none", "-x", "SHARDLAB_TEST_CLOCK_SHIFT_NS", worker, "--job",
+                       dir + "/job.json", "--run-dir", dir},
+                      {{"SHARDLAB_TEST_CLOCK_SHIFT_NS", "1:5000000000"}}, 60);
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto rank1 = shardlab::trace::readTraceFile(dir + "/rank-1.trace");
+  ASSERT_FALSE(rank1.trace.ranks.empty()) << r.err;
+  const auto& meta = rank1.trace.ranks.back().meta;
+  EXPECT_FALSE(meta.contains("test_clock_shift_ns")) << meta.dump();
+}
+
 TEST(Launcher, DeviceCudaWithoutAGpuIsRefused) {
   auto r = runShardlab({"--device", "cuda", "--ranks", "1"});
   if (r.status == 0) GTEST_SKIP() << "this machine has a CUDA device";
