@@ -20,6 +20,8 @@ packages=(
   # /etc/slurm/slurm.conf, which no package writes; munge may start its own daemon on
   # its default socket, which the test does not use.
   munge slurmctld slurmd slurm-client
+  # The package test (tests/package) checks the .deb with Debian's lintian.
+  lintian
 )
 
 missing=()
