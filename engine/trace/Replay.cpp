@@ -248,9 +248,22 @@ Graph buildGraph(const Trace& trace) {
   // Messages: a send matches the receive of its direction (forward: activation,
   // backward: gradient), step, micro-batch and boundary.
   KeyMap<std::int32_t> sends;
+  // A split backward's B and W both read as the gradient's direction.
   const auto direction = [&](std::int32_t task) -> std::int64_t {
     if (task < 0) return 0;
-    return static_cast<std::int64_t>(trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(task)].event)].kind);
+    const Kind kind = trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(task)].event)].kind;
+    return static_cast<std::int64_t>(isBackward(kind) ? Kind::Backward : kind);
+  };
+  // A message carries an activation (from a forward) or an input gradient (from a
+  // backward's B): never a weight gradient. A send that started late, its thread still
+  // busy with an earlier one, can start after the W of its micro-batch and unit ended,
+  // and that W is not what it waited for.
+  const auto notWeight = [&](const std::vector<std::int32_t>& list, std::int32_t found) -> std::int32_t {
+    auto it = std::find(list.rbegin(), list.rend(), found);
+    for (; it != list.rend(); ++it)
+      if (trace.events[static_cast<std::size_t>(g.tasks[static_cast<std::size_t>(*it)].event)].kind != Kind::BackwardWeight)
+        return *it;
+    return -1;
   };
   for (std::size_t i = 0; i < g.tasks.size(); ++i) {
     Task& t = g.tasks[i];
@@ -258,8 +271,10 @@ Graph buildGraph(const Trace& trace) {
     const Event& e = trace.events[static_cast<std::size_t>(t.event)];
     const auto r = static_cast<std::size_t>(t.rank);
     std::int32_t producer = -1;
-    if (auto it = byKey[r].find(Key{e.step, e.micro, e.unit, 0}); it != byKey[r].end())
+    if (auto it = byKey[r].find(Key{e.step, e.micro, e.unit, 0}); it != byKey[r].end()) {
       producer = lastEndedBy(it->second, t.t0);
+      if (e.kind == Kind::Send && producer >= 0) producer = notWeight(it->second, producer);
+    }
     if (producer < 0) producer = lastEndedBy(g.computeOrder[r], t.t0);
     t.deps[1] = producer;
     if (e.kind == Kind::Send) {

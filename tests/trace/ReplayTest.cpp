@@ -177,6 +177,40 @@ TEST(Replay, ACutShortTraceReplaysUpToTheCutAndSaysWhere) {
   EXPECT_EQ(rank1Ops, 4);  // F0 F1 B1 B0 of step 0
 }
 
+// A split backward (ZB-H1): stage 1's gradient for stage 0 left late, its send starting
+// after that micro-batch's W had ended too (the communication thread was still busy).
+// The message is the B's input gradient all the same: it is matched to stage 0's
+// receive, and it waits for the B, not for the W.
+TEST(Replay, ASplitBackwardsGradientIsSentFromItsBNotItsW) {
+  Trace t;
+  t.version = 1;
+  ASSERT_FALSE(t.setJob({{"strategy", "pipeline"}, {"ranks", 2}, {"microbatches", 1}, {"schedule", "zb-h1"}, {"steps", 1}}));
+  t.units = {"unit0", "unit1"};
+  t.ranks.resize(2);
+  t.events = {op(0, Kind::Forward, 0, 0, 0, 0, 100),
+              message(0, Kind::Send, 1, 0, 0, 0, 100, 110),
+              message(1, Kind::Recv, 0, 1, 0, 0, 100, 110),
+              op(1, Kind::Forward, 1, 0, 0, 110, 210),
+              op(1, Kind::BackwardInput, 1, 0, 0, 210, 310),
+              op(1, Kind::BackwardWeight, 1, 0, 0, 310, 400),
+              message(1, Kind::Send, 0, 1, 0, 0, 400, 410),
+              mark(Record::Step, 1, 0, 410, 1),
+              idle(0, Kind::WaitGradient, 0, 110, 405),
+              message(0, Kind::Recv, 1, 0, 0, 0, 405, 410),
+              op(0, Kind::BackwardInput, 0, 0, 0, 410, 510),
+              op(0, Kind::BackwardWeight, 0, 0, 0, 510, 600),
+              mark(Record::Step, 0, 0, 600, 0),
+              mark(Record::End, 0, -1, 600, 0),
+              mark(Record::End, 1, -1, 600, 0)};
+  std::stable_sort(t.events.begin(), t.events.end(), [](const Event& a, const Event& c) { return a.t1 < c.t1; });
+  const auto report = replayReport(t);
+  ASSERT_TRUE(report.present);
+  EXPECT_FALSE(report.stoppedAt) << *report.stoppedAt;
+  // Free messages: stage 1's F starts at 100 and its B ends at 300, when stage 0's B
+  // starts; stage 0's B and W end at 490 (at 580 if the gradient waited for the W).
+  EXPECT_NEAR(resultFor(report, ReplayMode::ScheduleAlone).stepS, 490e-9, 1e-15);
+}
+
 TEST(Replay, TheReplayedTraceSaysItIsAReplay) {
   const Trace replayed = replayedTrace(gpipe(2, 2, 300, 600, 100, 2), ReplayMode::Reference);
   ASSERT_TRUE(replayed.job);
