@@ -134,6 +134,18 @@ double theoreticalBubble(Schedule schedule, int p, int m, int v) {
   return static_cast<double>(p - 1) / (static_cast<double>(v) * m + p - 1);
 }
 
+int heldAtPeak(Schedule schedule, int p, int rank, int m) {
+  switch (schedule) {
+  case Schedule::Naive: return 1;
+  case Schedule::GPipe: return m;
+  case Schedule::OneFOneB: return std::min(p - rank, m);
+  case Schedule::ZbH1: return std::min(p, m);
+  case Schedule::ZbH2: return std::min(2 * p - 1, m);
+  case Schedule::Interleaved: return -1;
+  }
+  return -1;
+}
+
 Summary summarizeMeasured(const Trace& trace) {
   Summary s;
   const std::optional<JobConfig> config = trace.config();
@@ -380,6 +392,10 @@ Summary summarizeMeasured(const Trace& trace) {
       const double work = b.microbatches * (tF + tB + tW);
       if (work + bubbleTime > 0) b.theoryOwnTimes = bubbleTime / (work + bubbleTime);
     }
+    for (const auto& rank : s.ranksDetail) {
+      b.peakActivations.push_back(rank.peakByCategory[static_cast<std::size_t>(Category::Activations)]);
+      b.heldAtPeak.push_back(heldAtPeak(config->schedule, b.stages, rank.rank, b.microbatches));
+    }
     b.stageS = static_cast<double>(spanSum) * 1e-9;
     b.opS = static_cast<double>(opSum) * 1e-9;
   }
@@ -454,6 +470,10 @@ nlohmann::json Summary::toJson() const {
                    {"schedule", bubble.schedule}, {"stages", bubble.stages},
                    {"microbatches", bubble.microbatches}, {"virtual_stages", bubble.virtualStages}};
   if (bubble.present && bubble.theoryOwnTimes >= 0) j["bubble"]["theory_own_times"] = bubble.theoryOwnTimes;
+  if (bubble.present) {
+    j["bubble"]["peak_activations_bytes"] = bubble.peakActivations;
+    j["bubble"]["held_at_peak"] = bubble.heldAtPeak;
+  }
   if (replay.present) {
     json r = {{"note", replay.timesNote}, {"stopped_at", replay.stoppedAt ? json(*replay.stoppedAt) : json()}};
     for (const auto& result : replay.results) {
@@ -545,6 +565,15 @@ std::string Summary::toTable() const {
     if (bubble.theoryOwnTimes >= 0) {
       std::snprintf(line, sizeof line, "  theory with this run's F, B, W times %.3f\n", bubble.theoryOwnTimes);
       o << line;
+    }
+    if (!bubble.peakActivations.empty()) {
+      o << "  peak activations per stage:";
+      for (std::size_t r = 0; r < bubble.peakActivations.size(); ++r) {
+        o << (r ? ", " : " ") << formatBytes(bubble.peakActivations[r]);
+        if (r < bubble.heldAtPeak.size() && bubble.heldAtPeak[r] > 0)
+          o << " (" << bubble.heldAtPeak[r] << (bubble.heldAtPeak[r] == 1 ? " micro-batch" : " micro-batches") << ")";
+      }
+      o << "; in brackets: the most the schedule holds at once\n";
     }
   }
   if (replay.present) {

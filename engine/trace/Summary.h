@@ -69,6 +69,11 @@ struct BubbleSummary {
   // run's own T_F, T_B, T_W: each op kind's time in the steady steps over stages x m x steps;
   // -1 for every other schedule.
   double theoryOwnTimes = -1.0;
+  // Per stage: the activations category's peak over the run (bytes), and the most
+  // micro-batches the schedule holds at once on that stage (heldAtPeak(); -1 where it
+  // is not stated), side by side so a schedule's memory reads against its diagram.
+  std::vector<std::int64_t> peakActivations;
+  std::vector<int> heldAtPeak;
   std::string schedule;
   int stages = 0, microbatches = 0, virtualStages = 1;
 };
@@ -115,6 +120,14 @@ Summary summarizeMeasured(const Trace& trace);
 // Theoretical bubble fraction: (p-1)/(V*m + p-1); naive is m = 1; zb-h1 and zb-h2 with
 // equal F, B and W times: rank 0's idle over it plus 3m (docs/pipeline.md).
 double theoreticalBubble(Schedule schedule, int stages, int microbatches, int virtualStages);
+
+// The most micro-batches whose activations the schedule holds at once on `rank`, from
+// its F until its backward (zero bubble: until its W): GPipe m, 1F1B min(p - rank, m)
+// (stage 0: p, the paper's p M_B), ZB-H1 min(p, m) on every stage (1F1B's stage-0 peak:
+// the W's that wait keep their micro-batches), ZB-H2 min(2p - 1, m) on every stage;
+// naive 1. Interleaved: -1 (chunks of different sizes).
+// PipelineSchedule.HeldAtPeakIsTheSchedulesOwn checks each against the schedule itself.
+int heldAtPeak(Schedule schedule, int stages, int rank, int microbatches);
 
 // "1.50 MiB", "96.0 KiB", "512 B".
 std::string formatBytes(std::int64_t bytes);

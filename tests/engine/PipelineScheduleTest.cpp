@@ -192,6 +192,16 @@ TEST(PipelineSchedule, ZeroBubbleHoldsAtMostPOrTwoPMinusOneMicroBatches) {
   });
 }
 
+// The summary's "held at peak" beside each stage's measured activation peak is the
+// schedule's own count, for every schedule it states one of.
+TEST(PipelineSchedule, HeldAtPeakIsTheSchedulesOwn) {
+  for (Schedule schedule : {Schedule::Naive, Schedule::GPipe, Schedule::OneFOneB, Schedule::ZbH1, Schedule::ZbH2})
+    forEveryRank(schedule, [schedule](const JobConfig& job, int rank, const PipeSchedule& s) {
+      EXPECT_EQ(trace::heldAtPeak(schedule, job.ranks, rank, job.microbatches), mostInFlight(s));
+    });
+  EXPECT_EQ(trace::heldAtPeak(Schedule::Interleaved, 2, 0, 4), -1);
+}
+
 namespace {
 
 // All ranks' zero-bubble schedules run together with every F, B and W one unit of
