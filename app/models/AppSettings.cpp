@@ -34,6 +34,7 @@ void AppSettings::setLearner(const QString& name) { QSettings().setValue(QString
 bool AppSettings::learnerAsked() {
   return qEnvironmentVariableIsSet("SHARDLAB_LEARNER") || QSettings().contains(QStringLiteral("learner/name"));
 }
+QString AppSettings::launcherOverride() { return qEnvironmentVariable("SHARDLAB_RUN"); }
 void AppSettings::setLanguage(const QString& code) { QSettings().setValue(QStringLiteral("ui/language"), code); }
 QString AppSettings::theme() {
   if (!themeOverride_.isEmpty()) return themeOverride_;

@@ -1,6 +1,8 @@
 // AppSettings: persisted preferences (QSettings): language, theme, font scale,
 // presentation mode and the learner's name. applyLanguage() installs the translator;
-// views/Appearance.h applies the theme, the font scale and presentation mode.
+// views/Appearance.h applies the theme, the font scale and presentation mode. Also the
+// one place the app reads ShardLab's environment variables (SHARDLAB_LEARNER,
+// SHARDLAB_RUN; docs/testing.md, "Environment variables").
 #pragma once
 
 #include <QCoreApplication>
@@ -33,6 +35,8 @@ public:
   static void setLearner(const QString& name);
   // Whether the app should ask for a name at start: none saved and none in the environment.
   static bool learnerAsked();
+  // $SHARDLAB_RUN: the launcher to run instead of the one found (tests); "" when unset.
+  static QString launcherOverride();
   static double fontScale();          // 1.0 by default
   static void setFontScale(double scale);
   // How much larger than the style's own check boxes, radio buttons and sliders are drawn:

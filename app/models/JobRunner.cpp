@@ -1,5 +1,6 @@
 #include "models/JobRunner.h"
 
+#include "models/AppSettings.h"
 #include "models/Format.h"
 #include "models/Captions.h"
 #include "models/JobText.h"
@@ -49,8 +50,7 @@ JobRunner::~JobRunner() {
 }
 
 QString JobRunner::findLauncher() {
-  const QString env = qEnvironmentVariable("SHARDLAB_RUN");
-  if (!env.isEmpty()) return env;
+  if (const QString named = AppSettings::launcherOverride(); !named.isEmpty()) return named;
   // The build puts every program in one bin folder, and an install in one bin too.
   const QFileInfo besideApp(QCoreApplication::applicationDirPath() + QStringLiteral("/shardlab-run"));
   if (besideApp.isExecutable()) return besideApp.absoluteFilePath();
