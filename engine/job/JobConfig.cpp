@@ -142,10 +142,11 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
       add("seq_len", JobRule::TokensPerBatch, {s(batch), s(seqLen), s(kMaxBatch)});
     if (strategy == StrategyKind::Tp && heads % ranks != 0)
       add("ranks", JobRule::TpDividesHeads, {s(ranks), s(heads)});
-    // The GPT's units run under the data-parallel strategies and tensor parallelism
-    // (its heads split, core/Gpt.h); the pipeline's stage hand-offs are not written yet.
-    if (strategy == StrategyKind::Pipeline)
-      add("model", JobRule::GptStrategy, {std::string(name(strategy))});
+    // The GPT's units run under every strategy; the zero-bubble schedules need a
+    // unit's backward split into B and W (UnitRunner::backwardInput/backwardWeight),
+    // which the GPT's units do not have yet.
+    if (strategy == StrategyKind::Pipeline && (schedule == Schedule::ZbH1 || schedule == Schedule::ZbH2))
+      add("model", JobRule::GptStrategy, {std::string(name(schedule))});
   }
 
   if ((strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp) && batch % ranks != 0)

@@ -98,7 +98,8 @@ const RuleText kRules[] = {
      QT_TRANSLATE_NOOP("JobRule", "a batch of %1 sequences of %2 tokens is more than the %3 tokens a batch may "
                                   "hold")},
     {JobRule::GptStrategy, "gpt-strategy",
-     QT_TRANSLATE_NOOP("JobRule", "the GPT trains under ddp and fsdp so far (the strategy is %1)")},
+     QT_TRANSLATE_NOOP("JobRule", "the GPT does not run the %1 schedule yet: its backward is not split into input "
+                                  "and weight gradients (B and W)")},
     {JobRule::ZeroBubbleNeedsTwoRanks, "zero-bubble-needs-two-ranks",
      QT_TRANSLATE_NOOP("JobRule", "the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to "
                                   "fill the time a stage waits for its neighbours")},

@@ -54,7 +54,7 @@ enum class JobRule {
   HeadsDivideHidden,             // %1 heads, %2 hidden
   TpDividesHeads,                // %1 ranks, %2 heads
   TokensPerBatch,                // %1 batch, %2 seq_len, %3 the most tokens
-  GptStrategy,                   // %1 strategy
+  GptStrategy,                   // %1 schedule (a zero-bubble one)
   ZeroBubbleNeedsTwoRanks,       // %1 the schedule
 };
 

@@ -20,7 +20,8 @@
 // GPipe's activation memory grows with m and 1F1B's with p only. Gradients are
 // scaled by 1/batch, so after the last B they are the full batch's gradient and one
 // AdamW step follows. MPI tags are distinct per direction, micro-batch and stage
-// boundary, so no message can be taken for another.
+// boundary, so no message can be taken for another. A GPT's row is a sequence, so its
+// hand-offs are rows x seq_len tokens of H (b x s x h per micro-batch).
 #include "comm/MpiCheck.h"
 #include "strategies/FlatUnit.h"
 #include "strategies/PipelineSchedules.h"
@@ -114,7 +115,8 @@ private:
     const int c = plan_.modelChunk(ctx_.rank, local);
     const int first = plan_.firstOf(c), last = plan_.lastOf(c);
     const auto row0 = static_cast<std::size_t>(micro) * static_cast<std::size_t>(rows_);
-    auto runner = std::make_unique<UnitRunner>(ctx_, global_->inputs.data() + row0, global_->targets.data() + row0,
+    const auto token0 = row0 * static_cast<std::size_t>(ctx_.shape.tokensPerRow());
+    auto runner = std::make_unique<UnitRunner>(ctx_, global_->inputs.data() + token0, global_->targets.data() + token0,
                                                rows_, 1.0f / static_cast<float>(ctx_.job.batch), step_, micro);
     if (c > 0) runner->setInput(first, receive(c - 1, first, micro, 0, Kind::WaitActivation));
     for (int u = first; u <= last; ++u) runner->forward(u, units_.at(u).param.data());
@@ -166,20 +168,23 @@ private:
     reapSends();
   }
 
-  // Receives a rows x H message from the rank holding model chunk `fromChunk`, into
+  // Tokens in a micro-batch's hand-off: its rows, each seq_len tokens for the GPT.
+  int handoffTokens() const { return rows_ * ctx_.shape.tokensPerRow(); }
+
+  // Receives a tokens x H message from the rank holding model chunk `fromChunk`, into
   // a new activation buffer of `unit`.
   Buffer receive(int fromChunk, int unit, int micro, int direction, Kind waitKind) {
     const int H = ctx_.shape.hidden;
     Buffer buf = ctx_.memory.allocate(Category::Activations, unit,
-                                      static_cast<std::size_t>(rows_) * static_cast<std::size_t>(H));
+                                      static_cast<std::size_t>(handoffTokens()) * static_cast<std::size_t>(H));
     const int boundary = direction == 0 ? fromChunk : fromChunk - 1;
-    ctx_.comm.recv(buf.data(), rows_, H, plan_.rankOf(fromChunk), tagOf(micro, boundary, direction),
+    ctx_.comm.recv(buf.data(), handoffTokens(), H, plan_.rankOf(fromChunk), tagOf(micro, boundary, direction),
                    {unit, step_, micro}, waitKind);
     return buf;
   }
 
   CommStream::Ticket send(const Buffer& data, int toChunk, int unit, int micro, int boundary, int direction) {
-    return ctx_.comm.send(data.data(), rows_, ctx_.shape.hidden, plan_.rankOf(toChunk),
+    return ctx_.comm.send(data.data(), handoffTokens(), ctx_.shape.hidden, plan_.rankOf(toChunk),
                           tagOf(micro, boundary, direction), {unit, step_, micro});
   }
 
