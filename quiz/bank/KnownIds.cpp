@@ -7,7 +7,8 @@ namespace shardlab::quiz {
 const std::vector<std::string>& knownLessonIds() {
   static const std::vector<std::string> ids{"ddp-replicas",     "fsdp-shard-gather-free", "fsdp-prefetch",
                                             "oom-ddp-vs-fsdp",  "pipeline-bubble",        "gpipe-vs-1f1b",
-                                            "tensor-parallel",  "interleaving",           "straggler",
+                                            "tensor-parallel",  "interleaving",           "zero-bubble",
+                                            "straggler",
                                             "zero-stages",      "activation-checkpointing", "mixed-precision",
                                             "gradient-accumulation"};
   return ids;

@@ -9,7 +9,7 @@
 namespace shardlab::quiz {
 
 // ddp-replicas, fsdp-shard-gather-free, fsdp-prefetch, oom-ddp-vs-fsdp,
-// pipeline-bubble, gpipe-vs-1f1b, tensor-parallel, interleaving, straggler.
+// pipeline-bubble, gpipe-vs-1f1b, tensor-parallel, interleaving, zero-bubble, straggler, ...
 const std::vector<std::string>& knownLessonIds();
 // first_all_gather, gathered_freed, first_reduce_scatter, persistent_memory,
 // prefetch_overlap, first_all_reduce, bubble, activation_send, tp_all_reduce, out_of_memory.

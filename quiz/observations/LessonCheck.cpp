@@ -276,6 +276,31 @@ std::optional<LessonCheck> checkpointingCheck(const Runs& runs, const std::vecto
   return c;
 }
 
+// zero-bubble: the ZB-H1 run's schedule-alone bubble below the 1F1B run's. The measured
+// bubbles of the two move on a shared machine by more than their difference (hand-offs,
+// waits for a core); the schedule-alone replays (each op at its fastest recorded time,
+// messages free) keep what each schedule itself leaves idle, from the learner's traces.
+std::optional<LessonCheck> zeroBubbleCheck(const Runs& runs, const std::vector<std::string>&) {
+  const auto alone = [](const Summary& s) -> std::optional<double> {
+    for (const auto& r : s.replay.results)
+      if (r.mode == trace::ReplayMode::ScheduleAlone) return r.bubble;
+    return std::nullopt;
+  };
+  const Summary *zb = nullptr, *oneF = nullptr;
+  for (const auto& r : runs) {
+    if (!r.summary->bubble.present || r.summary->stepsCompleted < 2) continue;
+    if (r.summary->bubble.schedule == "zb-h1") zb = r.summary;
+    if (r.summary->bubble.schedule == "1f1b") oneF = r.summary;
+  }
+  if (!zb || !oneF) return std::nullopt;
+  const auto a = alone(*zb), b = alone(*oneF);
+  if (!a || !b) return std::nullopt;
+  auto c = result("schedule-alone bubble, ZB-H1 / 1F1B", "ZB-H1 < 1F1B", text::fixed(*a, 3) + " / " + text::fixed(*b, 3),
+                  *a < *b);
+  c.verdict = plainVerdict(c, runs, text::message("zero-bubble-check.figure"));
+  return c;
+}
+
 // The other lessons: every run completed its steps, or stopped out of memory.
 std::optional<LessonCheck> finishedCheck(const Runs& runs, const std::vector<std::string>&) {
   const bool done = std::all_of(runs.begin(), runs.end(), [](const CheckedRun& r) {
@@ -295,7 +320,7 @@ const std::map<std::string, Check>& checks() {
       {"fsdp-prefetch", prefetchCheck},         {"ddp-replicas", ddpCheck},
       {"straggler", stragglerCheck},            {"zero-stages", zeroStagesCheck},
       {"mixed-precision", mixedPrecisionCheck}, {"gradient-accumulation", accumulationCheck},
-      {"activation-checkpointing", checkpointingCheck}};
+      {"activation-checkpointing", checkpointingCheck}, {"zero-bubble", zeroBubbleCheck}};
   return table;
 }
 

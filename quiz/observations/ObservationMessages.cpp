@@ -168,6 +168,7 @@ const std::vector<ObservationMessageSpec>& observationMessageSpecs() {
       {"lesson-checks", "mixed-precision-check.figure", {}},
       {"lesson-checks", "accumulation-check.figure", {}},
       {"lesson-checks", "checkpointing-check.figure", {}},
+      {"lesson-checks", "zero-bubble-check.figure", {}},
       {"lesson-checks", "finished-check.ended", {}},
       {"lesson-checks", "finished-check.stopped", {}},
       {"prediction-checks", "prediction.model-close", {"predicted", "actual"}},

@@ -162,6 +162,21 @@ std::optional<PredictionMeasurement> measurePrediction(std::string_view id, cons
     if (!v) return std::nullopt;
     return PredictionMeasurement{*v, 0.0, "count"};
   }
+  if (id == "zb-h1-bubble-ratio") {
+    // The one bubble figure (bubble.measured) of the ZB-H1 run over the 1F1B run's.
+    if (!second) return std::nullopt;
+    const auto scheduled = [](const trace::Trace& x, Schedule schedule) {
+      const auto config = x.config();
+      return config && config->strategy == StrategyKind::Pipeline && config->schedule == schedule;
+    };
+    const auto* zb = pick(run, second, [&](const trace::Trace& x) { return scheduled(x, Schedule::ZbH1); });
+    const auto* oneF = pick(run, second, [&](const trace::Trace& x) { return scheduled(x, Schedule::OneFOneB); });
+    if (!zb || !oneF) return std::nullopt;
+    const auto a = trace::summarizeMeasured(*zb), b = trace::summarizeMeasured(*oneF);
+    if (!a.bubble.present || !b.bubble.present || b.bubble.measured <= 0) return std::nullopt;
+    const double v = a.bubble.measured / b.bubble.measured;
+    return PredictionMeasurement{v, 0.15, "ratio"};
+  }
   if (id == "ddp-bytes-needed") {
     const auto* t = pick(run, second, [](const trace::Trace& x) { return strategyOf(x) == StrategyKind::Ddp; });
     if (!t) return std::nullopt;

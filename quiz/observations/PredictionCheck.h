@@ -4,6 +4,7 @@
 //   rank0-persistent-bytes        rank 0's persistent_bytes
 //   extra-peak-bytes              rank 0's peak with prefetch on minus with it off (two runs)
 //   stage0-activations-in-flight  most micro-batches stage 0 held at once (the 1F1B run)
+//   zb-h1-bubble-ratio            the ZB-H1 run's measured bubble over the 1F1B run's (two runs)
 //   ddp-bytes-needed              4 × the model's parameter bytes (parameters, gradients, 2 moments)
 //   naive-bubble                  the measured bubble, in percent
 //   all-reduces-per-step          all-reduces one rank ran per step

@@ -125,3 +125,33 @@ TEST(LessonCheck, OtherLessonsCheckThatTheirRunsEnded) {
   stopped.outOfMemory = trace::OutOfMemoryReport{};
   EXPECT_TRUE(checkLesson("oom-ddp-vs-fsdp", {{&t, &stopped, ""}, {&t, &done, ""}}, {})->passed);
 }
+
+// zero-bubble: each run's schedule-alone replay, not its measured bubble, which a busy
+// machine moves by more than the two schedules differ.
+TEST(LessonCheck, ZeroBubbleComparesTheSchedulesAloneNotTheMeasuredBubbles) {
+  const trace::Trace t;
+  const auto withAlone = [](trace::Summary s, const char* schedule, double alone) {
+    s.bubble.schedule = schedule;
+    trace::ReplayResult r;
+    r.mode = trace::ReplayMode::ScheduleAlone;
+    r.bubble = alone;
+    s.replay.results.push_back(r);
+    return s;
+  };
+  // ZB-H1 measured above 1F1B (its hand-offs were slower), its schedule below.
+  const auto oneF = withAlone(pipeline(0.27, 0.111), "1f1b", 0.104);
+  auto zb = withAlone(pipeline(0.29, 0.04), "zb-h1", 0.085);
+  auto c = checkLesson("zero-bubble", {{&t, &oneF, "1F1B"}, {&t, &zb, "ZB-H1"}}, {});
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->passed) << c->measured;
+  EXPECT_EQ(c->measured, "0.085 / 0.104");
+  EXPECT_NE(c->verdict.get("en").find("showed the lesson's point"), std::string::npos) << c->verdict.get("en");
+  // A ZB-H1 whose W's did not fill the wait: its schedule leaves 1F1B's bubble.
+  zb.replay.results[0].bubble = 0.104;
+  c = checkLesson("zero-bubble", {{&t, &oneF, "1F1B"}, {&t, &zb, "ZB-H1"}}, {});
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(c->passed) << c->measured;
+  EXPECT_NE(c->verdict.get("ru").find("ZB-H1 / 1F1B"), std::string::npos) << c->verdict.get("ru");
+  // Without the 1F1B run there is nothing to compare.
+  EXPECT_FALSE(checkLesson("zero-bubble", {{&t, &zb, "ZB-H1"}}, {}));
+}

@@ -16,7 +16,7 @@ TEST(LessonLibrary, ShippedLessonsLoadWithGuidesInEveryLanguage) {
     ASSERT_TRUE(l->prediction) << id;
     for (const auto& [lang, path] : l->guides) EXPECT_TRUE(std::filesystem::is_regular_file(path)) << id << " " << lang;
   }
-  for (const auto* comparison : {"fsdp-prefetch", "oom-ddp-vs-fsdp", "pipeline-bubble", "gpipe-vs-1f1b"})
+  for (const auto* comparison : {"fsdp-prefetch", "oom-ddp-vs-fsdp", "pipeline-bubble", "gpipe-vs-1f1b", "zero-bubble"})
     EXPECT_TRUE(lessons.find(comparison)->isComparison()) << comparison;
 }
 

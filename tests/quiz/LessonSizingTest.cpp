@@ -129,7 +129,7 @@ TEST(LessonSizing, CoresPerRankCountsGpusOnAGpuMachine) {
 }
 
 TEST(LessonSizing, ShippedTimingLessonsDeclareConditionsAndABudget) {
-  for (const auto* id : {"pipeline-bubble", "gpipe-vs-1f1b", "fsdp-prefetch", "ddp-replicas"}) {
+  for (const auto* id : {"pipeline-bubble", "gpipe-vs-1f1b", "fsdp-prefetch", "ddp-replicas", "zero-bubble"}) {
     const auto& l = lesson(id);
     ASSERT_TRUE(l.sizing) << id;
     EXPECT_LE(l.sizing->budgetSeconds, 5.0) << id;

@@ -503,6 +503,21 @@ TEST(Predictions, InterleavedRunSendsMoreMessages) {
   EXPECT_FALSE(measurePrediction("interleaved-messages-ratio", plain.trace)); // needs both runs
 }
 
+// The zero-bubble lesson's prediction: the ZB-H1 run's measured bubble over the 1F1B run's.
+TEST(Predictions, ZeroBubbleRatioIsTheMeasuredBubblesOfBothRuns) {
+  const auto& oneF =
+      realRun("pp2-1f1b-m8", "--strategy pipeline --ranks 2 --steps 3 --seed 1 --schedule 1f1b --microbatches 8");
+  const auto& zb =
+      realRun("pp2-zb-h1-m8", "--strategy pipeline --ranks 2 --steps 3 --seed 1 --schedule zb-h1 --microbatches 8");
+  REQUIRE_RUN_OR_SKIP(oneF);
+  REQUIRE_RUN_OR_SKIP(zb);
+  const auto ratio = measurePrediction("zb-h1-bubble-ratio", oneF.trace, &zb.trace);
+  ASSERT_TRUE(ratio);
+  EXPECT_NEAR(ratio->actual, zb.summary.bubble.measured / oneF.summary.bubble.measured, 1e-9);
+  EXPECT_EQ(ratio->kind, "ratio");
+  EXPECT_FALSE(measurePrediction("zb-h1-bubble-ratio", zb.trace)); // needs both runs
+}
+
 // 8 ranks and 2 layers: 2 × 4 units = 8 = ranks. The "one per rank" reason must not
 // replace the real one (the count of units per rank only looks like it).
 TEST(ObservationTemplates, CollectiveCountKeepsTheRealReasonWhenRanksEqualTheCount) {
