@@ -213,14 +213,14 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       errors.push_back(error);
     }
   }
-  if (issues.empty()) issues = o.job.validate();
-  for (const auto& i : issues)
-    errors.push_back((i.field == "straggler" && stragglerFromFault ? "SHARDLAB_FAULT" : optionName(i.field)) + ": " +
-                     i.ruleText());
   // The other variables, read here once too: a malformed one is refused by name, as an option is.
   o.tuning = readTuning(processEnvironment, errors);
   o.hooks = readTestHooks(processEnvironment, errors);
   if (const char* worker = std::getenv("SHARDLAB_WORKER")) o.namedWorker = worker;
+  if (issues.empty()) issues = o.job.validate();
+  for (const auto& i : issues)
+    errors.push_back((i.field == "straggler" && stragglerFromFault ? "SHARDLAB_FAULT" : optionName(i.field)) + ": " +
+                     i.ruleText());
   if (o.failure && o.failure->rank >= o.job.ranks)
     errors.push_back("SHARDLAB_FAULT: rank " + std::to_string(o.failure->rank) + " is not a rank of this job (0 to " +
                      std::to_string(o.job.ranks - 1) + ")");

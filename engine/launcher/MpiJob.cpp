@@ -174,6 +174,7 @@ std::vector<std::string> MpiJob::command() const {
   for (const char* var : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"})
     if (std::getenv(var)) c.insert(c.end(), {"-x", var});
   c.insert(c.end(), {worker_, "--job", runDir_ + "/job.json", "--run-dir", runDir_});
+  for (auto& a : workerArguments(options_.tuning, options_.hooks)) c.push_back(std::move(a));
   if (!options_.dumpParams.empty()) c.insert(c.end(), {"--dump-params", options_.dumpParams});
   if (options_.failure) c.insert(c.end(), {"--fault", options_.failure->toString()});
   return c;
@@ -221,7 +222,6 @@ JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
   ::fcntl(pipeFds[0], F_SETFL, O_NONBLOCK);
 
   std::vector<RankFileTail> tails;
-  for (auto& a : workerArguments(options_.tuning, options_.hooks)) c.push_back(std::move(a));
   for (int r = 0; r < options_.job.ranks; ++r) tails.emplace_back(runDir_ + "/rank-" + std::to_string(r) + ".trace");
 
   bool sawFailure = false, exited = false;
