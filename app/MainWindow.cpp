@@ -151,6 +151,8 @@ void MainWindow::buildMenus() {
   auto* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Start page"), this, &MainWindow::showStartPage);
   file->addAction(tr("&Open trace…"), QKeySequence::Open, this, &MainWindow::chooseTraceToOpen);
+  // A PyTorch job writes one profiler trace per rank: the folder of them is the whole job.
+  file->addAction(tr("Open PyTorch trace &folder…"), this, &MainWindow::choosePytorchFolderToOpen);
   file->addAction(tr("&Compare with trace…"), this, [this] {
     const QString f = QFileDialog::getOpenFileName(this, tr("Compare with trace"));
     if (f.isEmpty()) return;
@@ -193,8 +195,16 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::chooseTraceToOpen() {
-  const QString f = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("ShardLab traces (*.trace *.txt);;All files (*)"));
+  const QString f = QFileDialog::getOpenFileName(
+      this, tr("Open trace"), QString(),
+      tr("Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;"
+         "PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)"));
   if (!f.isEmpty()) openTrace(f);
+}
+
+void MainWindow::choosePytorchFolderToOpen() {
+  const QString d = QFileDialog::getExistingDirectory(this, tr("Open a folder of PyTorch profiler traces, one per rank"));
+  if (!d.isEmpty()) openTrace(d);
 }
 
 void MainWindow::changeEvent(QEvent* e) {
@@ -282,7 +292,10 @@ QString MainWindow::openTrace(const QString& path) {
   log_->clear();
   lessonId_.clear();
   setWindowTitle(tr("ShardLab — %1").arg(QFileInfo(path).fileName()));
-  if (const auto config = model_.config()) {
+  // An imported trace's job record holds only what the profiler showed: the form would
+  // show defaults (batch, sizes) as if they were the job's, so it keeps what it had.
+  if (opened.imported) log_->append(opened.importNote() + QLatin1Char('\n'));
+  if (const auto config = model_.config(); config && !opened.imported) {
     experiment_->setConfig(*config);
     const std::string& command = model_.trace().job->command;
     if (!command.empty()) log_->setCommandLine(QString::fromStdString(command));
@@ -291,10 +304,19 @@ QString MainWindow::openTrace(const QString& path) {
   labDock_->hide(); // the lab's steps are not this trace (the lab stays open: View → Lab)
   quiz_->refreshObservations(path);
   quizPlace_->offerQuestions();
-  showMessage(opened.damage(), !err.isEmpty());
+  showMessage(opened.imported && err.isEmpty() ? importedMessage() : opened.damage(), !err.isEmpty());
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
   if (!opened.stopped) workspace_->showEnding(); // a whole run (lines skipped or not): how it ended
   return err;
+}
+
+QString MainWindow::importedMessage() const {
+  const auto& s = model_.summary();
+  return tr("Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, "
+            "Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler "
+            "does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss "
+            "(not recorded), the replay (not replayable), the Memory ledger's Ψ arithmetic (no model size). "
+            "The Log lists the profiler events not mapped.", nullptr, s.stepsCompleted);
 }
 
 bool MainWindow::runLesson(const QString& id, bool askPrediction) {

@@ -90,6 +90,9 @@ private:
   void onComparisonFinished(const QString& text);
   // File → Open trace and the start page's button: one dialog.
   void chooseTraceToOpen();
+  void choosePytorchFolderToOpen();
+  // What the message bar says above an imported PyTorch trace: which panes show it, which have nothing from it.
+  QString importedMessage() const;
   void showMessage(const QString& text, bool problem);
   // An export's outcome in the status bar (`written` has %1 for the file), a failure above the views too.
   bool exported(bool ok, const QString& path, const QString& written);

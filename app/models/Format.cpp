@@ -108,6 +108,7 @@ QString Format::categoryName(st::Category c) {
   case st::Category::OptimizerState: return tr("optimizer state");
   case st::Category::Activations: return tr("activations");
   case st::Category::CommBuffers: return tr("comm buffers");
+  case st::Category::Unknown: return tr("uncategorised");
   default: return QString();
   }
 }

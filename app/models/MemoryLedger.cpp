@@ -101,10 +101,44 @@ std::optional<double> Ledger::formulaPersistent() const {
   return sum;
 }
 
+namespace {
+// A PyTorch profiler trace says how much each rank had allocated, not what for, and
+// the job record has no model size (Ψ): one uncategorised line held at the end of the
+// last step, one at its peak.
+Ledger importedLedger(const TraceModel& model, int rank) {
+  Ledger ledger;
+  ledger.rank = rank;
+  ledger.imported = true;
+  qint64 lastStepEnd = -1;
+  for (int i = 0; i < model.eventCount(); ++i) {
+    const auto& e = model.event(i);
+    if (e.record == st::Record::Step && e.rank == rank) lastStepEnd = std::max<qint64>({lastStepEnd, e.t0, e.t1});
+  }
+  const MemoryStateModel state(model);
+  const CategoryBytes atEnd = lastStepEnd >= 0 ? state.memoryAt(rank, lastStepEnd) : CategoryBytes{};
+  const auto& ranks = model.summary().ranksDetail;
+  const auto summary = std::find_if(ranks.begin(), ranks.end(), [&](const auto& r) { return r.rank == rank; });
+  LedgerLine held;
+  held.category = st::Category::Unknown;
+  held.measured = atEnd[static_cast<std::size_t>(st::Category::Unknown)];
+  held.why = QCoreApplication::translate("MemoryLedger", "what the rank still held when its last step ended, of the "
+                                                         "allocations the profiler saw (on CPU ranks those made while it "
+                                                         "recorded: the parameters, allocated before it, are not counted)");
+  LedgerLine peak;
+  peak.category = st::Category::Unknown;
+  peak.persistent = false;
+  peak.measured = summary == ranks.end() ? 0 : summary->peakBytes;
+  peak.why = QCoreApplication::translate("MemoryLedger", "the profiler's largest total allocated on this rank");
+  ledger.lines = {held, peak};
+  return ledger;
+}
+} // namespace
+
 Ledger memoryLedger(const TraceModel& model, int rank) {
   Ledger ledger;
   ledger.rank = rank;
   if (!model.config() || rank < 0 || rank >= model.rankCount()) return ledger;
+  if (model.imported()) return importedLedger(model, rank);
   const shardlab::JobConfig& job = *model.config();
   const shardlab::ModelShape shape = job.shape();
   const bool fsdp = job.strategy == StrategyKind::Fsdp;

@@ -44,6 +44,9 @@ struct Ledger {
   int degree = 1;          // the ranks sharing one unit's slices (D)
   QString stage;           // "FULL_SHARD (ZeRO-3)", "DDP"; empty where the arithmetic does not apply
   bool applies = false;    // DDP and FSDP: the Ψ arithmetic is data parallelism's
+  // Imported from a PyTorch profiler trace: its memory has no category (and its model
+  // no size), so the ledger has the rank's uncategorised total only.
+  bool imported = false;
   std::vector<LedgerLine> lines;
   // The run ended out of memory: persistent parts measured when it stopped, not at a step's end.
   std::optional<LedgerStop> outOfMemory;

@@ -27,7 +27,8 @@ RunFigures runFigures(const TraceModel& model) {
     f.neededBytes = s.outOfMemory->holding + s.outOfMemory->needed;
   }
   // A run stopped by a failure has no steady steps to replay.
-  if (!s.outOfMemory && s.stepsCompleted > 0) {
+  // An imported trace is not replayed (trace::notReplayable says why).
+  if (!s.outOfMemory && s.stepsCompleted > 0 && !st::notReplayable(measured)) {
     const st::ReplayResult alone = st::measureTimes(st::replayedTrace(measured, st::ReplayMode::ScheduleAlone));
     f.scheduleAloneStepS = alone.stepS;
     f.scheduleAloneBubble = alone.bubble;

@@ -49,6 +49,7 @@ void TraceModel::reindex() {
 
 void TraceModel::showReplay(std::optional<st::ReplayMode> mode) {
   if (mode == replayMode_) return;
+  if (mode && st::notReplayable(measured())) return; // an imported trace: the measured run stays
   const QString parseError = parseError_;
   if (!mode) {
     trace_ = std::move(measured_);
@@ -289,6 +290,7 @@ int TraceModel::slotCount() const {
 QString TraceModel::rankLabel(int rank) const {
   const auto* info = trace_->rankInfo(rank);
   if (rankIsCpu(rank)) return tr("CPU rank %1").arg(rank);
+  if (imported()) return tr("GPU rank %1").arg(rank); // the profiler's trace does not name the GPU
   QString name = info ? metaString(info->meta, "device_name") : QString();
   return name.isEmpty() ? tr("GPU rank %1").arg(rank) : tr("GPU rank %1 · %2").arg(rank).arg(name);
 }
@@ -296,6 +298,14 @@ QString TraceModel::rankLabel(int rank) const {
 QString TraceModel::runLabel() const {
   const int n = rankCount();
   if (n == 0) return tr("No run");
+  if (imported()) {
+    // Said on every view: not a ShardLab run; the device is what the profiler recorded.
+    const bool gpu = trace_->job->config.device != shardlab::DeviceKind::Cpu;
+    const QString ranks = gpu ? tr("%n GPU rank(s)", nullptr, n) : tr("%n CPU rank(s)", nullptr, n);
+    const QString backend = QString::fromStdString(trace_->job->imported->backend);
+    return backend.isEmpty() ? tr("Imported from a PyTorch profiler trace: %1").arg(ranks)
+                             : tr("Imported from a PyTorch profiler trace: %1, %2 backend").arg(ranks, backend);
+  }
   // Group ranks by what their rank records say they ran on.
   std::map<QString, int> groups;
   QString nccl;

@@ -76,6 +76,9 @@ public:
   qint64 endTime() const { return tMax_; }
   // The job of the run, from the trace's job record (Trace::config()); none before it arrives.
   const std::optional<shardlab::JobConfig>& config() const { return config_; }
+  // The run was imported from another program's trace (a PyTorch profiler trace): its
+  // job record holds only what that trace shows (docs/pytorch-traces.md).
+  bool imported() const { return measured().job && measured().job->imported; }
   int stepsPlanned() const { return config_ ? config_->steps : 0; }
   // Owner slots per unit, as the rank cards draw them: the ranks that share one unit's
   // slices (FSDP's shard degree: all ranks, G under hybrid, 1 under no-shard); under

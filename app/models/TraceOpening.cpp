@@ -1,6 +1,6 @@
 #include "models/TraceOpening.h"
 
-#include "trace/TraceReader.h"
+#include "trace/OpenTrace.h"
 
 #include <QFileInfo>
 
@@ -8,9 +8,21 @@ namespace st = shardlab::trace;
 
 TraceOpening TraceOpening::read(const QString& path) {
   const QFileInfo info(path);
-  auto result = st::readTraceFile(info.absoluteFilePath().toStdString());
+  const std::string file = info.absoluteFilePath().toStdString();
+  auto opened = st::openTrace(file);
   TraceOpening out;
   out.fileName_ = info.fileName();
+  out.imported = std::move(opened.imported);
+  if (out.imported) {
+    // The importer's message names the file (and the rank); nothing before it is kept.
+    if (!opened.ok()) {
+      out.problem = QString::fromStdString(opened.describeError(file));
+      out.stopped = true;
+    }
+    out.trace = std::move(opened.read.trace);
+    return out;
+  }
+  auto& result = opened.read;
   if (info.isFile() && info.size() == 0) {
     out.problem = tr("%1 is empty: there is no trace in it.").arg(info.fileName());
     out.stopped = true;
@@ -58,4 +70,11 @@ QString TraceOpening::refusal() const {
 
 QString TraceOpening::damage() const {
   return problem.isEmpty() ? QString() : tr("This trace could not be read completely: %1").arg(problem);
+}
+
+QString TraceOpening::importNote() const {
+  if (!imported) return {};
+  // The importer's list is in English, as shardlab-replay prints it: profiler event names and reasons.
+  return tr("%1: imported from a PyTorch profiler trace (%n file(s)). %2", nullptr, static_cast<int>(imported->files.size()))
+      .arg(fileName_, QString::fromStdString(imported->describe()));
 }

@@ -26,11 +26,12 @@ CategoryLegend::CategoryLegend(QWidget* parent) : QWidget(parent) {
 }
 
 // Where each category's entry goes within `width`, wrapping; returns the rows used.
-template <typename Place> int layOut(const QFont& font, double width, Place place) {
+template <typename Place> int layOut(const QFont& font, double width, bool imported, Place place) {
   const double rowH = rowHeight(font);
   int rows = 1;
   double x = 0;
   for (int c = 0; c < st::kCategoryCount; ++c) {
+    if ((static_cast<st::Category>(c) == st::Category::Unknown) != imported) continue;
     const double w = entryWidth(font, c);
     if (x > 0 && x + w > width) ++rows, x = 0;
     place(c, QRectF(x, (rows - 1) * rowH, w, rowH));
@@ -39,14 +40,14 @@ template <typename Place> int layOut(const QFont& font, double width, Place plac
   return rows;
 }
 
-double CategoryLegend::heightFor(const QFont& font, double width) {
-  return layOut(font, width, [](int, const QRectF&) {}) * rowHeight(font);
+double CategoryLegend::heightFor(const QFont& font, double width, bool imported) {
+  return layOut(font, width, imported, [](int, const QRectF&) {}) * rowHeight(font);
 }
 
-void CategoryLegend::paint(QPainter& p, const QRectF& r, const QFont& font, const QColor& text) {
+void CategoryLegend::paint(QPainter& p, const QRectF& r, const QFont& font, const QColor& text, bool imported) {
   const double sw = QFontMetricsF(font).height() * 0.8;
   p.setFont(font);
-  layOut(font, r.width(), [&](int c, const QRectF& entry) {
+  layOut(font, r.width(), imported, [&](int c, const QRectF& entry) {
     const QRectF at = entry.translated(r.topLeft());
     const auto category = static_cast<st::Category>(c);
     p.setPen(Qt::NoPen);

@@ -11,9 +11,11 @@ class CategoryLegend : public QWidget {
   Q_OBJECT
 public:
   explicit CategoryLegend(QWidget* parent = nullptr);
-  // Height of the legend drawn in `font` within `width`.
-  static double heightFor(const QFont& font, double width);
-  static void paint(QPainter& p, const QRectF& r, const QFont& font, const QColor& text);
+  // Height of the legend drawn in `font` within `width`. `imported`: the run was
+  // imported from a PyTorch trace, whose memory has one category only (unknown); a
+  // ShardLab run's legend has ShardLab's categories.
+  static double heightFor(const QFont& font, double width, bool imported = false);
+  static void paint(QPainter& p, const QRectF& r, const QFont& font, const QColor& text, bool imported = false);
 
   bool hasHeightForWidth() const override { return true; }
   int heightForWidth(int width) const override;

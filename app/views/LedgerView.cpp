@@ -116,7 +116,11 @@ QString LedgerView::html(const TraceModel& model, int rank) {
   const double psi = ledger.psi;
   auto inPsi = [&](double bytes) { return psiMultiple(bytes, psi); };
   QString h;
-  if (ledger.applies)
+  if (ledger.imported)
+    h += tr("<p>Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not "
+            "what for, nor the model's size, so there is no Ψ arithmetic here: only the rank's total, at the end of "
+            "its last step and at its peak.</p>");
+  else if (ledger.applies)
     h += tr("<p><b>%1</b> · Ψ = %2 parameters · D = %3 · %n rank(s)</p>", nullptr, model.rankCount())
              .arg(ledger.stage.toHtmlEscaped(), QLocale().toString(static_cast<qlonglong>(psi)))
              .arg(ledger.degree);

@@ -20,6 +20,8 @@ QColor Palette::category(st::Category c) {
   case st::Category::OptimizerState: return kGreen;
   case st::Category::Activations: return kYellow;
   case st::Category::CommBuffers: return kGrey;
+  // Not one of ShardLab's categories: black, the one Okabe-Ito colour the others leave.
+  case st::Category::Unknown: return QColor(0x33, 0x33, 0x33);
   default: return kGrey;
   }
 }

@@ -154,6 +154,8 @@ void PlotsView::buildMemory() {
   }
   QCPGraph* below = nullptr;
   for (int k = 0; k < st::kCategoryCount; ++k) {
+    // An imported run's memory is all in Unknown, a ShardLab run's never is: one legend each.
+    if ((static_cast<st::Category>(k) == st::Category::Unknown) != model_.imported()) continue;
     auto* g = memory_->addGraph();
     QVector<double> y;
     y.reserve(xs.size());

@@ -121,7 +121,7 @@ void RankView::layoutCards() {
   cards_.clear();
   laidOutSlots_ = model_.slotCount();
   // The legend wraps onto as many rows as it needs: every category stays named.
-  const double legendH = legendShown_ ? CategoryLegend::heightFor(font(), width() - 16) + 4 : 0.0;
+  const double legendH = legendShown_ ? CategoryLegend::heightFor(font(), width() - 16, model_.imported()) + 4 : 0.0;
   legend_ = QRectF(8, height() - legendH, width() - 16, legendH - 4);
   if (n <= 0) return;
   // Hybrid sharding: a header line says how to read the grid of shard groups and slices.
@@ -316,7 +316,7 @@ void RankView::paintEvent(QPaintEvent*) {
                    Qt::AlignLeft | Qt::AlignVCenter, unitLabel(unit, font(), names_.width()));
       }
     }
-    if (legendShown_) CategoryLegend::paint(u, legend_, font(), palette().color(QPalette::Text));
+    if (legendShown_) CategoryLegend::paint(u, legend_, font(), palette().color(QPalette::Text), model_.imported());
     if (model_.hybridGrid()) {
       u.setPen(palette().color(QPalette::Text));
       u.drawText(header_, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, hybridHeaderText());

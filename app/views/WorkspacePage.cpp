@@ -267,7 +267,11 @@ void WorkspacePage::syncShownSwitch() {
   const auto& mode = model_.replayMode();
   const int id = !mode ? 0 : *mode == st::ReplayMode::ScheduleAlone ? 1 : 2;
   if (auto* b = shownGroup_->button(id); b && !b->isChecked()) b->setChecked(true);
-  shownSwitch_->setEnabled(!flow_.isRunning() && !model_.measured().events.empty());
+  const bool imported = model_.imported();
+  shownSwitch_->setEnabled(!flow_.isRunning() && !model_.measured().events.empty() && !imported);
+  shownSwitch_->setToolTip(imported ? tr("An imported PyTorch trace is not replayed: it records no wait for a "
+                                         "collective and not the time between its ops, so a replay would not be this run.")
+                                    : QString());
 }
 
 void WorkspacePage::refreshViews() {

@@ -46,6 +46,14 @@ int main(int argc, char** argv) {
     std::fclose(out);
   }
   const ReplayReport report = replayReport(read.trace);
+  if (!report.notReplayed.empty()) {
+    // The summary (--summary-json) was still written: only a replayed trace cannot be.
+    std::printf("replay of %s: %s\n", input.c_str(), report.notReplayed.c_str());
+    if (output.empty()) return 0;
+    std::fprintf(stderr, "%s: -o %s: no replayed trace to write (%s)\n", input.c_str(), output.c_str(),
+                 report.notReplayed.c_str());
+    return 1;
+  }
   if (!report.present) {
     std::fprintf(stderr, "%s: no ops to replay\n", input.c_str());
     return 1;
@@ -67,12 +75,6 @@ int main(int argc, char** argv) {
   if (report.stoppedAt) std::printf("stopped: %s\n", report.stoppedAt->c_str());
 
   if (output.empty()) return 0;
-  if (opened.imported) {
-    // Its memory records have no category (the profiler does not say what a buffer
-    // holds), which the line format cannot write yet.
-    std::fprintf(stderr, "%s: writing the replay of an imported trace is not supported yet\n", input.c_str());
-    return 1;
-  }
   const Trace replayed = replayedTrace(read.trace, *replayModeFromString(modeName));
   std::FILE* out = std::fopen(output.c_str(), "w");
   if (!out) {

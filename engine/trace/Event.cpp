@@ -13,7 +13,7 @@ constexpr std::array<std::string_view, 15> kKindNames = {
     "wait_activation", "wait_gradient", "wait_collective", "backward_input", "backward_weight"};
 constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {
     "param_shard",  "param_replica", "gathered_params", "grads",
-    "grad_shard",   "optimizer_state", "activations",   "comm_buffers"};
+    "grad_shard",   "optimizer_state", "activations",   "comm_buffers", "unknown"};
 
 constexpr std::array<std::string_view, 3> kCommGroupNames = {"world", "shard", "replicate"};
 

@@ -61,6 +61,9 @@ enum class Category : std::uint8_t {
   Activations,    // saved forward activations and their gradients
   CommBuffers,    // staging for collectives and messages
   Count
+  // Memory another program recorded without saying what it holds (a PyTorch profiler
+  // trace's [memory] events): counted in the rank's total, in no ShardLab category.
+  Unknown,
 };
 inline constexpr int kCategoryCount = static_cast<int>(Category::Count);
 

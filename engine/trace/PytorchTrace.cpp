@@ -823,7 +823,7 @@ PytorchImport importPytorchTrace(const std::string& path) {
     for (const auto& m : rr.mem) {
       Event e;
       e.record = Record::Memory;
-      e.category = Category::Count; // the profiler does not say what a buffer holds
+      e.category = Category::Unknown; // the profiler does not say what a buffer holds
       e.rank = rank;
       e.t0 = e.t1 = ns(m.t);
       e.bytes = m.delta;

@@ -682,8 +682,19 @@ Trace replayedTrace(const Trace& measured, ReplayMode mode, ReplayReport* report
   return std::move(run.trace);
 }
 
+std::optional<std::string> notReplayable(const Trace& measured) {
+  if (!measured.job || !measured.job->imported) return std::nullopt;
+  return "not replayed: a trace imported from a PyTorch profiler trace records no wait for a collective, its ops "
+         "are many different aten ops that the replay would all cost as the fastest of their unit, and the time "
+         "between them is in no record; a replay would not be this run";
+}
+
 ReplayReport replayReport(const Trace& measured) {
   ReplayReport report;
+  if (auto why = notReplayable(measured)) {
+    report.notReplayed = std::move(*why);
+    return report;
+  }
   const Graph g = buildGraph(measured);
   report.present = !g.tasks.empty();
   if (!report.present) return report;
@@ -699,6 +710,7 @@ ReplayReport replayReport(const Trace& measured) {
 }
 
 std::optional<BubbleBreakdown> bubbleBreakdown(const Trace& measured) {
+  if (notReplayable(measured)) return std::nullopt;
   const Graph g = buildGraph(measured);
   if (g.tasks.empty()) return std::nullopt;
   return breakdownOf(measured, g, fitCommunication(measured, g));

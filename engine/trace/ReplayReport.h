@@ -94,6 +94,8 @@ inline constexpr double kBreakdownTolerance = 0.05;
 
 struct ReplayReport {
   bool present = false;         // the trace had ops to replay
+  // Why the trace is not replayed at all (an imported trace: notReplayable()); "" otherwise.
+  std::string notReplayed;
   std::string timesNote;        // which measured times the compute replays
   std::optional<std::string> stoppedAt; // a cut-short trace: where the replay stopped and why
   std::map<std::string, AlphaBeta> fitted; // the fitted mode's model, by kind

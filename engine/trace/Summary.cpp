@@ -333,6 +333,13 @@ Summary summarizeMeasured(const Trace& trace) {
       slowestEnd[key.second] = std::max(slowestEnd[key.second], t);
       ++ranksAt[key.second];
     }
+    // An imported trace records no loss (a PyTorch profiler trace has none): its
+    // completed steps are its ProfilerStep ranges every rank ended.
+    if (trace.job && trace.job->imported) {
+      s.stepsCompleted = 0;
+      for (const auto& [step, n] : ranksAt)
+        if (n == s.ranks) ++s.stepsCompleted;
+    }
     std::vector<std::int64_t> ends;
     for (const auto& [step, t] : slowestEnd)
       if (ranksAt[step] == s.ranks) ends.push_back(t);
@@ -474,6 +481,7 @@ nlohmann::json Summary::toJson() const {
     j["bubble"]["peak_activations_bytes"] = bubble.peakActivations;
     j["bubble"]["held_at_peak"] = bubble.heldAtPeak;
   }
+  if (!replay.notReplayed.empty()) j["replay"] = {{"not_replayed", replay.notReplayed}};
   if (replay.present) {
     json r = {{"note", replay.timesNote}, {"stopped_at", replay.stoppedAt ? json(*replay.stoppedAt) : json()}};
     for (const auto& result : replay.results) {
@@ -576,6 +584,7 @@ std::string Summary::toTable() const {
       o << "; in brackets: the most the schedule holds at once\n";
     }
   }
+  if (!replay.notReplayed.empty()) o << "replay: " << replay.notReplayed << "\n";
   if (replay.present) {
     // Units as in the JSON: a step is one steady step; exposed communication is the whole
     // run's (as exposed_s in the rank table), so it may be larger than a step.

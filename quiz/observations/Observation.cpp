@@ -63,6 +63,7 @@ LocalizedText categoryName(trace::Category category) {
   case trace::Category::OptimizerState: return text::message("category-name.optimizer-state");
   case trace::Category::Activations: return text::message("category-name.activations");
   case trace::Category::CommBuffers: return text::message("category-name.communication-buffers");
+  case trace::Category::Unknown: return text::message("category-name.unknown");
   case trace::Category::Count: break;
   }
   return same(std::string(trace::toString(category)));
@@ -160,6 +161,19 @@ const ObservationTemplate* findObservationTemplate(std::string_view id) {
   return nullptr;
 }
 
+namespace {
+// The templates whose numbers an imported PyTorch trace holds: calls per step and units
+// (collective-count, FSDP; a DDP trace has no units: PyTorch's gradient buckets are not
+// in it), communication time hidden by compute (overlap-fraction). The others need
+// what such a trace lacks (docs/pytorch-traces.md, "The quiz"): memory categories
+// (gather-free-sequence, gathered-peak, peak-activation-memory), the model's size
+// (persistent-bytes-per-rank, persistent-ratio), bytes on the wire (sent-bytes-ratio),
+// options the job record keeps at their defaults (forwards-per-step, reductions-per-step,
+// bf16-all-gather-bytes), an out-of-memory record, a pipeline or tensor-parallel job.
+bool readsImportedTraces(const std::string& id) { return id == "collective-count" || id == "overlap-fraction"; }
+bool isImported(const trace::Trace* t) { return t && t->job && t->job->imported; }
+} // namespace
+
 std::vector<ObservedQuestion> observe(const trace::Trace& trace, const trace::Trace* second,
                                       const std::vector<std::string>* only) {
   const auto s1 = trace::summarizeMeasured(trace);
@@ -168,6 +182,7 @@ std::vector<ObservedQuestion> observe(const trace::Trace& trace, const trace::Tr
   std::vector<ObservedQuestion> out;
   for (const auto& t : observationTemplates()) {
     if (only && std::find(only->begin(), only->end(), t->id()) == only->end()) continue;
+    if ((isImported(&trace) || isImported(second)) && !readsImportedTraces(t->id())) continue;
     std::optional<ObservedQuestion> q;
     if (t->needsTwoRuns()) {
       if (!second) continue;

@@ -68,7 +68,9 @@ public:
     d.templateId = id();
     d.lesson = fsdp ? "fsdp-shard-gather-free" : "ddp-replicas";
     d.moment = fsdp ? "first_all_gather" : "first_all_reduce";
-    const std::string sharding(name(in.trace.config()->sharding));  // an fsdp or ddp run has a job record
+    // An imported FSDP2 trace names no sharding strategy: the API it called, fully_shard.
+    const std::string sharding = in.trace.job && in.trace.job->imported ? std::string("fully_shard")
+                                                                       : std::string(name(in.trace.config()->sharding));
     d.text = fsdp
                  ? text::message("collective-count.fsdp-question", {{"ranks", n}, {"units", u}, {"sharding", sharding}})
                  : text::message("collective-count.ddp-question", {{"ranks", n}, {"units", u}});
@@ -177,7 +179,11 @@ public:
     d.templateId = id();
     d.lesson = "fsdp-prefetch";
     d.moment = "prefetch_overlap";
-    d.text = text::message("overlap-fraction.question", {{"prefetch", prefetch ? text::message("overlap-fraction.on")
+    // An imported trace's job record does not say whether it prefetched (its options keep their defaults).
+    const bool imported = in.trace.job && in.trace.job->imported;
+    d.text = imported ? text::message("overlap-fraction.question-imported", {{"rank", same(std::to_string(r.rank))},
+                                                                            {"comm_s", same(text::fixed(r.commS, 4))}})
+                      : text::message("overlap-fraction.question", {{"prefetch", prefetch ? text::message("overlap-fraction.on")
                                                                                : text::message("overlap-fraction.off")},
                                                          {"rank", same(std::to_string(r.rank))},
                                                          {"comm_s", same(text::fixed(r.commS, 4))}});

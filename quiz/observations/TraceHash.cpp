@@ -1,5 +1,6 @@
 #include "quiz/observations/TraceHash.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <vector>
@@ -20,10 +21,38 @@ std::string formatTraceHash(std::uint64_t hash) {
   return buf;
 }
 
+namespace {
+bool hashBytes(const std::filesystem::path& file, std::uint64_t& h) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::vector<char> buf(1 << 16);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const auto n = in.gcount();
+    if (n > 0) h = fnv1a64(std::string_view(buf.data(), static_cast<std::size_t>(n)), h);
+  }
+  return !in.bad();
+}
+} // namespace
+
 std::optional<std::string> hashTraceFile(const std::filesystem::path& file) {
+  std::uint64_t h = 14695981039346656037ull;
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    // A folder of PyTorch profiler traces, one per rank: its files' names and bytes, in name order.
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(file, ec))
+      if (entry.is_regular_file(ec)) files.push_back(entry.path());
+    if (ec || files.empty()) return std::nullopt;
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      h = fnv1a64(f.filename().string(), h);
+      if (!hashBytes(f, h)) return std::nullopt;
+    }
+    return formatTraceHash(h);
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
-  std::uint64_t h = 14695981039346656037ull;
   std::vector<char> buf(1 << 16);
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));

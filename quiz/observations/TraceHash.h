@@ -18,7 +18,7 @@ namespace shardlab::quiz {
 std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t hash = 14695981039346656037ull);
 // "fnv1a64:" + 16 lower-case hex digits.
 std::string formatTraceHash(std::uint64_t hash);
-// The hash of a file's bytes; nullopt when it cannot be read.
+// The hash of a file's bytes (a folder: its files' names and bytes); nullopt when it cannot be read.
 std::optional<std::string> hashTraceFile(const std::filesystem::path& file);
 // The job settings of a trace worth showing an instructor: its JobConfig (every option,
 // as JobConfig::toJson writes it), when it started and the ShardLab version, without

@@ -4,6 +4,8 @@
 // bad input.
 #include "trace/OpenTrace.h"
 #include "trace/PytorchTrace.h"
+#include "trace/Replay.h"
+#include "trace/Report.h"
 #include "trace/Summary.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +14,7 @@
 #include <zlib.h>
 
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -146,6 +149,64 @@ TEST_P(Fixture, JobRecordSaysImportedAndListsWhatWasNotMapped) {
         EXPECT_GE(e.unit, 0) << "an FSDP collective without its unit";
       }
   }
+}
+
+TEST_P(Fixture, MemoryIsInTheUnknownCategoryAndItsPeakIsTheRanks) {
+  const auto imported = importPytorchTrace((kData / GetParam()).string());
+  ASSERT_TRUE(imported.ok()) << *imported.error;
+  long memory = 0;
+  for (const auto& e : imported.trace.events)
+    if (e.record == Record::Memory) {
+      ++memory;
+      EXPECT_EQ(e.category, Category::Unknown);
+    }
+  EXPECT_GT(memory, 0);
+  const Summary s = summarizeMeasured(imported.trace);
+  for (const auto& r : s.ranksDetail) {
+    EXPECT_GT(r.peakBytes, 0);
+    for (int c = 0; c < kCategoryCount; ++c)
+      EXPECT_EQ(r.peakByCategory[static_cast<std::size_t>(c)], static_cast<Category>(c) == Category::Unknown ? r.peakBytes : 0)
+          << "rank " << r.rank << " " << toString(static_cast<Category>(c));
+  }
+  EXPECT_EQ(s.toJson()["ranks_detail"][0]["peak_by_category"]["unknown"].get<std::int64_t>(), s.ranksDetail[0].peakBytes);
+}
+
+TEST_P(Fixture, StepsCompletedAreTheProfilerStepsEveryRankEnded) {
+  const auto issued = readJson(kData / GetParam() / "issued.json");
+  const auto imported = importPytorchTrace((kData / GetParam()).string());
+  ASSERT_TRUE(imported.ok()) << *imported.error;
+  const Summary s = summarizeMeasured(imported.trace);
+  EXPECT_EQ(s.steps, 3);
+  EXPECT_EQ(s.stepsCompleted, 3); // no loss in the trace: counted from ProfilerStep#N
+  // The per-step counts follow: what PyTorch issued over the 3 profiled steps.
+  for (const auto& [kind, c] : issued["ranks"][0]["collectives"].items())
+    EXPECT_DOUBLE_EQ(s.toJson()["collectives"][kind]["per_step"].get<double>(), c["count"].get<double>() / 3) << kind;
+  // A rank whose last ProfilerStep is missing has not completed it: the steps every rank ended.
+  Trace cut = imported.trace;
+  for (auto it = cut.events.rbegin(); it != cut.events.rend(); ++it)
+    if (it->record == Record::Step && it->rank == 1) {
+      cut.events.erase(std::next(it).base());
+      break;
+    }
+  EXPECT_EQ(summarizeMeasured(cut).stepsCompleted, 2);
+}
+
+TEST_P(Fixture, IsNotReplayedAndTheSummarySaysWhy) {
+  const auto imported = importPytorchTrace((kData / GetParam()).string());
+  ASSERT_TRUE(imported.ok()) << *imported.error;
+  const auto why = notReplayable(imported.trace);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("no wait for a collective"), std::string::npos) << *why;
+  const Summary s = summarize(imported.trace);
+  EXPECT_FALSE(s.replay.present);
+  EXPECT_TRUE(s.replay.results.empty());
+  EXPECT_EQ(s.replay.notReplayed, *why);
+  EXPECT_EQ(s.toJson()["replay"]["not_replayed"].get<std::string>(), *why);
+  EXPECT_FALSE(bubbleBreakdown(imported.trace).has_value());
+  // A ShardLab trace is replayed as before: the refusal is the imported record's.
+  Trace own = imported.trace;
+  own.job->imported.reset();
+  EXPECT_FALSE(notReplayable(own).has_value());
 }
 
 INSTANTIATE_TEST_SUITE_P(Recorded, Fixture, ::testing::Values("ddp", "fsdp"));
