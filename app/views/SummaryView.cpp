@@ -24,13 +24,23 @@ QString SummaryView::html(const TraceModel& model) {
   const auto& s = model.summary();
   QString h;
   h += QStringLiteral("<h3>%1</h3>").arg(model.runLabel().toHtmlEscaped());
-  h += tr("<p>%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6</p>", nullptr, s.ranks)
-           .arg(QString::fromStdString(s.strategy).toUpper())
-           .arg(s.stepsCompleted)
-           .arg(s.steps)
-           .arg(s.parameters)
-           .arg(s.units)
-           .arg(Format::duration(static_cast<qint64>(s.wallS * 1e9)));
+  if (model.imported())
+    // A profiler trace holds no parameter count (and no loss): not "0 parameters".
+    h += tr("<p>%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither "
+            "the parameters nor the loss, and is not replayed</p>", nullptr, s.ranks)
+             .arg(QString::fromStdString(s.strategy).toUpper())
+             .arg(s.stepsCompleted)
+             .arg(s.steps)
+             .arg(s.units)
+             .arg(Format::duration(static_cast<qint64>(s.wallS * 1e9)));
+  else
+    h += tr("<p>%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6</p>", nullptr, s.ranks)
+             .arg(QString::fromStdString(s.strategy).toUpper())
+             .arg(s.stepsCompleted)
+             .arg(s.steps)
+             .arg(s.parameters)
+             .arg(s.units)
+             .arg(Format::duration(static_cast<qint64>(s.wallS * 1e9)));
   if (!s.lossPerStep.empty())
     h += tr("<p>Loss %1 → %2</p>").arg(QLocale().toString(s.lossPerStep.front(), 'f', 4), QLocale().toString(s.lossPerStep.back(), 'f', 4));
   h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=3><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"

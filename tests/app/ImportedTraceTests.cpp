@@ -107,6 +107,11 @@ TEST_P(ImportedTrace, MemoryIsOneUncategorisedTotalInTheRankViewAndTheLedger) {
     EXPECT_LE(ledger.lines[0].measured, ledger.lines[1].measured);
     EXPECT_EQ(ledger.lines[1].measured, detail[static_cast<std::size_t>(r)].peakBytes);
     const QString html = LedgerView::html(m, r);
+    if (r == 0) {
+      const QString summary = SummaryView::html(m);
+      EXPECT_TRUE(summary.contains(QStringLiteral("neither the parameters nor the loss"))) << summary.toStdString();
+      EXPECT_FALSE(summary.contains(QStringLiteral("0 parameters"))) << summary.toStdString();
+    }
     EXPECT_TRUE(html.contains(QStringLiteral("uncategorised"))) << html.toStdString();
     EXPECT_FALSE(html.contains(QStringLiteral("ZeRO"))) << html.toStdString();
   }
