@@ -1,6 +1,7 @@
 // The GPT (--model gpt) as real Open MPI jobs: one rank learns the sequences' copy
-// pattern past what any one-token model (the MLP) can reach; DDP and FSDP on 2 ranks
-// compute the losses of 1 rank; bad GPT options exit 2 naming the option.
+// pattern past what any one-token model (the MLP) can reach; DDP, FSDP, tensor
+// parallelism (heads split) and the pipeline compute the losses of 1 rank; TP's sums
+// and the pipeline's hand-offs in the trace; bad GPT options exit 2 naming the option.
 #include "RunShardlab.h"
 #include "job/MemoryEstimate.h"
 #include "trace/Report.h"
@@ -203,11 +204,13 @@ TEST(GptPipeline, HandOffsAreMicroBatchSequencesOfHidden) {
 // and the pre-flight estimate of it covers what the ranks really held: the persistent
 // state within 3%, the peak under the estimated total (as Preflight checks the MLP's).
 TEST(Gpt, TheTraceGivesBackTheJobAndThePreflightCoversItsPeak) {
-  for (const std::string strategy : {"ddp", "fsdp"}) {
+  for (const std::string strategy : {"ddp", "fsdp", "tp", "pipeline"}) {
     SCOPED_TRACE(strategy);
     const auto dir = freshDir("gpt-estimate-" + strategy);
-    const auto r = runShardlab(with(kGpt, {"--strategy", strategy, "--ranks", "2", "--batch", "8", "--steps", "2",
-                                           "--trace", dir + "/t.trace"}));
+    auto args = with(kGpt, {"--strategy", strategy, "--ranks", "2", "--batch", "8", "--steps", "2", "--trace",
+                            dir + "/t.trace"});
+    if (strategy == "pipeline") args = with(args, {"--schedule", "1f1b", "--microbatches", "4"});
+    const auto r = runShardlab(args);
     ASSERT_EQ(r.status, 0) << r.err;
     const auto t = shardlab::trace::readTraceFile(dir + "/t.trace");
     ASSERT_TRUE(t.ok());
