@@ -135,6 +135,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   budget_->setObjectName(QStringLiteral("memoryBudget"));
   budget_->setPlaceholderText(tr("none, or e.g. 3MiB"));
   connect(budget_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
+  // The device mesh (docs/mesh.md), as --mesh takes it: empty runs the strategy over every rank.
+  mesh_ = new QLineEdit(this);
+  mesh_->setObjectName(QStringLiteral("mesh"));
+  mesh_->setPlaceholderText(tr("none, or e.g. dp=2,tp=2"));
+  mesh_->setToolTip(tr("The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes "
+                       "multiply to the ranks"));
+  connect(mesh_, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
   // Open MPI's hostfile (docs/multi-host.md): empty runs every rank on this machine.
   auto* hostfileRow = new QWidget(this);
   hostfile_ = new QLineEdit(hostfileRow);
@@ -155,6 +162,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
   hostfileLayout->addWidget(chooseHostfile);
   form->addRow(tr("Strategy"), strategy_);
   form->addRow(tr("Ranks"), ranks_);
+  form->addRow(tr("Mesh"), mesh_);
   form->addRow(tr("Device"), device_);
   form->addRow(tr("Layers"), layers_);
   form->addRow(tr("Hidden size"), hidden_);
@@ -228,6 +236,7 @@ nlohmann::json ExperimentPanel::formJson() const {
   const QString budget = budget_->text().trimmed();
   j["memory_budget"] = budget.isEmpty() ? nlohmann::json(0) : nlohmann::json(budget.toStdString());  // 0: none
   j["hostfile"] = hostfile_->text().trimmed().toStdString();  // empty: this machine
+  j["mesh"] = mesh_->text().trimmed().toStdString();          // empty: no mesh
   return j;
 }
 
@@ -276,6 +285,7 @@ void ExperimentPanel::setConfig(const shardlab::JobConfig& c) {
   noSync_->setChecked(c.noSync);
   budget_->setText(c.memoryBudget > 0 ? sizeText(c.memoryBudget) : QString());
   hostfile_->setText(QString::fromStdString(c.hostfile));
+  mesh_->setText(QString::fromStdString(c.mesh.text()));
   revalidate();
 }
 

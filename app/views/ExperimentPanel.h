@@ -53,6 +53,7 @@ private:
   QCheckBox *forwardPrefetch_, *checkpoint_, *noSync_;
   QLineEdit* budget_;
   QLineEdit* hostfile_;
+  QLineEdit* mesh_;
   QLabel* issues_;
   QPushButton *run_, *stop_;
   QFormLayout* form_ = nullptr;

@@ -64,7 +64,7 @@ private:
   std::mutex mutex_;
   std::array<Entry, kEntries> ring_{};
   std::uint64_t nextId_ = 1;
-  std::array<std::int64_t, 3> groupSeq_{};                 // collectives per communicator
+  std::array<std::int64_t, trace::kCommGroupCount> groupSeq_{}; // collectives per communicator
   std::map<std::pair<int, int>, std::int64_t> peerSeq_;   // (kind, peer): sends and receives
   static constexpr std::int64_t kIdle = INT64_MIN;
   std::array<std::atomic<std::int64_t>, 2> inFlightStart_{};

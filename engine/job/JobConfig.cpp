@@ -71,6 +71,109 @@ std::optional<std::vector<std::string>> hostfileHosts(const std::string& path) {
   return hosts;
 }
 
+bool Mesh::has(MeshDim d) const {
+  return std::any_of(dims.begin(), dims.end(), [d](const auto& dim) { return dim.first == d; });
+}
+
+int Mesh::size(MeshDim d) const {
+  for (const auto& [dim, n] : dims)
+    if (dim == d) return n;
+  return 1;
+}
+
+int Mesh::product() const {
+  std::int64_t p = 1;
+  for (const auto& dim : dims) p = std::min<std::int64_t>(p * dim.second, INT32_MAX);
+  return static_cast<int>(p);
+}
+
+std::string Mesh::text() const {
+  std::string out;
+  for (const auto& [dim, n] : dims) out += (out.empty() ? "" : ",") + std::string(name(dim)) + "=" + std::to_string(n);
+  return out;
+}
+
+int Mesh::coordinate(int rank, MeshDim d) const {
+  // The last dimension varies fastest: walk from it, dividing the rank by each size.
+  for (auto dim = dims.rbegin(); dim != dims.rend(); ++dim) {
+    if (dim->first == d) return rank % dim->second;
+    rank /= dim->second;
+  }
+  return 0;
+}
+
+int Mesh::rankAt(int rank, MeshDim d, int coordinateAlong) const {
+  int stride = 1;
+  for (auto dim = dims.rbegin(); dim != dims.rend(); ++dim) {
+    if (dim->first == d) return rank + (coordinateAlong - coordinate(rank, d)) * stride;
+    stride *= dim->second;
+  }
+  return rank;
+}
+
+int Mesh::groupColor(int rank, MeshDim d) const { return rankAt(rank, d, 0); }
+
+nlohmann::json Mesh::coordinatesJson(int rank) const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& dim : dims) out[std::string(name(dim.first))] = coordinate(rank, dim.first);
+  return out;
+}
+
+Mesh parseMesh(std::string_view text, const std::string& field, std::vector<JobIssue>& issues) {
+  Mesh mesh;
+  const std::string whole(text);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t comma = text.find(',', at);
+    if (comma == std::string_view::npos) comma = text.size();
+    std::string_view part = text.substr(at, comma - at);
+    at = comma + 1;
+    const std::size_t eq = part.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == part.size()) {
+      issues.push_back({field, JobRule::MeshSyntax, {whole}});
+      return {};
+    }
+    const std::string dimName(part.substr(0, eq)), sizeText(part.substr(eq + 1));
+    const auto dim = parseName<MeshDim>(dimName);
+    if (!dim) {
+      issues.push_back({field, JobRule::MeshUnknownDimension, {dimName}});
+      return {};
+    }
+    if (mesh.has(*dim)) {
+      issues.push_back({field, JobRule::MeshRepeatedDimension, {dimName}});
+      return {};
+    }
+    if (sizeText.size() > 6 || !std::all_of(sizeText.begin(), sizeText.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      issues.push_back({field, JobRule::MeshSyntax, {whole}});
+      return {};
+    }
+    mesh.dims.push_back({*dim, std::stoi(sizeText)}); // its bounds: validateSizes()
+  }
+  if (!text.empty() && text.back() == ',') issues.push_back({field, JobRule::MeshSyntax, {whole}});
+  return mesh;
+}
+
+bool runsOver(StrategyKind strategy, MeshDim d) {
+  switch (strategy) {
+  case StrategyKind::Ddp:
+  case StrategyKind::Fsdp: return d == MeshDim::Dp;
+  case StrategyKind::Tp: return d == MeshDim::Dp || d == MeshDim::Tp;
+  case StrategyKind::Pipeline: return d == MeshDim::Dp || d == MeshDim::Pp;
+  }
+  return false;
+}
+
+int JobConfig::degree(MeshDim d) const {
+  if (!mesh.empty()) return mesh.size(d);
+  switch (strategy) {
+  case StrategyKind::Ddp:
+  case StrategyKind::Fsdp: return d == MeshDim::Dp ? ranks : 1;
+  case StrategyKind::Pipeline: return d == MeshDim::Pp ? ranks : 1;
+  case StrategyKind::Tp: return d == MeshDim::Tp ? ranks : 1;
+  }
+  return 1;
+}
+
 namespace {
 std::string formatNumber(double v) {
   nlohmann::json j = v;
@@ -95,6 +198,11 @@ std::vector<JobIssue> JobConfig::validateSizes() const {
     else if (value > max) add(field, JobRule::Range, {s(min), s(max), s(value)});
   };
   if (ranks < 1 || ranks > 64) add("ranks", JobRule::Range, {"1", "64", s(ranks)});
+  for (const auto& dim : mesh.dims)
+    if (dim.second < 1 || dim.second > 64) add("mesh", JobRule::Range, {"1", "64", s(dim.second)});
+  // Every rank has coordinates on the mesh only when the sizes multiply to the ranks.
+  if (e.empty() && !mesh.empty() && mesh.product() != ranks)
+    add("mesh", JobRule::MeshProduct, {s(mesh.product()), s(ranks)});
   within("layers", layers, 1, kMaxLayers);
   within("hidden", hidden, 1, kMaxHidden);
   within("vocab", vocab, 2, kMaxVocab);
@@ -136,12 +244,25 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   }
   if (!e.empty()) return e;  // the rules below divide by these
 
+  // A rule on a parallelism's degree names the option that set it: --ranks without a
+  // mesh, --mesh with one.
+  const char* degreeField = mesh.empty() ? "ranks" : "mesh";
+  const int dp = degree(MeshDim::Dp), pp = degree(MeshDim::Pp), tp = degree(MeshDim::Tp);
+  if (!mesh.empty()) {
+    for (const MeshDim d : {MeshDim::Dp, MeshDim::Pp, MeshDim::Tp})
+      if (mesh.size(d) > 1 && !runsOver(strategy, d))
+        add("mesh", JobRule::MeshStrategy, {std::string(name(strategy)), std::string(name(d))});
+    // ddp and fsdp keep their own rule on the batch (batch-divisible-by-ranks): dp is every rank.
+    if (strategy != StrategyKind::Ddp && strategy != StrategyKind::Fsdp && batch % dp != 0)
+      add("mesh", JobRule::DpDividesBatch, {s(batch), s(dp)});
+    if (!e.empty()) return e;  // the rules below divide the batch by dp
+  }
+
   if (model == ModelKind::Gpt) {
     if (hidden % heads != 0) add("heads", JobRule::HeadsDivideHidden, {s(heads), s(hidden)});
     if (static_cast<std::int64_t>(batch) * seqLen > kMaxBatch)
       add("seq_len", JobRule::TokensPerBatch, {s(batch), s(seqLen), s(kMaxBatch)});
-    if (strategy == StrategyKind::Tp && heads % ranks != 0)
-      add("ranks", JobRule::TpDividesHeads, {s(ranks), s(heads)});
+    if (strategy == StrategyKind::Tp && heads % tp != 0) add(degreeField, JobRule::TpDividesHeads, {s(tp), s(heads)});
     // The GPT's units run under every strategy; the zero-bubble schedules need a
     // unit's backward split into B and W (UnitRunner::backwardInput/backwardWeight),
     // which the GPT's units do not have yet.
@@ -156,17 +277,20 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
     const bool interleaved = schedule == Schedule::Interleaved;
     const int chunks = pipelineChunks();
     if (schedule == Schedule::Naive && microbatches != 1) add("microbatches", JobRule::NaiveOneMicrobatch);
-    if (batch % microbatches != 0) add("microbatches", JobRule::MicrobatchesDivideBatch, {s(batch), s(microbatches)});
-    if (!interleaved && chunks > units) add("ranks", JobRule::StagesExceedUnits, {s(chunks), s(units)});
+    if (dp == 1 && batch % microbatches != 0)
+      add("microbatches", JobRule::MicrobatchesDivideBatch, {s(batch), s(microbatches)});
+    else if (dp > 1 && (batch / dp) % microbatches != 0)
+      add("microbatches", JobRule::MicrobatchesDivideReplicaBatch, {s(batch), s(dp), s(microbatches)});
+    if (!interleaved && chunks > units) add(degreeField, JobRule::StagesExceedUnits, {s(chunks), s(units)});
     if (interleaved && virtualStages >= 2 && chunks > units)
       add("virtual_stages", JobRule::ChunksExceedUnits, {s(chunks), s(units)});
     if (interleaved && virtualStages < 2) add("virtual_stages", JobRule::InterleavedNeedsVirtualStages);
-    if (interleaved && ranks < 2) add("ranks", JobRule::InterleavedNeedsTwoRanks);
+    if (interleaved && pp < 2) add(degreeField, JobRule::InterleavedNeedsTwoRanks);
     const bool zeroBubble = schedule == Schedule::ZbH1 || schedule == Schedule::ZbH2;
-    if (zeroBubble && ranks < 2) add("ranks", JobRule::ZeroBubbleNeedsTwoRanks, {std::string(name(schedule))});
+    if (zeroBubble && pp < 2) add(degreeField, JobRule::ZeroBubbleNeedsTwoRanks, {std::string(name(schedule))});
     if (!interleaved && virtualStages != 1) add("virtual_stages", JobRule::VirtualStagesOnlyInterleaved);
-    if (interleaved && microbatches % ranks != 0)
-      add("microbatches", JobRule::InterleavedMicrobatches, {s(ranks), s(microbatches)});
+    if (interleaved && microbatches % pp != 0)
+      add("microbatches", JobRule::InterleavedMicrobatches, {s(pp), s(microbatches)});
     if (!stages.empty()) {
       if (static_cast<int>(stages.size()) != chunks)
         add("stages", JobRule::StageCountMismatch, {s(chunks), s(stages.size())});
@@ -200,8 +324,8 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   if (paramDtype != Dtype::Fp32 && !gathers) add("param_dtype", JobRule::MixedPrecisionSharded, {std::string(name(paramDtype))});
   if (reduceDtype != Dtype::Fp32 && !gathers)
     add("reduce_dtype", JobRule::MixedPrecisionSharded, {std::string(name(reduceDtype))});
-  if (strategy == StrategyKind::Tp && (hidden % ranks != 0 || (4 * hidden) % ranks != 0))
-    add("ranks", JobRule::TpDividesHidden, {s(ranks), s(hidden), s(4 * hidden)});
+  if (strategy == StrategyKind::Tp && (hidden % tp != 0 || (4 * hidden) % tp != 0))
+    add(degreeField, JobRule::TpDividesHidden, {s(tp), s(hidden), s(4 * hidden)});
   return e;
 }
 
@@ -210,7 +334,7 @@ const std::vector<std::string>& JobConfig::keys() {
       "strategy", "sharding",      "ranks",        "model",    "layers",   "hidden",         "vocab",
       "batch",    "heads",         "seq_len",      "steps",         "seed",         "lr",       "weight_decay",   "shard_group",
       "backward_prefetch", "forward_prefetch", "limit_all_gathers", "checkpoint_activations", "accumulate", "no_sync", "param_dtype", "reduce_dtype", "memory_budget", "microbatches", "schedule", "virtual_stages", "stages", "device", "trace",
-      "collective_timeout", "straggler", "hostfile"};
+      "collective_timeout", "straggler", "hostfile", "mesh"};
   return k;
 }
 
@@ -230,7 +354,7 @@ nlohmann::json JobConfig::toJson() const {
           {"straggler", straggler ? nlohmann::json{{"rank", straggler->rank}, {"factor", straggler->factor},
                                                    {"from_step", straggler->fromStep}}
                                   : nlohmann::json()},
-          {"hostfile", hostfile}};
+          {"hostfile", hostfile}, {"mesh", mesh.text()}};
 }
 
 JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& issues, const JobConfig& base,
@@ -307,6 +431,11 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     else if (k == "hostfile") {
       if (!v.is_string()) bad(k, JobRule::NotAString);
       else c.hostfile = v.get<std::string>();
+    }
+    else if (k == "mesh") {
+      // "dp=2,tp=2", as --mesh takes it; "": none
+      if (!v.is_string()) bad(k, JobRule::NotAString);
+      else c.mesh = parseMesh(v.get<std::string>(), k, issues);
     }
     else if (k == "straggler") {
       // null: none; else {"rank": R, "factor": F, "from_step": S} (from_step optional, 0)

@@ -129,6 +129,47 @@ template <class E> std::string nameList() {
   return out;
 }
 
+// A dimension of the device mesh (docs/mesh.md): data parallel (replicas, each on its
+// slice of the batch), pipeline stages, tensor parallel (each block's inner width cut).
+enum class MeshDim { Dp, Pp, Tp };
+template <> struct EnumNames<MeshDim> {
+  static constexpr std::array<std::pair<MeshDim, std::string_view>, 3> values{
+      {{MeshDim::Dp, "dp"}, {MeshDim::Pp, "pp"}, {MeshDim::Tp, "tp"}}};
+};
+
+// The device mesh: the ranks laid out as a grid of named dimensions, in the order
+// written ("dp=2,tp=2"), the last varying fastest, as PyTorch's DeviceMesh and
+// Megatron's rank layout do: rank = ((c0 * n1) + c1) * n2 + c2 ... So under "dp=2,tp=2"
+// the tensor-parallel pairs are the neighbouring ranks {0,1} and {2,3} (on one node
+// when ranks fill nodes in order) and the replicas {0,2} and {1,3}. Empty: no mesh,
+// the strategy spans every rank (the one-dimensional case).
+struct Mesh {
+  std::vector<std::pair<MeshDim, int>> dims; // in the order written; each at least 1
+  bool empty() const { return dims.empty(); }
+  bool has(MeshDim d) const;
+  int size(MeshDim d) const;                 // 1 when the mesh does not name it
+  int product() const;
+  std::string text() const;                  // "dp=2,tp=2"; "" when empty
+  // The rank's coordinate along `d` (0 when the mesh does not name it).
+  int coordinate(int rank, MeshDim d) const;
+  // The ranks that differ from `rank` along `d` alone form its group along `d`; the
+  // color is that group's first rank (MPI_Comm_split orders it by rank, so a rank's
+  // place in its group is its coordinate along `d`).
+  int groupColor(int rank, MeshDim d) const;
+  // The rank at `rank`'s coordinates but `coordinate` along `d`.
+  int rankAt(int rank, MeshDim d, int coordinate) const;
+  // {"dp": 1, "tp": 0}: the rank's coordinates, as its trace `rank` record holds them.
+  nlohmann::json coordinatesJson(int rank) const;
+  bool operator==(const Mesh&) const = default;
+};
+// Whether a strategy's step runs over mesh dimension `d` (a larger size than 1 there):
+// ddp and fsdp over dp; tp over tp and pipeline over pp, their replicas over dp.
+bool runsOver(StrategyKind strategy, MeshDim d);
+// "dp=2,pp=1,tp=2" -> the mesh; "" -> empty. A malformed text or an unknown or repeated
+// dimension is an issue of field `field`; the sizes' bounds (1 to 64, their product the
+// ranks) are JobConfig::validateSizes()'s.
+Mesh parseMesh(std::string_view text, const std::string& field, std::vector<JobIssue>& issues);
+
 // A straggler (the straggler lesson, SHARDLAB_FAULT=RANK:STEP:slow:FACTOR): from step
 // `fromStep` on, every compute op of rank `rank` takes `factor` times its measured time
 // (the rank keeps computing for the extra time: docs/architecture.md, "Failures").
@@ -186,6 +227,9 @@ struct JobConfig {
   // Open MPI hostfile the job's ranks are spread over (docs/multi-host.md); empty: this
   // machine only. mpirun reads it on the launching machine.
   std::string hostfile;
+  // How the ranks compose parallelisms (docs/mesh.md); empty: the strategy over all
+  // ranks. The strategy says what runs inside a replica (runsOver below).
+  Mesh mesh;
 
   // Whether validate() reads the hostfile. A rank on another machine (the worker) skips
   // it: mpirun has read it on the launching machine, which may be the only one holding it.
@@ -220,7 +264,12 @@ struct JobConfig {
   int unitCount() const { return layers + 2; }
   std::int64_t parameterCount() const;
   // Pipeline stages (chunks when interleaved): ranks, times virtual stages.
-  int pipelineChunks() const { return ranks * (schedule == Schedule::Interleaved ? virtualStages : 1); }
+  int pipelineChunks() const {
+    return (mesh.empty() ? ranks : mesh.size(MeshDim::Pp)) * (schedule == Schedule::Interleaved ? virtualStages : 1);
+  }
+  // The degree of a parallelism: the mesh's size along it; without a mesh, every rank
+  // along the strategy's own dimension (ddp, fsdp: dp; pipeline: pp; tp: tp), 1 along the others.
+  int degree(MeshDim d) const;
   // FSDP: how many ranks share one unit's slices (the shard degree): 1 under no-shard,
   // shard_group under hybrid, all ranks otherwise. Ranks holding the same slice
   // (ranks / shardDegree() of them) are replicas of each other.

@@ -103,6 +103,22 @@ const RuleText kRules[] = {
     {JobRule::ZeroBubbleNeedsTwoRanks, "zero-bubble-needs-two-ranks",
      QT_TRANSLATE_NOOP("JobRule", "the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to "
                                   "fill the time a stage waits for its neighbours")},
+    {JobRule::MeshSyntax, "mesh-syntax",
+     QT_TRANSLATE_NOOP("JobRule", "'%1' is not a mesh: write its dimensions and sizes, e.g. dp=2,tp=2")},
+    {JobRule::MeshUnknownDimension, "mesh-unknown-dimension",
+     QT_TRANSLATE_NOOP("JobRule", "unknown dimension '%1' (the dimensions are dp, pp and tp)")},
+    {JobRule::MeshRepeatedDimension, "mesh-repeated-dimension",
+     QT_TRANSLATE_NOOP("JobRule", "the dimension %1 is named twice")},
+    {JobRule::MeshProduct, "mesh-product",
+     QT_TRANSLATE_NOOP("JobRule", "the mesh's sizes multiply to %1 ranks, the job has %2")},
+    {JobRule::MeshStrategy, "mesh-strategy",
+     QT_TRANSLATE_NOOP("JobRule", "the %1 strategy does not run over %2: that dimension must be 1 (ddp and fsdp "
+                                  "run over dp, tp over dp and tp, pipeline over dp and pp)")},
+    {JobRule::DpDividesBatch, "dp-divides-batch",
+     QT_TRANSLATE_NOOP("JobRule", "the global batch (%1) must be divisible by the data-parallel degree dp (%2)")},
+    {JobRule::MicrobatchesDivideReplicaBatch, "microbatches-divide-replica-batch",
+     QT_TRANSLATE_NOOP("JobRule", "must divide each replica's batch (the global batch %1 over dp = %2 replicas, "
+                                  "in %3 micro-batches)")},
 };
 
 const RuleText& row(JobRule rule) {

@@ -56,6 +56,13 @@ enum class JobRule {
   TokensPerBatch,                // %1 batch, %2 seq_len, %3 the most tokens
   GptStrategy,                   // %1 schedule (a zero-bubble one)
   ZeroBubbleNeedsTwoRanks,       // %1 the schedule
+  MeshSyntax,                    // %1 the text
+  MeshUnknownDimension,          // %1 the name
+  MeshRepeatedDimension,         // %1 the name
+  MeshProduct,                   // %1 the mesh's product, %2 ranks
+  MeshStrategy,                  // %1 strategy, %2 the dimension it cannot run over
+  DpDividesBatch,                // %1 batch, %2 dp
+  MicrobatchesDivideReplicaBatch, // %1 batch, %2 dp, %3 micro-batches
 };
 
 // The rule's id, as the quiz's diagnostics and tests name it: "batch-divisible-by-ranks".

@@ -54,6 +54,10 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       {"--reduce-dtype", "reduce_dtype",
        "FSDP (grad-op, full, hybrid): fp32 (default) | bf16: gradients reduce-scattered in bf16", JobOption::Text, {}},
       {"--ranks,-n", "ranks", "number of ranks (1-64)", JobOption::Int, {}},
+      {"--mesh", "mesh",
+       "device mesh, e.g. dp=2,tp=2 (dimensions dp, pp, tp; sizes multiply to --ranks; the last varies fastest over "
+       "the ranks): tp over tp and dp, pipeline over pp, ddp and fsdp over dp (docs/mesh.md)",
+       JobOption::Text, {}},
       {"--model", "model",
        "mlp (default: residual MLP blocks over independent tokens; the lessons use it) | gpt (pre-norm decoder "
        "over sequences: attention heads, learned positions; docs/model.md)",

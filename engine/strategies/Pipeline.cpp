@@ -1,7 +1,10 @@
 // Pipeline parallelism. The model's units are cut into contiguous stages, one per
 // rank (StagePlan.h); each rank holds only its stage's parameters, gradients and
-// AdamW state. There is no data parallelism: every rank sees the same global batch,
-// cut into m micro-batches of batch/m rows. Stage 0 embeds the tokens, the last
+// AdamW state. Every rank sees the same global batch, cut into m micro-batches of
+// batch/m rows. On a mesh with a dp dimension (--mesh dp=D,pp=P, docs/mesh.md) each of
+// D replicas is such a pipeline over its pp ranks, on its batch/D rows (micro-batches
+// of batch/(D m) rows), and each stage's gradients are all-reduced over dp, across the
+// replicas' same stages, before the optimizer step (DP x PP). Stage 0 embeds the tokens, the last
 // stage computes the loss; in between, activations travel forward and activation
 // gradients backward by real MPI point-to-point messages (CommStream::send/recv).
 //
@@ -39,16 +42,18 @@ using trace::Category;
 
 class Pipeline final : public Strategy {
 public:
-  explicit Pipeline(StrategyContext ctx) : ctx_(ctx) {}
+  explicit Pipeline(StrategyContext ctx)
+      : ctx_(ctx), stage_(ctx.coordinate(MeshDim::Pp)), dpRank_(ctx.coordinate(MeshDim::Dp)),
+        dpSize_(ctx.degree(MeshDim::Dp)) {}
 
   void setup() override {
     plan_ = planStages(ctx_.shape, ctx_.job);
     micro_ = ctx_.job.microbatches;
-    rows_ = ctx_.job.batch / micro_;
-    schedule_ = scheduleFor(ctx_.job.schedule, plan_.ranks, ctx_.rank, micro_, plan_.virtualStages);
+    rows_ = ctx_.job.batch / dpSize_ / micro_;
+    schedule_ = scheduleFor(ctx_.job.schedule, plan_.ranks, stage_, micro_, plan_.virtualStages);
     checkTagRange();
     for (int v = 0; v < plan_.virtualStages; ++v) {
-      const int c = plan_.modelChunk(ctx_.rank, v);
+      const int c = plan_.modelChunk(stage_, v);
       for (int u = plan_.firstOf(c); u <= plan_.lastOf(c); ++u)
         units_.emplace(u, replicatedState(ctx_, u, initialUnit(ctx_.shape, ctx_.job.seed, u)));
     }
@@ -69,14 +74,16 @@ public:
     }
     finishSends();
     optimizerStep();
-    const bool lastStage = plan_.rankOf(plan_.chunkCount() - 1) == ctx_.rank;
-    return lastStage ? StepResult{lossSum_, ctx_.job.batch} : StepResult{};
+    const bool lastStage = plan_.rankOf(plan_.chunkCount() - 1) == stage_;
+    return lastStage ? StepResult{lossSum_, ctx_.job.batch / dpSize_} : StepResult{};
   }
 
+  // The first replica's stages send their units to rank 0 (its first stage).
   std::vector<float> fullParameters() override {
     std::vector<float> all;
+    if (dpRank_ != 0) return all;
     for (int u = 0; u < ctx_.shape.unitCount(); ++u) {
-      const int owner = plan_.rankOfUnit(u);
+      const int owner = worldRank(plan_.rankOfUnit(u), 0);
       std::vector<float> unit(ctx_.shape.unitSize(u));
       if (owner == ctx_.rank) {
         unit = units_.at(u).paramsOnHost(ctx_.device);
@@ -110,11 +117,16 @@ private:
                                   std::to_string(plan_.chunkCount()) + " stages exceed this MPI's tag range");
   }
 
+  // The world rank of pipeline stage `stage` in the replica of world rank `of`.
+  int worldRank(int stage, int of) const {
+    return ctx_.job.mesh.empty() ? stage : ctx_.job.mesh.rankAt(of, MeshDim::Pp, stage);
+  }
+
   // F(local chunk, micro-batch).
   void forward(int local, int micro) {
-    const int c = plan_.modelChunk(ctx_.rank, local);
+    const int c = plan_.modelChunk(stage_, local);
     const int first = plan_.firstOf(c), last = plan_.lastOf(c);
-    const auto row0 = static_cast<std::size_t>(micro) * static_cast<std::size_t>(rows_);
+    const auto row0 = static_cast<std::size_t>(dpRank_ * micro_ + micro) * static_cast<std::size_t>(rows_);
     const auto token0 = row0 * static_cast<std::size_t>(ctx_.shape.tokensPerRow());
     auto runner = std::make_unique<UnitRunner>(ctx_, global_->inputs.data() + token0, global_->targets.data() + token0,
                                                rows_, 1.0f / static_cast<float>(ctx_.job.batch), step_, micro);
@@ -135,7 +147,7 @@ private:
   // B(local chunk, micro-batch): the whole backward, or its input-gradient half (the
   // runner then stays alive, holding what W needs).
   void backward(int local, int micro, BackwardPart part) {
-    const int c = plan_.modelChunk(ctx_.rank, local);
+    const int c = plan_.modelChunk(stage_, local);
     const int first = plan_.firstOf(c), last = plan_.lastOf(c);
     UnitRunner* runner = live_.at({local, micro}).get();
     if (c + 1 < plan_.chunkCount()) {
@@ -161,7 +173,7 @@ private:
 
   // W(local chunk, micro-batch): the weight-gradient halves, after that micro-batch's B.
   void backwardWeight(int local, int micro) {
-    const int c = plan_.modelChunk(ctx_.rank, local);
+    const int c = plan_.modelChunk(stage_, local);
     auto runner = std::move(live_.at({local, micro}));
     live_.erase({local, micro});
     for (int u = plan_.lastOf(c); u >= plan_.firstOf(c); --u) runner->backwardWeight(u, units_.at(u).grad.data());
@@ -178,13 +190,13 @@ private:
     Buffer buf = ctx_.memory.allocate(Category::Activations, unit,
                                       static_cast<std::size_t>(handoffTokens()) * static_cast<std::size_t>(H));
     const int boundary = direction == 0 ? fromChunk : fromChunk - 1;
-    ctx_.comm.recv(buf.data(), handoffTokens(), H, plan_.rankOf(fromChunk), tagOf(micro, boundary, direction),
+    ctx_.comm.recv(buf.data(), handoffTokens(), H, worldRank(plan_.rankOf(fromChunk), ctx_.rank), tagOf(micro, boundary, direction),
                    {unit, step_, micro}, waitKind);
     return buf;
   }
 
   CommStream::Ticket send(const Buffer& data, int toChunk, int unit, int micro, int boundary, int direction) {
-    return ctx_.comm.send(data.data(), handoffTokens(), ctx_.shape.hidden, plan_.rankOf(toChunk),
+    return ctx_.comm.send(data.data(), handoffTokens(), ctx_.shape.hidden, worldRank(plan_.rankOf(toChunk), ctx_.rank),
                           tagOf(micro, boundary, direction), {unit, step_, micro});
   }
 
@@ -202,10 +214,18 @@ private:
   }
 
   void optimizerStep() {
+    if (dpSize_ > 1) {
+      std::vector<CommStream::Ticket> reductions;
+      for (auto& [u, unit] : units_)
+        reductions.push_back(ctx_.comm.allReduce(unit.grad.data(), unit.grad.size(), {u, step_, -1}, ctx_.dpGroup));
+      for (const auto& r : reductions) ctx_.comm.wait(r, step_);
+    }
     for (auto& [u, unit] : units_) unit.adamw(ctx_, step_);
   }
 
   StrategyContext ctx_;
+  int stage_;           // this rank's place along pp (its world rank without a mesh)
+  int dpRank_, dpSize_; // its replica, and the replicas (1 without a dp dimension)
   StagePlan plan_;
   PipeSchedule schedule_;
   int micro_ = 1, rows_ = 1;

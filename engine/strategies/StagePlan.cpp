@@ -52,7 +52,7 @@ std::vector<int> balancedCuts(const std::vector<double>& cost, int chunks) {
 
 StagePlan planStages(const ModelShape& shape, const JobConfig& job) {
   StagePlan plan;
-  plan.ranks = job.ranks;
+  plan.ranks = job.mesh.empty() ? job.ranks : job.mesh.size(MeshDim::Pp); // a replica's stages
   plan.virtualStages = job.schedule == Schedule::Interleaved ? job.virtualStages : 1;
   const int chunks = plan.ranks * plan.virtualStages;
   if (chunks > shape.unitCount())

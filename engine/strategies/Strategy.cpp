@@ -36,7 +36,28 @@ StepResult runMicroSteps(StrategyContext& ctx, int step, const TokenBatch& globa
   return {lossSum, local};
 }
 
+namespace {
+trace::CommGroup commGroupOf(MeshDim d) {
+  switch (d) {
+  case MeshDim::Dp: return trace::CommGroup::Dp;
+  case MeshDim::Pp: return trace::CommGroup::Pp;
+  case MeshDim::Tp: return trace::CommGroup::Tp;
+  }
+  return trace::CommGroup::World;
+}
+} // namespace
+
 std::unique_ptr<Strategy> makeStrategy(StrategyContext ctx) {
+  // One communicator per dimension of the mesh: the ranks whose coordinates differ
+  // along it alone (MPI_Comm_split, ordered by rank, so a rank's place in it is its
+  // coordinate). Every rank splits the same dimensions in the same order. A dimension
+  // of every rank stays on the job's communicator, so a one-dimensional mesh runs and
+  // records exactly as the job without one.
+  for (const auto& [d, n] : ctx.job.mesh.dims) {
+    if (n == ctx.size) continue;
+    const Communicator& c = ctx.comm.split(ctx.job.mesh.groupColor(ctx.rank, d), commGroupOf(d));
+    (d == MeshDim::Dp ? ctx.dpGroup : d == MeshDim::Pp ? ctx.ppGroup : ctx.tpGroup) = &c;
+  }
   switch (ctx.job.strategy) {
   case StrategyKind::Ddp: return makeDdp(ctx);
   case StrategyKind::Fsdp: return makeFsdp(ctx);

@@ -25,6 +25,24 @@ struct StrategyContext {
   Recorder& recorder;
   CommStream& comm; // over MPI_COMM_WORLD
   int rank = 0, size = 1;
+  // The communicators of the job's mesh (docs/mesh.md), one per dimension the mesh
+  // names, set by makeStrategy; null along a dimension that spans every rank (it runs
+  // on the job's communicator, as without a mesh) or that the mesh does not name.
+  const Communicator* dpGroup = nullptr;
+  const Communicator* ppGroup = nullptr;
+  const Communicator* tpGroup = nullptr;
+
+  // The communicator collectives along `d` run on (null: the job's).
+  const Communicator* group(MeshDim d) const {
+    return d == MeshDim::Dp ? dpGroup : d == MeshDim::Pp ? ppGroup : tpGroup;
+  }
+  // This rank's coordinate along `d` and the degree there: without a mesh the rank and
+  // the ranks along the strategy's own dimension, 0 and 1 along the others.
+  int coordinate(MeshDim d) const {
+    if (!job.mesh.empty()) return job.mesh.coordinate(rank, d);
+    return job.degree(d) > 1 ? rank : 0;
+  }
+  int degree(MeshDim d) const { return job.degree(d); }
 };
 
 struct StepResult {

@@ -19,6 +19,11 @@
 // heads / N of them (their Q, K, V columns, column-parallel; the same rows of Wo,
 // row-parallel) and F = 4H/N of the MLP, so a block has four sums: g after attn Wo and
 // after h W2 in the forward, f's backward before each LayerNorm's backward.
+//
+// On a mesh with a dp dimension (--mesh dp=D,tp=N, docs/mesh.md) the above runs inside
+// each of D replicas, over the replica's tp communicator, on its batch / D rows; each
+// unit's gradient (slices and replicated units alike) is then all-reduced over dp, so
+// every replica takes the same AdamW step (DP x TP, Megatron's layout).
 #include "comm/MpiCheck.h"
 #include "core/Gpt.h"
 #include "strategies/FlatUnit.h"
@@ -30,7 +35,9 @@ namespace {
 
 class TensorParallel final : public Strategy {
 public:
-  explicit TensorParallel(StrategyContext ctx) : ctx_(ctx), inner_(4 * ctx.shape.hidden / ctx.size) {}
+  explicit TensorParallel(StrategyContext ctx)
+      : ctx_(ctx), tpRank_(ctx.coordinate(MeshDim::Tp)), tpSize_(ctx.degree(MeshDim::Tp)),
+        dpRank_(ctx.coordinate(MeshDim::Dp)), dpSize_(ctx.degree(MeshDim::Dp)), inner_(4 * ctx.shape.hidden / tpSize_) {}
 
   void setup() override {
     for (int u = 0; u < ctx_.shape.unitCount(); ++u) {
@@ -39,26 +46,38 @@ public:
         continue;
       }
       std::vector<float> slice(ctx_.shape.unitSize(u, inner_));
-      initialBlockSlice(ctx_.shape, ctx_.job.seed, u, ctx_.rank * inner_, inner_, slice.data());
+      initialBlockSlice(ctx_.shape, ctx_.job.seed, u, tpRank_ * inner_, inner_, slice.data());
       units_.push_back(replicatedState(ctx_, u, slice));
     }
   }
 
   StepResult step(int step, const TokenBatch& global) override {
-    UnitRunner runner(ctx_, global.inputs.data(), global.targets.data(), ctx_.job.batch,
+    // A replica (dp > 1) computes its slice of the batch; the loss stays the mean over
+    // the global batch, so the replicas' gradients sum to the one-rank gradient.
+    const int rows = ctx_.job.batch / dpSize_;
+    const TokenBatch replica = dpSize_ > 1 ? SyntheticLanguage::slice(global, dpRank_ * rows, rows) : TokenBatch{};
+    const TokenBatch& batch = dpSize_ > 1 ? replica : global;
+    UnitRunner runner(ctx_, batch.inputs.data(), batch.targets.data(), rows,
                       1.0f / static_cast<float>(ctx_.job.batch), step);
     runner.setTensorParallel(inner_, [this, step](float* partial, std::size_t count, int unit) {
-      ctx_.comm.wait(ctx_.comm.allReduce(partial, count, {unit, step, -1}), step);
+      ctx_.comm.wait(ctx_.comm.allReduce(partial, count, {unit, step, -1}, ctx_.tpGroup), step);
     });
 
     for (auto& unit : units_) runner.forward(unit.unit, unit.param.data());
+    // Each unit's gradient is all-reduced over dp as soon as its backward is done (as
+    // DDP does), overlapping the backward of the units before it.
+    std::vector<CommStream::Ticket> reductions;
     for (auto unit = units_.rbegin(); unit != units_.rend(); ++unit) {
       ctx_.device.zero(unit->grad.data(), unit->grad.bytes());
       runner.backward(unit->unit, unit->param.data(), unit->grad.data());
+      if (dpSize_ > 1)
+        reductions.push_back(ctx_.comm.allReduce(unit->grad.data(), unit->grad.size(), {unit->unit, step, -1}, ctx_.dpGroup));
     }
+    for (const auto& r : reductions) ctx_.comm.wait(r, step);
     for (auto unit = units_.rbegin(); unit != units_.rend(); ++unit) unit->adamw(ctx_, step);
-    if (ctx_.rank != 0) return {};
-    return {runner.lossSum(), ctx_.job.batch};
+    // One rank of each replica reports its rows' loss.
+    if (tpRank_ != 0) return {};
+    return {runner.lossSum(), rows};
   }
 
   // Rank 0 gathers every block's slices and puts them back in the full block layout.
@@ -70,11 +89,13 @@ public:
         if (ctx_.rank == 0) all.insert(all.end(), local.begin(), local.end());
         continue;
       }
-      std::vector<float> slices(ctx_.rank == 0 ? local.size() * static_cast<std::size_t>(ctx_.size) : 0);
+      // Over each replica's tp group, to its first rank (rank 0 is the first of its own).
+      std::vector<float> slices(tpRank_ == 0 ? local.size() * static_cast<std::size_t>(tpSize_) : 0);
       MPI_CHECK(MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_FLOAT, slices.data(),
-                           static_cast<int>(local.size()), MPI_FLOAT, 0, MPI_COMM_WORLD));
+                           static_cast<int>(local.size()), MPI_FLOAT, 0,
+                           ctx_.tpGroup ? ctx_.tpGroup->comm : MPI_COMM_WORLD));
       if (ctx_.rank == 0) {
-        const auto full = ctx_.shape.gpt ? gptAssembleBlock(slices, ctx_.shape.hidden, ctx_.size) : assembleBlock(slices);
+        const auto full = ctx_.shape.gpt ? gptAssembleBlock(slices, ctx_.shape.hidden, tpSize_) : assembleBlock(slices);
         all.insert(all.end(), full.begin(), full.end());
       }
     }
@@ -92,7 +113,7 @@ private:
     float* b1 = W1 + H * full;
     float* W2 = b1 + full;
     float* b2 = W2 + full * H;
-    for (std::size_t r = 0; r < static_cast<std::size_t>(ctx_.size); ++r) {
+    for (std::size_t r = 0; r < static_cast<std::size_t>(tpSize_); ++r) {
       const float* s = slices.data() + r * sliceSize;
       const std::size_t c0 = r * F;
       for (std::size_t row = 0; row < H; ++row)
@@ -107,7 +128,9 @@ private:
   }
 
   StrategyContext ctx_;
-  int inner_; // F = 4H / N
+  int tpRank_, tpSize_; // this rank's place in its replica's tensor-parallel group, N
+  int dpRank_, dpSize_; // its replica, and the replicas (1 without a dp dimension)
+  int inner_;           // F = 4H / N
   std::vector<FlatUnit> units_;
 };
 

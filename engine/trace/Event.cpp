@@ -15,7 +15,7 @@ constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {
     "param_shard",  "param_replica", "gathered_params", "grads",
     "grad_shard",   "optimizer_state", "activations",   "comm_buffers", "unknown"};
 
-constexpr std::array<std::string_view, 3> kCommGroupNames = {"world", "shard", "replicate"};
+constexpr std::array<std::string_view, kCommGroupCount> kCommGroupNames = {"world", "shard", "replicate", "dp", "pp", "tp"};
 
 template <typename E, std::size_t N>
 std::optional<E> lookup(const std::array<std::string_view, N>& names, std::string_view s) {

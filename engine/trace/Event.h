@@ -10,8 +10,9 @@
 
 namespace shardlab::trace {
 
-// 2: the `flight` record (a hung rank's flight recorder). Readers read 1 and 2.
-inline constexpr int kFormatVersion = 2;
+// 2: the `flight` record (a hung rank's flight recorder). 3: the mesh's communicators
+// (`dp`, `pp`, `tp`) and each rank's coordinates on it. Readers read 1 to 3.
+inline constexpr int kFormatVersion = 3;
 inline constexpr std::string_view kMagic = "shardlab-trace";
 
 // What a line of the trace is.
@@ -60,17 +61,19 @@ enum class Category : std::uint8_t {
   OptimizerState, // AdamW moments
   Activations,    // saved forward activations and their gradients
   CommBuffers,    // staging for collectives and messages
-  Count
   // Memory another program recorded without saying what it holds (a PyTorch profiler
   // trace's [memory] events): counted in the rank's total, in no ShardLab category.
   Unknown,
+  Count
 };
 inline constexpr int kCategoryCount = static_cast<int>(Category::Count);
 
 // The communicator a collective ran on: the job's (all ranks), or under FSDP's hybrid
 // sharding a shard group (the ranks that share a unit's slices) or a replica group
-// (the ranks that hold the same slice, one per shard group).
-enum class CommGroup : std::uint8_t { World, Shard, Replicate };
+// (the ranks that hold the same slice, one per shard group), or a dimension of the
+// job's device mesh (docs/mesh.md): the ranks that differ along that dimension alone.
+enum class CommGroup : std::uint8_t { World, Shard, Replicate, Dp, Pp, Tp };
+inline constexpr std::size_t kCommGroupCount = 6;
 
 std::string_view toString(Record r);
 std::string_view toString(CommGroup g);

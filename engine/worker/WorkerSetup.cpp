@@ -195,6 +195,7 @@ WorkerSetup prepareRank(const JobConfig& job, Recorder& recorder, const Tuning& 
   meta["same_host"] = clock.sameHost;
   meta["cpus"] = placement.cpus;
   meta["bound_to_cpus"] = placement.bound;
+  if (!job.mesh.empty()) meta["mesh"] = job.mesh.coordinatesJson(rank); // docs/mesh.md
   if (shift != 0) meta["test_clock_shift_ns"] = shift; // the trace says this rank's clock was shifted on purpose
   recorder.header(meta);
   recorder.setOpTimer(setup.opTimer.get());

@@ -15,12 +15,16 @@ TEST(JobRulesAgreement, TheFormGivesEachRowItsVerdictAndNamesItsField) {
   for (const auto& row : table.rows) {
     if (!row.form) continue;
     SCOPED_TRACE(row.name);
-    // A size is typed as text into the form; everything else comes through setConfig.
+    // A size and a mesh are typed as text into the form; everything else comes through setConfig.
     nlohmann::json spec = table.merged(row);
-    QString budgetText;
+    QString budgetText, meshText;
     if (spec.contains("memory_budget") && spec["memory_budget"].is_string()) {
       budgetText = QString::fromStdString(spec["memory_budget"].get<std::string>());
       spec.erase("memory_budget");
+    }
+    if (spec.contains("mesh") && spec["mesh"].is_string()) {
+      meshText = QString::fromStdString(spec["mesh"].get<std::string>());
+      spec.erase("mesh");
     }
     std::vector<shardlab::JobIssue> unreadable;
     const auto config = shardlab::JobConfig::fromJson(spec, unreadable);
@@ -29,6 +33,7 @@ TEST(JobRulesAgreement, TheFormGivesEachRowItsVerdictAndNamesItsField) {
     ExperimentPanel form;
     form.setConfig(config);
     if (!budgetText.isEmpty()) form.findChild<QLineEdit*>(QStringLiteral("memoryBudget"))->setText(budgetText);
+    if (!meshText.isEmpty()) form.findChild<QLineEdit*>(QStringLiteral("mesh"))->setText(meshText);
     const auto issues = form.issues();
     ++checked;
     if (row.valid) {

@@ -143,6 +143,86 @@ TEST(JobConfig, ToJsonAndBackIsTheSameJob) {
   EXPECT_EQ(back.toJson(), c.toJson());
 }
 
+TEST(Mesh, TheLastDimensionVariesFastestOverTheRanks) {
+  std::vector<JobIssue> issues;
+  const Mesh mesh = parseMesh("dp=2,pp=3,tp=2", "mesh", issues);
+  ASSERT_TRUE(issues.empty());
+  EXPECT_EQ(mesh.product(), 12);
+  EXPECT_EQ(mesh.text(), "dp=2,pp=3,tp=2");
+  // rank = (dp * 3 + pp) * 2 + tp, as PyTorch's DeviceMesh lays out torch.arange(12).view(2, 3, 2).
+  for (int rank = 0; rank < 12; ++rank) {
+    const int dp = mesh.coordinate(rank, MeshDim::Dp), pp = mesh.coordinate(rank, MeshDim::Pp),
+              tp = mesh.coordinate(rank, MeshDim::Tp);
+    EXPECT_EQ((dp * 3 + pp) * 2 + tp, rank);
+    EXPECT_EQ(mesh.groupColor(rank, MeshDim::Tp), (dp * 3 + pp) * 2);
+    EXPECT_EQ(mesh.groupColor(rank, MeshDim::Dp), pp * 2 + tp);
+    EXPECT_EQ(mesh.groupColor(rank, MeshDim::Pp), dp * 6 + tp);
+    EXPECT_EQ(mesh.rankAt(rank, MeshDim::Pp, 2), (dp * 3 + 2) * 2 + tp);
+  }
+  // The order written is the layout: tp outermost puts the replicas on neighbouring ranks.
+  const Mesh across = parseMesh("tp=2,dp=2", "mesh", issues);
+  EXPECT_EQ(across.coordinate(1, MeshDim::Dp), 1);
+  EXPECT_EQ(across.coordinate(1, MeshDim::Tp), 0);
+  EXPECT_EQ(across.size(MeshDim::Pp), 1);
+  EXPECT_EQ(across.coordinate(3, MeshDim::Pp), 0);
+  EXPECT_TRUE(issues.empty());
+}
+
+TEST(Mesh, EachMalformedMeshIsRefusedNamingTheOption) {
+  for (const auto& [text, rule] : std::vector<std::pair<std::string, JobRule>>{
+           {"dp2", JobRule::MeshSyntax},
+           {"dp=", JobRule::MeshSyntax},
+           {"dp=2,", JobRule::MeshSyntax},
+           {"dp=2,,tp=2", JobRule::MeshSyntax},
+           {"dp=x", JobRule::MeshSyntax},
+           {"dp=-1", JobRule::MeshSyntax},
+           {"ep=2", JobRule::MeshUnknownDimension},
+           {"DP=2", JobRule::MeshUnknownDimension},
+           {"tp=2,tp=2", JobRule::MeshRepeatedDimension},
+           {"dp=0", JobRule::Range},
+           {"dp=65,tp=1", JobRule::Range},
+           {"dp=2,tp=3", JobRule::MeshProduct}}) {
+    std::vector<JobIssue> issues;
+    JobConfig job;
+    job.strategy = StrategyKind::Ddp;
+    job.mesh = parseMesh(text, "mesh", issues);
+    if (issues.empty()) issues = job.validateSizes();
+    ASSERT_EQ(issues.size(), 1u) << text;
+    EXPECT_EQ(issues[0].field, "mesh") << text;
+    EXPECT_EQ(issues[0].rule, rule) << text << ": " << issues[0].message();
+  }
+  std::vector<JobIssue> issues;
+  EXPECT_TRUE(parseMesh("", "mesh", issues).empty());
+  EXPECT_TRUE(issues.empty());
+}
+
+TEST(Mesh, AOneDimensionalMeshIsTheJobWithoutOne) {
+  // Today's strategies are the one-dimensional meshes: the same degrees, the same verdicts.
+  for (const char* spec : {R"({"strategy":"ddp","ranks":4})", R"({"strategy":"tp","ranks":2,"hidden":128})",
+                           R"({"strategy":"pipeline","ranks":2,"schedule":"gpipe","microbatches":2})",
+                           R"({"strategy":"tp","ranks":3,"hidden":64})"}) {
+    JobConfig flat;
+    ASSERT_TRUE(read(spec, &flat).empty());
+    JobConfig meshed = flat;
+    const MeshDim own = flat.strategy == StrategyKind::Tp ? MeshDim::Tp
+                        : flat.strategy == StrategyKind::Pipeline ? MeshDim::Pp : MeshDim::Dp;
+    meshed.mesh.dims = {{own, flat.ranks}};
+    for (const MeshDim d : {MeshDim::Dp, MeshDim::Pp, MeshDim::Tp}) EXPECT_EQ(meshed.degree(d), flat.degree(d)) << spec;
+    if (flat.strategy == StrategyKind::Pipeline) {
+      EXPECT_EQ(meshed.pipelineChunks(), flat.pipelineChunks()) << spec;
+    }
+    const auto a = flat.validate(), b = meshed.validate();
+    ASSERT_EQ(a.size(), b.size()) << spec;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].rule, b[i].rule) << spec;
+      EXPECT_EQ(b[i].field, a[i].field == "ranks" ? "mesh" : a[i].field) << spec;
+    }
+    std::vector<JobIssue> issues;
+    EXPECT_EQ(JobConfig::fromJson(meshed.toJson(), issues).mesh, meshed.mesh);
+    EXPECT_TRUE(issues.empty());
+  }
+}
+
 TEST(JobConfig, ATraceRecordsExtraKeysAreSkippedOnlyWhenAsked) {
   // ("model" is an option too: a spec names it, a record describes it; docs/model.md)
   const auto record = nlohmann::json::parse(R"({"strategy":"tp","ranks":2,"calibration":{},"command":"mpirun"})");

@@ -209,6 +209,31 @@ TEST(TraceFormat, CommunicatorIsATrailingFieldOlderTracesLack) {
   EXPECT_NE(bad.error->message.find("communicator"), std::string::npos) << bad.error->message;
 }
 
+// Version 3: the mesh's communicators, and each rank's coordinates in its record. A
+// version 2 reader would stop at "dp" as a damaged communicator: hence the version.
+TEST(TraceFormat, TheMeshsCommunicatorsAndCoordinatesReadBack) {
+  auto r = readTrace("shardlab-trace 3\njob {\"ranks\":4,\"mesh\":\"dp=2,tp=2\",\"model\":{\"units\":[\"a\"]}}\n"
+                     "rank 1 {\"host\":\"h\",\"mesh\":{\"dp\":0,\"tp\":1}}\n"
+                     "coll 1 10 50 all_reduce a 0 -1 64 3 -1 0x0 -1 tp\n"
+                     "coll 1 50 90 all_reduce a 0 -1 64 a -1 0x0 -1 dp\n"
+                     "coll 1 90 99 send a 0 0 64 3 0 4x4 -1 pp\n");
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  ASSERT_TRUE(r.trace.job);
+  EXPECT_EQ(r.trace.job->config.mesh.text(), "dp=2,tp=2");
+  ASSERT_EQ(r.trace.events.size(), 3u);
+  EXPECT_EQ(r.trace.events[0].group, CommGroup::Tp);
+  EXPECT_EQ(r.trace.events[1].group, CommGroup::Dp);
+  EXPECT_EQ(r.trace.events[2].group, CommGroup::Pp);
+  ASSERT_GE(r.trace.ranks.size(), 2u);
+  EXPECT_EQ(r.trace.ranks[1].meta["mesh"]["tp"], 1);
+  for (const CommGroup g : {CommGroup::Dp, CommGroup::Pp, CommGroup::Tp}) EXPECT_EQ(commGroupFromString(toString(g)), g);
+  // A job record of a version before the mesh has none: every rank along the strategy.
+  auto old = readTrace("shardlab-trace 2\njob {\"strategy\":\"tp\",\"ranks\":2}\nend 0 5\n");
+  ASSERT_TRUE(old.ok()) << old.error->message;
+  EXPECT_TRUE(old.trace.job->config.mesh.empty());
+  EXPECT_EQ(old.trace.job->config.degree(shardlab::MeshDim::Tp), 2);
+}
+
 TEST(TraceFormat, DamagedLineIsNamedAndEarlierEventsKept) {
   std::string text = writeSample();
   // Corrupt the 6th line (the all-gather, after the two ops): a bad kind.
