@@ -1,6 +1,7 @@
 #include "launcher/MpiJob.h"
 
 #include "core/Cpus.h"
+#include "job/BoundedFile.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -9,11 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 namespace shardlab {
@@ -51,6 +54,8 @@ public:
     }
     pending_.erase(0, start);
   }
+  // The rank has opened its trace file: it started (MPI_Init returned on its host).
+  bool opened() const { return fd_ >= 0; }
   ~RankFileTail() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -106,6 +111,48 @@ std::vector<RankFailure> parseMpirunFailures(const std::string& out) {
   std::vector<RankFailure> failures;
   for (auto& [rank, reason] : byRank) failures.push_back({rank, reason});
   return failures;
+}
+
+std::vector<std::string> parseLostHosts(const std::string& out) {
+  std::vector<std::string> hosts;
+  static const std::regex lost(R"(Remote daemon:\s*\[\[\d+,\d+\],\d+\] on node (\S+))");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), lost); it != std::sregex_iterator(); ++it) {
+    const std::string host = (*it)[1].str();
+    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+  }
+  return hosts;
+}
+
+std::vector<std::string> hostsBySlot(const std::string& hostfile, int ranks) {
+  FileProblem problem;
+  const auto text = readBoundedFile(hostfile, kHostfileCap, problem);
+  if (!text) return {};
+  std::vector<std::string> placed;
+  std::istringstream lines(*text);
+  std::string line;
+  while (std::getline(lines, line) && static_cast<int>(placed.size()) < ranks) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string host, word;
+    if (!(words >> host)) continue;
+    int slots = -1;
+    while (words >> word)
+      if (word.rfind("slots=", 0) == 0) {
+        try {
+          slots = std::stoi(word.substr(6));
+        } catch (const std::exception&) {
+          return {};
+        }
+      }
+    if (slots < 0) return {};
+    for (int s = 0; s < slots && static_cast<int>(placed.size()) < ranks; ++s) placed.push_back(host);
+  }
+  if (static_cast<int>(placed.size()) < ranks) return {};
+  return placed;
+}
+
+std::chrono::seconds launchDeadline(bool withHostfile) {
+  return withHostfile ? std::chrono::seconds(20) : std::chrono::seconds(60);
 }
 
 namespace {
@@ -225,6 +272,10 @@ JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
   for (int r = 0; r < options_.job.ranks; ++r) tails.emplace_back(runDir_ + "/rank-" + std::to_string(r) + ".trace");
 
   bool sawFailure = false, exited = false;
+  // Ranks that write no trace file cannot be seen starting: no deadline for them.
+  bool allStarted = !options_.job.trace;
+  const auto launchedAt = Clock::now();
+  const auto deadline = launchDeadline(!options_.job.hostfile.empty());
   int status = 0;
   Clock::time_point failureSeen{}, termSent{};
   bool termed = false, killed = false;
@@ -265,6 +316,17 @@ JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
       termed = true;
       termSent = now;
     }
+    if (!allStarted) {
+      allStarted = std::all_of(tails.begin(), tails.end(), [](const RankFileTail& t) { return t.opened(); });
+      if (!allStarted && !termed && !sawFailure && now - launchedAt > deadline) {
+        for (int r = 0; r < options_.job.ranks; ++r)
+          if (!tails[static_cast<std::size_t>(r)].opened()) outcome.unstartedRanks.push_back(r);
+        outcome.launchDeadline = deadline;
+        ::kill(-pid, SIGTERM);
+        termed = true;
+        termSent = now;
+      }
+    }
     if (sawFailure && failureSeen == Clock::time_point{}) failureSeen = now;
     if (!termed && failureSeen != Clock::time_point{} && now - failureSeen > kGrace) {
       outcome.forcedStop = true;
@@ -285,6 +347,7 @@ JobOutcome MpiJob::run(const std::function<void(std::string_view)>& onLine) {
 
   outcome.mpirunStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   outcome.failures = parseMpirunFailures(outcome.mpirunOutput);
+  outcome.lostHosts = parseLostHosts(outcome.mpirunOutput);
   return outcome;
 }
 

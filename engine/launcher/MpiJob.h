@@ -6,6 +6,7 @@
 
 #include "launcher/LaunchOptions.h"
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,14 @@ struct JobOutcome {
   bool forcedStop = false;  // mpirun had to be stopped by us after a failure
   std::vector<RankFailure> failures;
   std::string mpirunOutput; // what mpirun printed (last 64 KiB)
+  // Ranks that had not started (no trace file of theirs) when the launch deadline passed:
+  // mpirun was stopped. Their host never ran them (a shell that hangs, a daemon that
+  // cannot reach back); ssh's own timeouts name an unreachable host before this.
+  std::vector<int> unstartedRanks;
+  std::chrono::seconds launchDeadline{0};
+  // Hosts whose Open MPI daemon mpirun lost during the run (the machine or its network
+  // went down, or the daemon died): every rank there is gone with it.
+  std::vector<std::string> lostHosts;
 };
 
 class MpiJob {
@@ -52,5 +61,16 @@ void requestStop();
 
 // Parses what Open MPI's mpirun prints about failed processes.
 std::vector<RankFailure> parseMpirunFailures(const std::string& output);
+// The hosts mpirun says it lost ("Remote daemon: [[1234,0],1] on node b"), each once.
+std::vector<std::string> parseLostHosts(const std::string& output);
+// The host of each rank as Open MPI places ranks over `hostfile` by default (by slot:
+// the first host's slots take the first ranks); empty when a line gives no slots (Open
+// MPI then counts that host's cores, which only that host knows) or the ranks
+// outnumber the slots.
+std::vector<std::string> hostsBySlot(const std::string& hostfile, int ranks);
+// How long every rank has to open its trace file after mpirun starts: with a hostfile
+// 20 s (ssh gives up on an unreachable host after 10 s, kSshOptions), on this machine
+// alone 60 s (only a machine under heavy load starts ranks that slowly).
+std::chrono::seconds launchDeadline(bool withHostfile);
 
 } // namespace shardlab

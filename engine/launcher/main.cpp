@@ -205,6 +205,14 @@ void recordSilentFailures(const std::vector<RankFailure>& failures, const trace:
   }
 }
 
+// The host rank `r` ran on (its rank record), or where Open MPI placed it (`placed`,
+// hostsBySlot); empty when neither says.
+std::string rankHost(const trace::Trace& merged, int r, const std::vector<std::string>& placed) {
+  if (const trace::RankInfo* info = merged.rankInfo(r); info && info->meta.is_object())
+    if (const auto host = info->meta.find("host"); host != info->meta.end() && host->is_string()) return *host;
+  return static_cast<std::size_t>(r) < placed.size() ? placed[static_cast<std::size_t>(r)] : std::string();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -430,6 +438,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "shardlab-run: error: %s\n", e.what());
     return kExitMissingTool;
   }
+  // A lost host's ranks say nothing, and mpirun names only the host: each of its ranks
+  // fails by name, with that host, in the trace and in the verdict.
+  if (!outcome.lostHosts.empty()) {
+    const auto placed = hostsBySlot(options.job.hostfile, options.job.ranks);
+    for (int r = 0; r < options.job.ranks; ++r) {
+      const std::string host = rankHost(merged, r, placed);
+      const bool lost = std::find(outcome.lostHosts.begin(), outcome.lostHosts.end(), host) != outcome.lostHosts.end();
+      const bool named = std::any_of(outcome.failures.begin(), outcome.failures.end(),
+                                     [r](const RankFailure& f) { return f.rank == r; });
+      if (lost && !named)
+        outcome.failures.push_back({r, "lost with its host " + host + " (mpirun lost contact with its Open MPI daemon)"});
+    }
+  }
   recordSilentFailures(outcome.failures, merged, emit);
   if (traceFile) {
     traceOut.flush();
@@ -466,11 +487,34 @@ int main(int argc, char** argv) {
     if (!failed.count(f.rank) && f.reason.rfind("stopped the job", 0) != 0) failed[f.rank] = f.reason;
   const bool ok = outcome.mpirunStatus == 0 && failed.empty() && !outcome.interrupted;
 
+  // Where what the ranks recorded went: said after a stop or a failure.
+  const std::string traceKept = !options.traceFile.empty() ? "partial trace kept in " + options.traceFile
+                                : streamEvents           ? std::string("partial trace sent to standard output")
+                                : keepRunDir             ? "the ranks' partial traces kept in " + runDir
+                                                         : std::string("no trace kept (--trace FILE keeps one)");
+  const bool anyRankStarted = std::any_of(merged.ranks.begin(), merged.ranks.end(),
+                                          [](const trace::RankInfo& r) { return !r.meta.is_null(); });
   if (outcome.interrupted) {
-    std::fprintf(stderr, "shardlab-run: stopped on request after %d of %d steps; the partial trace is kept %s%s\n",
-                 summary.stepsCompleted, options.job.steps, options.traceFile.empty() ? "on standard output" : "in ",
-                 options.traceFile.c_str());
+    std::fprintf(stderr, "shardlab-run: stopped on request after %d of %d steps; %s\n", summary.stepsCompleted,
+                 options.job.steps, traceKept.c_str());
     return kExitInterrupted;
+  }
+  if (!outcome.unstartedRanks.empty()) {
+    const auto placed = hostsBySlot(options.job.hostfile, options.job.ranks);
+    std::string ranks, hosts;
+    for (int r : outcome.unstartedRanks) {
+      ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
+      const std::string host = rankHost(merged, r, placed);
+      if (!host.empty() && hosts.find(host) == std::string::npos) hosts += (hosts.empty() ? "" : ", ") + host;
+    }
+    std::string message = std::string(outcome.unstartedRanks.size() == 1 ? "rank " : "ranks ") + ranks +
+                          " did not start within " + std::to_string(outcome.launchDeadline.count()) + " s of the launch";
+    if (!hosts.empty()) message += " (host " + hosts + " never ran " + (outcome.unstartedRanks.size() == 1 ? "it)" : "them)");
+    message += "; the job was stopped";
+    if (!options.job.hostfile.empty())
+      message += ": check that each host of " + options.job.hostfile + " is up and starts Open MPI's orted over ssh";
+    std::fprintf(stderr, "shardlab-run: error: %s\n", message.c_str());
+    return kExitRankFailed;
   }
   if (!ok) {
     // A hang: the waiting ranks' flight recorders say who never came.
@@ -480,13 +524,15 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "shardlab-run: hang after %s s (--collective-timeout): %s\n", seconds, hang->message.c_str());
     }
     for (const auto& [rank, reason] : failed) std::fprintf(stderr, "shardlab-run: rank %d failed: %s\n", rank, reason.c_str());
+    if (!anyRankStarted) {
+      std::fprintf(stderr, "shardlab-run: no rank started: mpirun exited with status %d (its own words are above)\n",
+                   outcome.mpirunStatus);
+      return kExitRankFailed;
+    }
     if (failed.empty())
       std::fprintf(stderr, "shardlab-run: mpirun exited with status %d\n", outcome.mpirunStatus);
-    std::fprintf(stderr, "shardlab-run: the other ranks were stopped after %d of %d steps; partial trace kept %s\n",
-                 summary.stepsCompleted, options.job.steps,
-                 !options.traceFile.empty() ? ("in " + options.traceFile).c_str()
-                 : keepRunDir               ? ("in " + runDir).c_str()
-                                            : "on standard output");
+    std::fprintf(stderr, "shardlab-run: the other ranks were stopped after %d of %d steps; %s\n", summary.stepsCompleted,
+                 options.job.steps, traceKept.c_str());
     return kExitRankFailed;
   }
   return 0;

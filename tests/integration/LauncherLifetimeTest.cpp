@@ -171,3 +171,23 @@ TEST(Launch, ASilentHostFailsNamingIt) {
   EXPECT_NE(r.err.find("127.0.0.2"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("timed out"), std::string::npos) << r.err;
 }
+
+// A host reached but never running its ranks (a remote shell that hangs before Open
+// MPI's daemon starts, a daemon that cannot call back) kept the launch waiting for
+// ever: ssh's timeouts do not apply once it has connected. Here the launch agent itself
+// hangs; the launcher's deadline for the ranks' first records stops the job, naming the
+// ranks and their host.
+TEST(Launch, AHostThatNeverStartsItsRanksIsNamedAfterTheLaunchDeadline) {
+  const auto dir = freshDir("hung-agent");
+  const std::string agent = dir + "/hanging-agent";
+  std::ofstream(agent) << "#!/bin/sh\nexec sleep 600\n";
+  fs::permissions(agent, fs::perms::owner_all);
+  std::ofstream(dir + "/hosts") << "127.0.0.2 slots=2\n";
+  auto r = runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "2", "-q", "--hostfile", dir + "/hosts"},
+                       {{"OMPI_MCA_plm_rsh_agent", agent}, {"XDG_CACHE_HOME", dir}}, 90);
+  ASSERT_NE(r.status, -2) << "still waiting for the host after 90 s: " << r.err;
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("ranks 0, 1 did not start within 20 s of the launch (host 127.0.0.2 never ran them)"),
+            std::string::npos)
+      << r.err;
+}

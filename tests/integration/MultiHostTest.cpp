@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -127,11 +128,14 @@ protected:
   }
 
   // shardlab-run started on host a, its ranks spread over a and b by the hostfile.
-  RunResult runOnHosts(const std::vector<std::string>& args, const std::string& dir, int ranksPerHost) {
+  // `alongside`: a shell command run on host a beside the launcher (in the background).
+  RunResult runOnHosts(const std::vector<std::string>& args, const std::string& dir, int ranksPerHost,
+                       const std::string& alongside = "") {
     const std::string hostfile = dir + "/hosts";
     std::ofstream(hostfile) << hosts_.a << " slots=" << ranksPerHost << "\n"
                             << hosts_.b << " slots=" << ranksPerHost << "\n";
-    std::string commandLine = quoted(shardlabRunPath()) + " --hostfile " + quoted(hostfile);
+    std::string commandLine = (alongside.empty() ? "" : "( " + alongside + " ) >/dev/null 2>&1 & ") + quoted(shardlabRunPath()) +
+                              " --hostfile " + quoted(hostfile);
     for (const auto& arg : args) commandLine += " " + quoted(arg);
     const std::string agent = std::string(SHARDLAB_SOURCE_DIR) + "/scripts/netns-agent";
     const std::vector<std::pair<std::string, std::string>> env{
@@ -206,3 +210,38 @@ INSTANTIATE_TEST_SUITE_P(DdpAndFsdp, MultiHost,
                          [](const auto& test) {
                            return std::get<0>(test.param) + "_" + std::to_string(std::get<1>(test.param)) + "ranks";
                          });
+
+// A host lost mid-run (its machine or network gone; here its Open MPI daemon killed):
+// mpirun names only the host and exits, and the ranks there record nothing. Each of them
+// is named as failed with its host, on standard error and by a fail record in the trace.
+class MultiHostLoss : public MultiHost {};
+
+TEST_P(MultiHostLoss, ALostHostIsNamedWithItsRanks) {
+  const auto dir = freshDir("multihost-lost");
+  const std::string runDir = dir + "/run";
+  // Once rank 3 (host b) has finished two steps, its host's daemon is killed.
+  const std::string killDaemonOnB =
+      "i=0; while [ $i -lt 600 ]; do n=$(grep -c '^step ' " + quoted(runDir + "/rank-3.trace") +
+      " 2>/dev/null); [ \"${n:-0}\" -ge 2 ] && break; sleep 0.2; i=$((i+1)); done; for p in $(ip netns pids " + hosts_.b +
+      "); do [ \"$(cat /proc/$p/comm 2>/dev/null)\" = orted ] && kill -9 $p; done";
+  auto r = runOnHosts({"--layers", "2", "--hidden", "32", "--vocab", "32", "--batch", "24", "--strategy", "ddp", "--ranks",
+                       "4", "--steps", "100000", "--run-dir", runDir, "--trace", dir + "/run.trace", "-q"},
+                      dir, 2, killDaemonOnB);
+  ASSERT_NE(r.status, -2) << "still running 60 s after host b was lost: " << r.err;
+  EXPECT_EQ(r.status, 3) << r.err;
+  for (int rank : {2, 3}) {
+    EXPECT_NE(r.err.find("rank " + std::to_string(rank) + " failed: lost with its host " + hosts_.b), std::string::npos)
+        << r.err;
+  }
+  auto t = trace::readTraceFile(dir + "/run.trace");
+  std::vector<int> failedRanks;
+  for (const auto& e : t.trace.events)
+    if (e.record == trace::Record::Failure &&
+        t.trace.texts[static_cast<std::size_t>(e.text)].find("lost with its host " + hosts_.b) != std::string::npos)
+      failedRanks.push_back(e.rank);
+  std::sort(failedRanks.begin(), failedRanks.end());
+  EXPECT_EQ(failedRanks, (std::vector<int>{2, 3}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Ddp, MultiHostLoss, ::testing::Values(std::make_tuple("ddp", 4)),
+                         [](const auto&) { return std::string("ddp_4ranks"); });
