@@ -255,6 +255,11 @@ void JobRunner::onFinished(int code, QProcess::ExitStatus status) {
     finish(Outcome::Stopped, tr("shardlab-run was interrupted. The events recorded until then are shown."));
     break;
   case shardlab::code(LauncherExit::MissingTool): finish(Outcome::Missing, tr("mpirun or the worker is missing:\n%1").arg(err)); break;
+  case shardlab::code(LauncherExit::OutputFailed):
+    finish(Outcome::OutputFailed,
+           tr("An output of the run could not be written whole (is the disk full?); the events received are shown:\n%1")
+               .arg(err));
+    break;
   default: finish(Outcome::Crashed, tr("shardlab-run exited with code %1.\n%2").arg(code).arg(err)); break;
   }
 }

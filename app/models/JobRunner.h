@@ -21,7 +21,8 @@ class TraceModel;
 class JobRunner : public QObject {
   Q_OBJECT
 public:
-  enum class Outcome { Finished, InvalidOptions, RankFailed, Missing, Crashed, Stopped, NotStarted };
+  // OutputFailed: the launcher could not write an output whole (exit 5: a full disk; it names the file).
+  enum class Outcome { Finished, InvalidOptions, RankFailed, Missing, Crashed, Stopped, NotStarted, OutputFailed };
   Q_ENUM(Outcome)
 
   explicit JobRunner(TraceModel& model, QObject* parent = nullptr);

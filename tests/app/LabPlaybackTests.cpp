@@ -464,6 +464,24 @@ TEST(RunFolder, AFailedRunLeavesNoTemporaryFolder) {
   EXPECT_TRUE(left.isEmpty()) << left.join(QLatin1Char(' ')).toStdString();
 }
 
+// The launcher's exit 5 (an output not written whole) is said as that, with the file the
+// launcher named, not as an unknown exit code.
+TEST(RunOutcome, AnOutputThatCannotBeWrittenIsSaidWithItsFile) {
+  if (!launcherBuilt()) FAIL() << "shardlab-run missing, though tests/app/CMakeLists.txt builds it first";
+  TraceModel model;
+  JobRunner runner(model);
+  QSignalSpy finished(&runner, &JobRunner::finished);
+  shardlab::JobConfig job;
+  job.strategy = shardlab::StrategyKind::Ddp;
+  job.ranks = 2;
+  job.steps = 2;
+  ASSERT_TRUE(runner.start(job, QStringLiteral("/dev/full"))); // every write fails: no space left
+  ASSERT_TRUE(finished.wait(240000)) << runner.standardError().toStdString();
+  EXPECT_EQ(runner.outcome(), JobRunner::Outcome::OutputFailed) << runner.explanation().toStdString();
+  EXPECT_TRUE(runner.explanation().contains(QStringLiteral("could not be written whole"))) << runner.explanation().toStdString();
+  EXPECT_TRUE(runner.explanation().contains(QStringLiteral("/dev/full"))) << runner.explanation().toStdString();
+}
+
 // The walk's lab (101, 102): at Open lab the quiz asked "…with 4 ranks?" for a 2-rank step
 // until Run this step. Questions shown before a step are filled from that step's job.
 TEST(Lab, TheQuestionsBeforeAStepUseThatStepsJob) {
