@@ -458,7 +458,12 @@ int main(int argc, char** argv) {
   }
   if (streamEvents) eventsOut.flush();
 
-  const trace::Summary summary = trace::summarize(merged);
+  // A run stopped on request is not replayed: the replay schedules the whole trace three
+  // times (seconds per minute of run), and a Stop should end the run at once; the trace
+  // kept can be replayed afterwards.
+  trace::Summary summary = outcome.interrupted ? trace::summarizeMeasured(merged) : trace::summarize(merged);
+  if (outcome.interrupted)
+    summary.replay.notReplayed = "the run was stopped on request; shardlab-replay replays its trace";
   if (!options.quiet) std::fprintf(human, "%s", summary.toTable().c_str());
   if (OutputFile* out = output("--summary-json")) {
     out->write(summary.toJson().dump(2) + "\n");

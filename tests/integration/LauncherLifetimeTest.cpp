@@ -5,6 +5,7 @@
 #include "RunShardlab.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -190,4 +191,39 @@ TEST(Launch, AHostThatNeverStartsItsRanksIsNamedAfterTheLaunchDeadline) {
   EXPECT_NE(r.err.find("ranks 0, 1 did not start within 20 s of the launch (host 127.0.0.2 never ran them)"),
             std::string::npos)
       << r.err;
+}
+
+// Stopping a run replayed its whole trace first (three schedules of it: 8 s after a
+// minute of a 2-rank run), so Stop got slower as the run grew and the app's SIGKILL, 3 s
+// later, cut the launcher short and left its run folder. A stopped run is summarised as
+// measured and not replayed; the summary says so.
+TEST(Stop, AStoppedRunIsSummarisedWithoutItsReplay) {
+  const auto dir = freshDir("stop-no-replay");
+  const pid_t launcher = fork();
+  ASSERT_GE(launcher, 0);
+  if (launcher == 0) {
+    setpgid(0, 0);
+    const int log = open((dir + "/launcher.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(log, 1);
+    dup2(log, 2);
+    const std::string exe = shardlabRunPath();
+    execl(exe.c_str(), exe.c_str(), "--strategy", "ddp", "--ranks", "2", "--steps", "1000000", "--layers", "2",
+          "--hidden", "16", "--vocab", "32", "--batch", "8", "-q", "--run-dir", (dir + "/run").c_str(), "--summary-json",
+          (dir + "/summary.json").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const bool training = waitFor([&] { return stepsIn(dir + "/run/rank-1.trace") >= 3; }, std::chrono::seconds(120));
+  kill(launcher, SIGINT);
+  int status = 0;
+  waitpid(launcher, &status, 0);
+  ASSERT_TRUE(training) << "the job did not start training";
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << "status " << status;
+  std::ifstream in(dir + "/summary.json");
+  const auto summary = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_FALSE(summary.is_discarded());
+  EXPECT_GE(summary["steps_completed"].get<int>(), 3) << summary.dump();
+  ASSERT_TRUE(summary.contains("replay")) << summary.dump();
+  EXPECT_NE(summary["replay"].value("not_replayed", "").find("stopped on request"), std::string::npos)
+      << summary["replay"].dump();
+  EXPECT_FALSE(summary["replay"].contains("note")) << "replayed all the same: " << summary["replay"].dump();
 }
