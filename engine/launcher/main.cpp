@@ -17,6 +17,8 @@
 #include "trace/TraceWriter.h"
 
 #include <sched.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -168,8 +170,28 @@ std::optional<std::string> openOutputs(std::vector<OutputFile>& outputs) {
     struct stat st {};
     if (::stat(o.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
       return o.option + ": '" + o.path + "' is a directory";
-    o.file = std::fopen(o.path.c_str(), "w");
-    if (!o.file) return o.option + ": cannot write '" + o.path + "': " + std::strerror(errno);
+    // Opened without truncating, then locked: a second run naming the file of a run still
+    // writing it is refused, instead of both cutting it and the last one's lines winning.
+    const int fd = ::open(o.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return o.option + ": cannot write '" + o.path + "': " + std::strerror(errno);
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      ::close(fd);
+      if (error == EWOULDBLOCK) return o.option + ": '" + o.path + "' is being written by another shardlab-run";
+      return o.option + ": cannot lock '" + o.path + "': " + std::strerror(error);
+    }
+    struct stat opened {};
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && ::ftruncate(fd, 0) != 0) {
+      const int error = errno;
+      ::close(fd);
+      return o.option + ": cannot write '" + o.path + "': " + std::strerror(error);
+    }
+    o.file = ::fdopen(fd, "w");
+    if (!o.file) {
+      const int error = errno;
+      ::close(fd);
+      return o.option + ": cannot write '" + o.path + "': " + std::strerror(error);
+    }
   }
   return std::nullopt;
 }

@@ -227,3 +227,33 @@ TEST(Stop, AStoppedRunIsSummarisedWithoutItsReplay) {
       << summary["replay"].dump();
   EXPECT_FALSE(summary["replay"].contains("note")) << "replayed all the same: " << summary["replay"].dump();
 }
+
+// Two runs given one --trace both exited 0, and the file held only the last one's lines.
+// The second is refused by name before it starts anything while the first still writes.
+TEST(Outputs, ATraceBeingWrittenByAnotherRunIsRefused) {
+  const auto dir = freshDir("trace-taken");
+  const std::string trace = dir + "/shared.trace";
+  const pid_t first = fork();
+  ASSERT_GE(first, 0);
+  if (first == 0) {
+    setpgid(0, 0);
+    const int log = open((dir + "/first.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(log, 1);
+    dup2(log, 2);
+    const std::string exe = shardlabRunPath();
+    execl(exe.c_str(), exe.c_str(), "--strategy", "ddp", "--ranks", "2", "--steps", "1000000", "--layers", "2",
+          "--hidden", "16", "--vocab", "32", "--batch", "8", "-q", "--run-dir", (dir + "/run").c_str(), "--trace",
+          trace.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const bool training = waitFor([&] { return stepsIn(dir + "/run/rank-1.trace") >= 1; }, std::chrono::seconds(120));
+  auto second = training ? runShardlab({"--strategy", "ddp", "--ranks", "2", "--steps", "2", "-q", "--trace", trace}) : RunResult{};
+  kill(first, SIGINT);
+  int status = 0;
+  waitpid(first, &status, 0);
+  ASSERT_TRUE(training) << "the first run did not start training";
+  EXPECT_EQ(second.status, 2) << second.err;
+  EXPECT_NE(second.err.find("--trace: '" + trace + "' is being written by another shardlab-run"), std::string::npos)
+      << second.err;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << "the first run, stopped: status " << status;
+}
