@@ -159,7 +159,9 @@ public:
     const double p = static_cast<double>(peak);
     Draft d;
     d.templateId = id();
-    d.lesson = m > 1 ? "gpipe-vs-1f1b" : "pipeline-bubble";
+    // A zero-bubble run's peak is the zero-bubble lesson's point (every stage holds p).
+    const bool zeroBubble = in.summary.bubble.schedule == "zb-h1" || in.summary.bubble.schedule == "zb-h2";
+    d.lesson = zeroBubble ? "zero-bubble" : m > 1 ? "gpipe-vs-1f1b" : "pipeline-bubble";
     d.moment = "activation_send";
     d.text = text::message("peak-activation-memory.question", {{"schedule", in.summary.bubble.schedule},
                                                                {"microbatches", std::to_string(m)},

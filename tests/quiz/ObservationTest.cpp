@@ -296,6 +296,23 @@ TEST(ObservationTemplates, PeakActivationMemoryMatchesTheSummary) {
             static_cast<double>(run.summary.ranksDetail.at(0).peakByCategory[static_cast<int>(st::Category::Activations)]));
 }
 
+// A zero-bubble run's activation peak belongs to the lesson that runs ZB-H1.
+TEST(ObservationTemplates, PeakActivationMemoryOfAZeroBubbleRunIsTheZeroBubbleLessons) {
+  const auto& run =
+      realRun("pp2-zb-h1-m8", "--strategy pipeline --ranks 2 --steps 3 --seed 1 --schedule zb-h1 --microbatches 8");
+  REQUIRE_RUN_OR_SKIP(run);
+  const auto q = ask("peak-activation-memory", run);
+  ASSERT_TRUE(q);
+  expectWellFormed(*q);
+  ASSERT_TRUE(q->question.evidence);
+  EXPECT_EQ(q->question.evidence->lesson, "zero-bubble");
+  const auto& oneF = pipelineRun(8);
+  REQUIRE_RUN_OR_SKIP(oneF);
+  const auto other = ask("peak-activation-memory", oneF);
+  ASSERT_TRUE(other && other->question.evidence);
+  EXPECT_EQ(other->question.evidence->lesson, "gpipe-vs-1f1b");
+}
+
 TEST(ObservationTemplates, TensorParallelTwoAllReducesPerBlock) {
   const auto& run = tpRun();
   REQUIRE_RUN_OR_SKIP(run);
