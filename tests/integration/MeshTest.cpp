@@ -4,8 +4,13 @@
 // dimension is the job without a mesh.
 #include "PipelineSupport.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 using namespace shardlab;
 using namespace shardlab::testing;
@@ -129,4 +134,50 @@ TEST(mesh_dp_pp, SameParametersAsOneRankAfterTenSteps) {
     ++reductions;
   }
   EXPECT_EQ(reductions, 2 * kUnits * 10); // each unit is held by one stage of each of 2 replicas, every step
+}
+
+// The trace's per-dimension counts against a count taken apart from it: a PMPI
+// interposer in each rank (CollectiveCounter.cpp) counts the MPI collectives each
+// communicator carried, named by its members' world ranks.
+TEST(mesh_dp_tp, AnIndependentCountPerCommunicatorEqualsTheTraces) {
+  const int steps = 3;
+  const auto dir = freshDir("mesh-pmpi");
+  const std::string worker = dir + "/counted-worker";
+  const auto real = std::filesystem::path(shardlabRunPath()).parent_path() / "shardlab-worker";
+  {
+    std::ofstream script(worker);
+    script << "#!/bin/sh\nSHARDLAB_TEST_COLLECTIVE_COUNTS='" << dir << "' LD_PRELOAD='" << SHARDLAB_COLLECTIVE_COUNTER
+           << "' exec '" << real.string() << "' \"$@\"\n";
+  }
+  ASSERT_EQ(::chmod(worker.c_str(), 0755), 0);
+  auto args = kModelParallelModel;
+  args[9] = std::to_string(steps);
+  auto r = runShardlab(plus(args, {"--strategy", "tp", "--ranks", "4", "--mesh", "dp=2,tp=2", "--trace",
+                                   dir + "/t.trace", "-q"}),
+                       {{"SHARDLAB_WORKER", worker}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto t = readTraceOrFail(dir + "/t.trace");
+
+  using Key = std::tuple<int, std::uint64_t, std::string>; // rank, communicator's world ranks, kind
+  std::map<Key, long> traced, counted;
+  std::map<trace::CommGroup, long> perDimension;
+  for (const auto& e : t.events) {
+    if (e.record != trace::Record::Collective || e.kind == trace::Kind::Send || e.kind == trace::Kind::Recv) continue;
+    ++traced[{e.rank, e.participants, std::string(trace::toString(e.kind))}];
+    ++perDimension[e.group];
+  }
+  for (int rank = 0; rank < 4; ++rank) {
+    std::ifstream in(dir + "/rank-" + std::to_string(rank) + ".counts");
+    ASSERT_TRUE(in) << "rank " << rank << " wrote no counts";
+    std::string mask, kind;
+    long n = 0;
+    while (in >> mask >> kind >> n) {
+      const std::uint64_t m = std::stoull(mask, nullptr, 16);
+      if (m == 0xF) continue; // the job's own communicator: set-up calls the trace does not record
+      counted[{rank, m, kind}] = n;
+    }
+  }
+  EXPECT_EQ(counted, traced);
+  EXPECT_EQ(perDimension[trace::CommGroup::Tp], 4 * 2 * kLayers * steps);
+  EXPECT_EQ(perDimension[trace::CommGroup::Dp], 4 * kUnits * steps);
 }
