@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -256,4 +257,43 @@ TEST(Outputs, ATraceBeingWrittenByAnotherRunIsRefused) {
   EXPECT_NE(second.err.find("--trace: '" + trace + "' is being written by another shardlab-run"), std::string::npos)
       << second.err;
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << "the first run, stopped: status " << status;
+}
+
+// Calibrations measured together measured each other's load, and the result stayed
+// cached. A run that finds another measuring (here: the test holds the cache's lock)
+// says so and waits; it measures once the lock is free.
+TEST(Calibration, ARunWaitsForAnotherRunsCalibration) {
+  const auto dir = freshDir("calibration-lock");
+  fs::create_directories(dir + "/cache/shardlab");
+  const int held = open((dir + "/cache/shardlab/calibration.json.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(flock(held, LOCK_EX), 0);
+  const pid_t run = fork();
+  ASSERT_GE(run, 0);
+  if (run == 0) {
+    setpgid(0, 0);
+    const int log = open((dir + "/run.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(log, 1);
+    dup2(log, 2);
+    setenv("XDG_CACHE_HOME", (dir + "/cache").c_str(), 1);
+    const std::string exe = shardlabRunPath();
+    execl(exe.c_str(), exe.c_str(), "--recalibrate", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  auto logText = [&] {
+    std::ifstream in(dir + "/run.log");
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const bool waiting = waitFor([&] { return logText().find("waiting for the calibration") != std::string::npos; },
+                               std::chrono::seconds(60));
+  // Still blocked on the lock: it has not measured or exited.
+  const bool stillRunning = waitpid(run, nullptr, WNOHANG) == 0;
+  close(held);
+  int status = 0;
+  if (!waiting) kill(run, SIGKILL);
+  waitpid(run, &status, 0);
+  ASSERT_TRUE(waiting) << logText();
+  EXPECT_TRUE(stillRunning);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << logText();
+  EXPECT_TRUE(fs::exists(dir + "/cache/shardlab/calibration.json")) << logText();
 }
