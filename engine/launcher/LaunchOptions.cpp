@@ -139,6 +139,7 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   }
 
   o.wireMonitoring = !noWireMonitoring;
+  o.specFile = spec;
 
   // Name the option as typed: --memory-budget, not memory_budget.
   auto optionName = [](std::string key) {

@@ -14,6 +14,7 @@ namespace shardlab {
 struct LaunchOptions {
   JobConfig job;
   std::string traceFile;        // --trace
+  std::string specFile;         // --spec, an input: no output may be written over it
   std::string chromeTraceFile;  // --chrome-trace
   std::string summaryJsonFile;  // --summary-json
   std::string eventsTo;         // --events (only "-" : standard output)

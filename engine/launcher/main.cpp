@@ -158,9 +158,16 @@ struct OutputFile {
 };
 
 // Opens each output given; the first that cannot be opened, or two options naming one
-// file (the second would overwrite the first), as the error to refuse the job with.
-std::optional<std::string> openOutputs(std::vector<OutputFile>& outputs) {
+// file (the second would overwrite the first, or an output the job's --spec or
+// --hostfile, `inputs`), as the error to refuse the job with.
+std::optional<std::string> openOutputs(std::vector<OutputFile>& outputs,
+                                       const std::vector<std::pair<std::string, std::string>>& inputs) {
   std::vector<std::pair<fs::path, std::string>> seen;
+  for (const auto& [option, path] : inputs) {
+    std::error_code ec;
+    const fs::path same = fs::weakly_canonical(path, ec);
+    if (!path.empty() && !ec) seen.emplace_back(same, option);
+  }
   for (auto& o : outputs) {
     std::error_code ec;
     const fs::path same = fs::weakly_canonical(o.path, ec);
@@ -321,7 +328,7 @@ int main(int argc, char** argv) {
   if (!options.summaryJsonFile.empty()) outputs.push_back({"--summary-json", options.summaryJsonFile});
   if (!options.chromeTraceFile.empty()) outputs.push_back({"--chrome-trace", options.chromeTraceFile});
   if (!options.dumpParams.empty()) outputs.push_back({"--dump-params", options.dumpParams});
-  if (const auto why = openOutputs(outputs)) {
+  if (const auto why = openOutputs(outputs, {{"--spec", options.specFile}, {"--hostfile", options.job.hostfile}})) {
     std::fprintf(stderr, "shardlab-run: error: %s\n", why->c_str());
     return kExitInvalid;
   }

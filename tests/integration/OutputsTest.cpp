@@ -63,6 +63,19 @@ TEST(Outputs, TwoOptionsNamingOneFileAreRefused) {
   EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos) << r.err;
 }
 
+// `--spec S --trace S` overwrote the user's spec with the trace: an input is no output.
+TEST(Outputs, AnOutputNamingTheSpecIsRefused) {
+  const auto dir = freshDir("spec-as-output");
+  const std::string spec = dir + "/job.json";
+  const std::string text = R"({"strategy": "ddp", "ranks": 2, "steps": 1})";
+  std::ofstream(spec) << text;
+  auto r = runShardlab(tinyJob({"--spec", spec, "--trace", spec}));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--trace: '" + spec + "' is also the file of --spec"), std::string::npos) << r.err;
+  std::ifstream in(spec);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), text);
+}
+
 // /dev/full accepts the open and fails every write with ENOSPC, as a full disk does.
 TEST(Outputs, AFullDeviceEndsTheRunWithAnErrorNamingTheFile) {
   for (const std::string option : {"--trace", "--summary-json", "--chrome-trace"}) {
