@@ -135,3 +135,19 @@ TEST(Calibration, ADamagedCacheIsMeasuredAgain) {
     EXPECT_EQ(r.status, 0) << damage << ": " << r.err;
   }
 }
+
+// The verdict said "the other ranks were stopped after 0 of 2 steps" when no rank had
+// started, and "partial trace kept on standard output" when nothing went there.
+TEST(Verdict, NoRankStartedIsSaidAsSuch) {
+  auto r = runShardlab(tinyJob({"--steps", "2", "--mpirun", "/bin/false"}));
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("no rank started: mpirun exited with status 1"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("stopped after"), std::string::npos) << r.err;
+}
+
+TEST(Verdict, AFailedRunWithoutATraceSaysNoneWasKept) {
+  auto r = runShardlab(tinyJob({"--steps", "5"}), {{"SHARDLAB_FAULT", "1:1:exit"}});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("no trace kept (--trace FILE keeps one)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("standard output"), std::string::npos) << r.err;
+}
