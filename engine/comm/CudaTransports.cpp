@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -245,6 +246,7 @@ public:
     if (cudaStreamQuery(commStream_) == cudaErrorNotReady) {
       std::lock_guard lock(ncclMutex_);
       nccl_.abort();
+      for (auto& [mpi, group] : groups_) group.abort();
     }
     cudaStreamDestroy(commStream_);
   }
@@ -259,16 +261,13 @@ public:
 
   Issued issue(const CommOp& op) override {
     if (op.kind == trace::Kind::Send) return StagedTransport::issue(op); // point-to-point: staged (docs/gpu.md)
-    if (op.on && op.on->group != trace::CommGroup::World)
-      throw std::runtime_error(std::string("the NCCL transport has one communicator, over all ranks: FSDP's hybrid "
-                                           "sharding needs sub-communicators; run it with --device cpu or "
-                                           "cuda+mpi-staged (") + __FILE__ + ":" + std::to_string(__LINE__) + ")");
-
     auto ev = std::make_shared<OpEvents>();
     NvtxRange range(nvtxName(op.kind, op.tag.unit, op.tag.step, op.tag.micro, options_.unitNames));
     {
       std::lock_guard lock(ncclMutex_);
-      if (!nccl_.valid()) throw std::runtime_error("rank " + std::to_string(rank_) + ": the NCCL communicator was aborted");
+      nccl::Comm& nccl = communicatorFor(op.on);
+      ev->comm = &nccl;
+      if (!nccl.valid()) throw std::runtime_error("rank " + std::to_string(rank_) + ": the NCCL communicator was aborted");
       ev->issuedAt = clock_->issueTime();
       // Order: the communication stream starts the collective only once the compute
       // stream has produced its input (the "ready" event).
@@ -283,17 +282,17 @@ public:
       case trace::Kind::AllGather:
         ev->call = "ncclAllGather";
         ev->line = __LINE__ + 1;
-        nccl_.allGather(op.send, op.recv, op.count, commStream_);
+        nccl.allGather(op.send, op.recv, op.count, commStream_);
         break;
       case trace::Kind::ReduceScatter:
         ev->call = "ncclReduceScatter";
         ev->line = __LINE__ + 1;
-        nccl_.reduceScatter(op.send, op.recv, op.count, commStream_);
+        nccl.reduceScatter(op.send, op.recv, op.count, commStream_);
         break;
       case trace::Kind::AllReduce: // in place
         ev->call = "ncclAllReduce";
         ev->line = __LINE__ + 1;
-        nccl_.allReduce(op.recv, op.recv, op.count, commStream_);
+        nccl.allReduce(op.recv, op.recv, op.count, commStream_);
         break;
       default:
         throw std::logic_error("NcclTransport: not a collective");
@@ -337,7 +336,21 @@ private:
     std::int64_t issuedAt = 0;
     const char* call = "";
     int line = 0;
+    nccl::Comm* comm = nullptr; // the communicator it runs on: the job's or a group's
   };
+
+  // The NCCL communicator of `on`: the job's, or one per sub-communicator (a mesh
+  // dimension, FSDP's hybrid groups), made from it at its first collective with
+  // nccl::Comm::fromMpi, collective over its ranks: each of them issues its first
+  // collective on it in the same order (CommStream keeps issue order). Called under
+  // ncclMutex_.
+  nccl::Comm& communicatorFor(const Communicator* on) {
+    if (!on || on->group == trace::CommGroup::World) return nccl_;
+    auto group = groups_.find(on->comm);
+    if (group == groups_.end())
+      group = groups_.emplace(on->comm, nccl::Comm::fromMpi(on->comm, device_.deviceIndex())).first;
+    return group->second;
+  }
 
   void waitForEnd(const CommOp& op, const OpEvents& ev) {
     const auto what = [&] {
@@ -349,12 +362,12 @@ private:
         ev.end.get(), options_.timeout,
         [&] {
           std::lock_guard lock(ncclMutex_);
-          if (!nccl_.valid()) throw std::runtime_error(what() + ": the NCCL communicator was aborted");
+          if (!ev.comm->valid()) throw std::runtime_error(what() + ": the NCCL communicator was aborted");
           ncclResult_t async = ncclSuccess;
-          NCCL_CHECK(ncclCommGetAsyncError(nccl_.get(), &async));
+          NCCL_CHECK(ncclCommGetAsyncError(ev.comm->get(), &async));
           if (async != ncclSuccess && async != ncclInProgress) {
             const std::string reason = ncclGetErrorString(async);
-            nccl_.abort();
+            ev.comm->abort();
             throw std::runtime_error("NCCL asynchronous error in " + what() + ": " + reason +
                                      " (communicator aborted)");
           }
@@ -362,7 +375,7 @@ private:
         [&] {
           {
             std::lock_guard lock(ncclMutex_);
-            nccl_.abort(); // the NCCL kernels exit, so nothing waits on them forever
+            ev.comm->abort(); // the NCCL kernels exit, so nothing waits on them forever
           }
           throw nccl::TimeoutError(what() + " did not finish within " + std::to_string(options_.timeout.count()) +
                                    " ms (a peer failed or never joined); communicator aborted");
@@ -370,6 +383,7 @@ private:
   }
 
   nccl::Comm nccl_;
+  std::map<MPI_Comm, nccl::Comm> groups_; // sub-communicators' (communicatorFor): stable addresses
   std::shared_ptr<GpuClock> clock_;
   cudaStream_t commStream_ = nullptr;
   std::mutex ncclMutex_; // launches (compute thread) against abort and error polls (communication thread)
