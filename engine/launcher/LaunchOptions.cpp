@@ -56,7 +56,7 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
       {"--ranks,-n", "ranks", "number of ranks (1-64)", JobOption::Int, {}},
       {"--mesh", "mesh",
        "device mesh, e.g. dp=2,tp=2 (dimensions dp, pp, tp; sizes multiply to --ranks; the last varies fastest over "
-       "the ranks): tp over tp and dp, pipeline over pp, ddp and fsdp over dp (docs/mesh.md)",
+       "the ranks): tp over tp and dp, pipeline over pp and dp, ddp and fsdp over dp (docs/mesh.md)",
        JobOption::Text, {}},
       {"--model", "model",
        "mlp (default: residual MLP blocks over independent tokens; the lessons use it) | gpt (pre-norm decoder "
