@@ -72,12 +72,23 @@ std::optional<std::string> TraceParser::parseLine(std::string_view line) {
   return parseRecord(line);
 }
 
+// A record of a rank the job record does not have (rank 5 of a 2-rank job): read, it
+// would add ranks the job never ran (the app drew 6, as groups of a strategy it was not).
+std::optional<std::string> TraceParser::outsideTheJob(int rank) const {
+  if (!trace_.job || rank < trace_.job->config.ranks) return std::nullopt;
+  return "rank " + std::to_string(rank) + " is outside the job record's " + std::to_string(trace_.job->config.ranks) +
+         (trace_.job->config.ranks == 1 ? " rank" : " ranks");
+}
+
 std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
   std::array<std::string_view, 14> f{};
   const std::size_t n = split(line, f);
   const std::string_view tag = f[0];
 
   if (tag == "job") {
+    // A second job record is two traces in one file (a body pasted twice): every count
+    // would be doubled under the first record's job.
+    if (trace_.job) return "a second job record: a trace has one, at its start";
     auto j = nlohmann::json::parse(line.substr(3), nullptr, false);
     if (j.is_discarded() || !j.is_object()) return "job record: malformed JSON";
     // Checked here, once: every reader sizes its views and tables from the record.
@@ -89,6 +100,9 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     if (split(line, g) != 3) return "rank record: expected 'rank R {json}'";
     int r = 0;
     if (!num(g[1], r) || r < 0 || r >= 64) return bad("rank", g[1]);
+    if (auto outside = outsideTheJob(r)) return outside;
+    if (static_cast<std::size_t>(r) < trace_.ranks.size() && !trace_.ranks[static_cast<std::size_t>(r)].meta.is_null())
+      return "a second rank record for rank " + std::to_string(r);
     auto j = nlohmann::json::parse(g[2], nullptr, false);
     if (j.is_discarded() || !j.is_object()) return "rank record: malformed JSON";
     if (trace_.ranks.size() <= static_cast<std::size_t>(r)) trace_.ranks.resize(static_cast<std::size_t>(r) + 1);
@@ -106,6 +120,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
   e.record = *record;
   if (n < 3) return std::string(tag) + " record: too few fields";
   if (!num(f[1], e.rank) || e.rank < 0 || e.rank >= 64) return bad("rank", f[1]);
+  if (auto outside = outsideTheJob(e.rank)) return outside;
   if (!num(f[2], e.t0)) return bad("time", f[2]);
   e.t1 = e.t0;
 

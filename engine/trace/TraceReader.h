@@ -32,6 +32,7 @@ public:
 
 private:
   std::optional<std::string> parseRecord(std::string_view line);
+  std::optional<std::string> outsideTheJob(int rank) const;
   Trace& trace_;
   long line_ = 0;
   bool sawHeader_ = false;

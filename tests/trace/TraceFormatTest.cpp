@@ -453,3 +453,32 @@ TEST(ChromeTrace, ExportIsValidJsonWithOneProcessPerRankAndStreams) {
   EXPECT_EQ(counters, 1);
   EXPECT_EQ(threadNames, 3 * 2); // two ranks (job says 2), three threads each
 }
+
+// Inconsistent traces were read as if whole: a body pasted twice doubled every count
+// under the first job record; a stray record of rank 5 in a 2-rank trace made the app
+// draw 6 ranks; a second rank record replaced the first. Each is damage, named by line,
+// with the records before it kept.
+TEST(TraceFormat, AnInconsistentTraceIsDamageNamedByLine) {
+  const std::string head = "shardlab-trace 3\njob {\"ranks\":2,\"steps\":1}\nrank 0 {\"host\":\"a\"}\nrank 1 {\"host\":\"a\"}\n";
+  const std::string body = "step 0 10 0 2.5 8\nstep 1 10 0 2.5 8\n";
+  struct Case {
+    std::string text;
+    long line;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {head + body + "job {\"ranks\":2,\"steps\":1}\n", 7, "a second job record"},
+      {head + body + "step 5 10 0 2.5 8\n", 7, "rank 5 is outside the job record's 2 ranks"},
+      {head + "rank 2 {\"host\":\"a\"}\n", 5, "rank 2 is outside the job record's 2 ranks"},
+      {head + "rank 1 {\"host\":\"b\"}\n", 5, "a second rank record for rank 1"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.message);
+    const auto r = readTrace(c.text);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->line, c.line);
+    EXPECT_NE(r.error->message.find(c.message), std::string::npos) << r.error->message;
+    EXPECT_EQ(r.trace.ranks.size(), 2u);
+  }
+  EXPECT_TRUE(readTrace(head + body).ok()) << readTrace(head + body).error->message;
+}
