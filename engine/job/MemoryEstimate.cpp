@@ -142,15 +142,17 @@ MemoryEstimate estimateRankMemory(const JobConfig& job) {
     break;
   }
   case StrategyKind::Pipeline: {
-    // The busiest rank: its chunks' units (the stages given, else an even split).
+    // The busiest rank: its chunks' units (the stages given, else an even split). On a
+    // mesh each of dp replicas is a pipeline of pp stages on batch / dp rows.
+    const int stages = job.degree(MeshDim::Pp);
     double p = 0;
     int unitsHeld = 0;
     if (!job.stages.empty() && static_cast<int>(job.stages.size()) == job.pipelineChunks()) {
-      for (int r = 0; r < job.ranks; ++r) {
+      for (int r = 0; r < stages; ++r) {
         double rp = 0;
         int held = 0;
         for (int c = 0, first = 0; c < static_cast<int>(job.stages.size()); first += job.stages[static_cast<std::size_t>(c)], ++c)
-          if (c % job.ranks == r) {
+          if (c % stages == r) {
             rp += unitsParameters(s, first, job.stages[static_cast<std::size_t>(c)]);
             held += job.stages[static_cast<std::size_t>(c)];
           }
@@ -160,29 +162,30 @@ MemoryEstimate estimateRankMemory(const JobConfig& job) {
         }
       }
     } else {
-      p = std::max(largestUnit, unitsParameters(s, 0, U) / ranks);
-      unitsHeld = std::max(1, U / job.ranks);
+      p = std::max(largestUnit, unitsParameters(s, 0, U) / stages);
+      unitsHeld = std::max(1, U / stages);
     }
     e.parameters = e.gradients = p * kFloat;
     e.optimizer = 2 * p * kFloat;
     // In flight at once: every micro-batch under GPipe (and naive), up to a stage count under
     // 1F1B and ZB-H1, up to 2p - 1 under ZB-H2 (its longer warm-up and waiting W's).
-    const double micro = static_cast<double>(job.batch) / std::max(1, job.microbatches);
+    const double micro = static_cast<double>(job.batch) / job.degree(MeshDim::Dp) / std::max(1, job.microbatches);
     const double inFlight = job.schedule == Schedule::GPipe || job.schedule == Schedule::Naive
                                 ? job.microbatches
                             : job.schedule == Schedule::ZbH2
-                                ? std::min<double>(job.microbatches, 2 * job.ranks - 1)
+                                ? std::min<double>(job.microbatches, 2 * stages - 1)
                                 : std::min<double>(job.microbatches, job.pipelineChunks());
     e.activations = inFlight * activationFloats(s, micro, 1, std::min(unitsHeld, s.layers), 0) * kFloat;
     break;
   }
   case StrategyKind::Tp: {
-    const int inner = 4 * s.hidden / std::max(1, job.ranks);
+    // On a mesh: a slice of 1 / tp, on each replica's batch / dp rows.
+    const int inner = 4 * s.hidden / std::max(1, job.degree(MeshDim::Tp));
     const double p = static_cast<double>(s.unitSize(0)) + s.layers * static_cast<double>(s.unitSize(1, inner)) +
                      static_cast<double>(s.unitSize(U - 1));
     e.parameters = e.gradients = p * kFloat;
     e.optimizer = 2 * p * kFloat;
-    e.activations = activationFloats(s, job.batch, 0, U, inner) * kFloat;
+    e.activations = activationFloats(s, static_cast<double>(job.batch) / job.degree(MeshDim::Dp), 0, U, inner) * kFloat;
     break;
   }
   }

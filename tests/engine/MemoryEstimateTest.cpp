@@ -37,6 +37,28 @@ TEST(MemoryEstimate, DdpHoldsEverythingFourTimesAndFsdpFullAQuarterOfThat) {
   EXPECT_NEAR(f.persistent() / d.persistent(), 0.25, 0.05);
 }
 
+// A rank of a dp replica holds what the same strategy's rank holds alone on the
+// replica's share of the batch: its slice (tp) or stage (pp), batch / dp rows.
+TEST(MemoryEstimate, AMeshRankHoldsWhatItsReplicaAloneWouldOnItsShareOfTheBatch) {
+  for (const StrategyKind strategy : {StrategyKind::Tp, StrategyKind::Pipeline}) {
+    const MeshDim inner = strategy == StrategyKind::Tp ? MeshDim::Tp : MeshDim::Pp;
+    auto meshed = job(strategy, 4);
+    meshed.batch = 24;
+    meshed.microbatches = 4;
+    meshed.mesh.dims = {{MeshDim::Dp, 2}, {inner, 2}};
+    ASSERT_TRUE(meshed.validate().empty()) << meshed.validate().front().message();
+    auto alone = job(strategy, 2);
+    alone.batch = 12;
+    alone.microbatches = 4;
+    const auto m = estimateRankMemory(meshed), a = estimateRankMemory(alone);
+    EXPECT_DOUBLE_EQ(m.parameters, a.parameters) << name(strategy);
+    EXPECT_DOUBLE_EQ(m.optimizer, a.optimizer) << name(strategy);
+    EXPECT_DOUBLE_EQ(m.activations, a.activations) << name(strategy);
+    // Not the whole job's ranks as the degree: 4 would halve the slice or the stage.
+    EXPECT_GT(m.parameters, estimateRankMemory(job(strategy, 4)).parameters) << name(strategy);
+  }
+}
+
 TEST(MemoryEstimate, TheFiftyTerabyteModelIsRefusedWithItsBreakdown) {
   JobConfig big;
   big.layers = 100000;
