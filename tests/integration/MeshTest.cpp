@@ -181,3 +181,28 @@ TEST(mesh_dp_tp, AnIndependentCountPerCommunicatorEqualsTheTraces) {
   EXPECT_EQ(perDimension[trace::CommGroup::Tp], 4 * 2 * kLayers * steps);
   EXPECT_EQ(perDimension[trace::CommGroup::Dp], 4 * kUnits * steps);
 }
+
+// The GPT on the mesh: DP x TP (heads split inside each replica) and DP x PP, the loss
+// of every step within 1e-5 of one rank's.
+TEST(mesh_gpt, DpTpAndDpPpLossesAreOneRanks) {
+  const std::vector<std::string> gpt{"--model", "gpt", "--heads", "4", "--hidden", "32", "--seq-len", "8", "--batch",
+                                     "8", "--layers", "2", "--vocab", "32", "--steps", "3", "-q"};
+  const auto dir = freshDir("mesh-gpt");
+  const auto losses = [&](const std::string& name, const std::vector<std::string>& job) {
+    auto r = runShardlab(plus(plus(gpt, job), {"--summary-json", dir + "/" + name + ".json"}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::ifstream in(dir + "/" + name + ".json");
+    const auto summary = nlohmann::json::parse(in, nullptr, false);
+    return summary.is_discarded() ? std::vector<double>{} : summary["loss"]["per_step"].get<std::vector<double>>();
+  };
+  const auto one = losses("one", {"--strategy", "ddp", "--ranks", "1"});
+  ASSERT_EQ(one.size(), 3u);
+  for (const auto& [name, job] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"dp-tp", {"--strategy", "tp", "--ranks", "4", "--mesh", "dp=2,tp=2"}},
+           {"dp-pp", {"--strategy", "pipeline", "--ranks", "4", "--mesh", "dp=2,pp=2", "--schedule", "1f1b",
+                      "--microbatches", "2"}}}) {
+    const auto l = losses(name, job);
+    ASSERT_EQ(l.size(), one.size()) << name;
+    for (std::size_t i = 0; i < l.size(); ++i) EXPECT_NEAR(l[i], one[i], 1e-5) << name << " step " << i;
+  }
+}
