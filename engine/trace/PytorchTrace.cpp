@@ -669,6 +669,9 @@ std::string ImportReport::describe() const {
 bool looksLikePytorchTrace(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return true;
+  // Only a regular file is sniffed: opening a FIFO would block, a device never end; the
+  // trace reader names them (readBoundedFile).
+  if (!fs::is_regular_file(path, ec)) return false;
   std::ifstream in(path, std::ios::binary);
   char c = 0;
   while (in.get(c))

@@ -1,9 +1,12 @@
 #include "trace/TraceReader.h"
 
+#include <cstdio>
+
 #include "job/BoundedFile.h"
 
 #include <array>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -38,8 +41,25 @@ bool real(std::string_view s, double& v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+// At most 40 bytes of a damaged value, as text a terminal shows: a control or non-ASCII
+// byte as \xNN (a binary file's bytes would otherwise reach the message raw).
+std::string shown(std::string_view value) {
+  std::string out;
+  for (const char c : value.substr(0, 40)) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x20 && b < 0x7f) {
+      out += c;
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", b);
+      out += hex;
+    }
+  }
+  return out;
+}
+
 std::string bad(std::string_view field, std::string_view value) {
-  return "invalid " + std::string(field) + " '" + std::string(value.substr(0, 40)) + "'";
+  return "invalid " + std::string(field) + " '" + shown(value) + "'";
 }
 
 } // namespace
@@ -114,7 +134,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
   auto record = recordFromString(tag);
   if (!record) {
     unknown_ = true;
-    return "unknown record '" + std::string(tag.substr(0, 40)) + "'";
+    return "unknown record '" + shown(tag) + "'";
   }
   Event e;
   e.record = *record;

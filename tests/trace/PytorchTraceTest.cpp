@@ -9,6 +9,9 @@
 #include "trace/Summary.h"
 
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
 #include <zlib.h>
@@ -382,4 +385,18 @@ TEST(PytorchTrace, ADamagedImportedRecordIsAnErrorNamingTheField) {
       {{"ranks", 2}, {"imported", {{"source", "pytorch-profiler"}, {"not_mapped", {{"fwdbwd: a flow arrow", 4}}}}}});
   ASSERT_TRUE(std::holds_alternative<JobRecord>(fine));
   EXPECT_EQ(std::get<JobRecord>(fine).imported->notMapped, 4);
+}
+
+// shardlab-replay and the quiz open a trace through openTrace, which looked into the
+// file to tell a PyTorch trace: a FIFO blocked it for ever (the ctest timeout is the
+// guard). It is named as the trace reader names it.
+TEST(OpenTrace, AFifoGivenAsATraceIsNamedWithoutBlocking) {
+  const auto dir = std::filesystem::temp_directory_path() / ("shardlab-fifo-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string fifo = (dir / "t.trace").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto opened = openTrace(fifo);
+  std::filesystem::remove_all(dir);
+  ASSERT_FALSE(opened.read.ok());
+  EXPECT_NE(opened.read.error->message.find("FIFO"), std::string::npos) << opened.read.error->message;
 }

@@ -482,3 +482,10 @@ TEST(TraceFormat, AnInconsistentTraceIsDamageNamedByLine) {
   }
   EXPECT_TRUE(readTrace(head + body).ok()) << readTrace(head + body).error->message;
 }
+
+// A binary file's bytes reached the error message raw; each is shown as \xNN.
+TEST(TraceFormat, ABinaryValueIsShownEscapedInTheError) {
+  const auto r = readTrace(std::string("shardlab-trace 3\njob {\"ranks\":2}\nop 0 1 2 \x01\xff block0 0 -1 0 -\n"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error->message.find("invalid kind '\\x01\\xff'"), std::string::npos) << r.error->message;
+}
