@@ -311,6 +311,18 @@
         <source>Run: fix the options named below</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>none, or e.g. dp=2,tp=2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes multiply to the ranks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Format</name>
@@ -482,9 +494,9 @@
     </message>
     <message numerus="yes">
         <source>%1… (%n more characters in the trace)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1… (%n more character in the trace)</numerusform>
+            <numerusform>%1… (%n more characters in the trace)</numerusform>
         </translation>
     </message>
     <message>
@@ -493,6 +505,10 @@
     </message>
     <message>
         <source>backward, weight gradients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uncategorised</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -729,11 +745,39 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the GPT trains under ddp and fsdp so far (the strategy is %1)</source>
+        <source>the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to fill the time a stage waits for its neighbours</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to fill the time a stage waits for its neighbours</source>
+        <source>the GPT does not run the %1 schedule yet: its backward is not split into input and weight gradients (B and W)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a mesh: write its dimensions and sizes, e.g. dp=2,tp=2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown dimension &apos;%1&apos; (the dimensions are dp, pp and tp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the dimension %1 is named twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mesh&apos;s sizes multiply to %1 ranks, the job has %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 strategy does not run over %2: that dimension must be 1 (ddp and fsdp run over dp, tp over dp and tp, pipeline over dp and pp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must be divisible by the data-parallel degree dp (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must divide each replica&apos;s batch (the global batch %1 over dp = %2 replicas, in %3 micro-batches)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -828,6 +872,11 @@
             <numerusform>No event from rank %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
             <numerusform>No event from ranks %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>An output of the run could not be written whole (is the disk full?); the events received are shown:
+%1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1127,6 +1176,10 @@
         <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not what for, nor the model&apos;s size, so there is no Ψ arithmetic here: only the rank&apos;s total, at the end of its last step and at its peak.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LessonCatalog</name>
@@ -1189,10 +1242,6 @@
     </message>
     <message>
         <source>Open trace</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>ShardLab traces (*.trace *.txt);;All files (*)</source>
         <translation></translation>
     </message>
     <message>
@@ -1318,6 +1367,25 @@
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open PyTorch trace &amp;folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a folder of PyTorch profiler traces, one per rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</source>
+        <translation>
+            <numerusform>Imported from a PyTorch profiler trace: %n step from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</numerusform>
+            <numerusform>Imported from a PyTorch profiler trace: %n steps from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MemoryLedger</name>
@@ -1371,6 +1439,14 @@
     </message>
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what the rank still held when its last step ended, of the allocations the profiler saw (on CPU ranks those made while it recorded: the parameters, allocated before it, are not counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the profiler&apos;s largest total allocated on this rank</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2142,16 +2218,16 @@
     </message>
     <message numerus="yes">
         <source>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core(s) can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. Its lost time is taken apart by replays of its own trace, and the switch above the views shows it replayed with communication free (Schedule alone).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n core can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. Its lost time is taken apart by replays of its own trace, and the switch above the views shows it replayed with communication free (Schedule alone).</numerusform>
+            <numerusform>**Not shown for real here:** the lesson&apos;s own job has %1, more than this machine&apos;s %n cores can run at once; ranks sharing a core would wait for it, not for each other. This run uses %2 instead. Its lost time is taken apart by replays of its own trace, and the switch above the views shows it replayed with communication free (Schedule alone).</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>**Not shown for real here:** hiding communication behind compute needs a core for each rank&apos;s communication thread besides its compute, since Open MPI moves a CPU rank&apos;s bytes with the CPU: %1 need %2 cores, and this machine has %n. Both runs are real and measured, but here the overlap competes with the compute for the cores. The switch above the views shows the same runs replayed with communication free (Schedule alone), which is what overlap can gain at most.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>**Not shown for real here:** hiding communication behind compute needs a core for each rank&apos;s communication thread besides its compute, since Open MPI moves a CPU rank&apos;s bytes with the CPU: %1 need %2 cores, and this machine has %n. Both runs are real and measured, but here the overlap competes with the compute for the cores. The switch above the views shows the same runs replayed with communication free (Schedule alone), which is what overlap can gain at most.</numerusform>
+            <numerusform>**Not shown for real here:** hiding communication behind compute needs a core for each rank&apos;s communication thread besides its compute, since Open MPI moves a CPU rank&apos;s bytes with the CPU: %1 need %2 cores, and this machine has %n. Both runs are real and measured, but here the overlap competes with the compute for the cores. The switch above the views shows the same runs replayed with communication free (Schedule alone), which is what overlap can gain at most.</numerusform>
         </translation>
     </message>
 </context>
@@ -2295,6 +2371,13 @@
         <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%1 on %n rank · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 on %n ranks · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>TimelineView</name>
@@ -2420,6 +2503,21 @@
             <numerusform>on %n hosts</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n GPU rank(s)</source>
+        <translation>
+            <numerusform>%n GPU rank</numerusform>
+            <numerusform>%n GPU ranks</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1, %2 backend</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TraceOpening</name>
@@ -2452,6 +2550,13 @@
     <message>
         <source>This trace could not be read completely: %1</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: imported from a PyTorch profiler trace (%n file(s)). %2</source>
+        <translation>
+            <numerusform>%1: imported from a PyTorch profiler trace (%n file). %2</numerusform>
+            <numerusform>%1: imported from a PyTorch profiler trace (%n files). %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2518,6 +2623,10 @@
     </message>
     <message>
         <source>Running: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An imported PyTorch trace is not replayed: it records no wait for a collective and not the time between its ops, so a replay would not be this run.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -311,6 +311,18 @@
         <source>Run: fix the options named below</source>
         <translation>Lancer : corrigez d&apos;abord les options signalées ci-dessous</translation>
     </message>
+    <message>
+        <source>none, or e.g. dp=2,tp=2</source>
+        <translation>aucun, ou par ex. dp=2,tp=2</translation>
+    </message>
+    <message>
+        <source>The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes multiply to the ranks</source>
+        <translation>Les rangs disposés en grille de dimensions dp, pp et tp, la dernière variant le plus vite ; le produit des tailles est le nombre de rangs</translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation>Maillage</translation>
+    </message>
 </context>
 <context>
     <name>Format</name>
@@ -494,6 +506,10 @@
     <message>
         <source>backward, weight gradients</source>
         <translation>passe arrière, gradients des poids</translation>
+    </message>
+    <message>
+        <source>uncategorised</source>
+        <translation>sans catégorie</translation>
     </message>
 </context>
 <context>
@@ -729,12 +745,40 @@
         <translation>un lot de %1 séquences de %2 jetons dépasse les %3 jetons qu’un lot peut contenir</translation>
     </message>
     <message>
-        <source>the GPT trains under ddp and fsdp so far (the strategy is %1)</source>
-        <translation>le GPT s’entraîne pour l’instant sous ddp et fsdp (la stratégie est %1)</translation>
-    </message>
-    <message>
         <source>the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to fill the time a stage waits for its neighbours</source>
         <translation>l’ordonnancement %1 demande au moins 2 étages (rangs) : ses gradients des poids attendent pour remplir le temps où un étage attend ses voisins</translation>
+    </message>
+    <message>
+        <source>the GPT does not run the %1 schedule yet: its backward is not split into input and weight gradients (B and W)</source>
+        <translation>le GPT n’exécute pas encore le calendrier %1 : sa passe arrière n’est pas scindée en gradients d’entrée et de poids (B et W)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a mesh: write its dimensions and sizes, e.g. dp=2,tp=2</source>
+        <translation>« %1 » n’est pas un maillage : écrivez ses dimensions et leurs tailles, par ex. dp=2,tp=2</translation>
+    </message>
+    <message>
+        <source>unknown dimension &apos;%1&apos; (the dimensions are dp, pp and tp)</source>
+        <translation>dimension inconnue « %1 » (les dimensions sont dp, pp et tp)</translation>
+    </message>
+    <message>
+        <source>the dimension %1 is named twice</source>
+        <translation>la dimension %1 est nommée deux fois</translation>
+    </message>
+    <message>
+        <source>the mesh&apos;s sizes multiply to %1 ranks, the job has %2</source>
+        <translation>le produit des tailles du maillage donne %1 rangs, la tâche en a %2</translation>
+    </message>
+    <message>
+        <source>the %1 strategy does not run over %2: that dimension must be 1 (ddp and fsdp run over dp, tp over dp and tp, pipeline over dp and pp)</source>
+        <translation>la stratégie %1 ne s’exécute pas sur %2 : cette dimension doit valoir 1 (ddp et fsdp sur dp, tp sur dp et tp, pipeline sur dp et pp)</translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must be divisible by the data-parallel degree dp (%2)</source>
+        <translation>le lot global (%1) doit être divisible par le degré de parallélisme de données dp (%2)</translation>
+    </message>
+    <message>
+        <source>must divide each replica&apos;s batch (the global batch %1 over dp = %2 replicas, in %3 micro-batches)</source>
+        <translation>doit diviser le lot de chaque réplique (le lot global %1 réparti sur dp = %2 répliques, en %3 micro-lots)</translation>
     </message>
 </context>
 <context>
@@ -836,6 +880,12 @@
             <numerusform>Aucun événement du rang %1 depuis %2 s ; l’exécution s’arrête au délai de blocage de %3 s (Délai de blocage dans le formulaire Expérience).</numerusform>
             <numerusform>Aucun événement des rangs %1 depuis %2 s ; l’exécution s’arrête au délai de blocage de %3 s (Délai de blocage dans le formulaire Expérience).</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>An output of the run could not be written whole (is the disk full?); the events received are shown:
+%1</source>
+        <translation>Une sortie de l’exécution n’a pas pu être écrite en entier (le disque est-il plein ?) ; les événements reçus sont affichés :
+%1</translation>
     </message>
 </context>
 <context>
@@ -1135,6 +1185,10 @@
         <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
         <translation>&lt;p&gt;SHARD_GRAD_OP n&apos;est que proche de ZeRO-2 : ZeRO-2 garde les paramètres répliqués (4Ψ + 12Ψ/D), SHARD_GRAD_OP les partitionne aussi entre les pas (16Ψ/D), et ce bilan les compte ainsi.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not what for, nor the model&apos;s size, so there is no Ψ arithmetic here: only the rank&apos;s total, at the end of its last step and at its peak.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Importé d&apos;une trace du profileur PyTorch : le profileur enregistre combien chaque rang avait alloué, pas pour quoi, ni la taille du modèle ; il n&apos;y a donc pas ici d&apos;arithmétique Ψ : seulement le total du rang, à la fin de son dernier pas et à son pic.&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>LessonCatalog</name>
@@ -1198,10 +1252,6 @@
     <message>
         <source>Open trace</source>
         <translation>Ouvrir une trace</translation>
-    </message>
-    <message>
-        <source>ShardLab traces (*.trace *.txt);;All files (*)</source>
-        <translation>Traces ShardLab (*.trace *.txt);;Tous les fichiers (*)</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1326,6 +1376,25 @@
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation>%1 — les deux exécutions côte à côte dans « Les deux exécutions » ; leurs chiffres dans Graphiques → Comparer les exécutions.</translation>
     </message>
+    <message>
+        <source>Open PyTorch trace &amp;folder…</source>
+        <translation>Ouvrir un &amp;dossier de traces PyTorch…</translation>
+    </message>
+    <message>
+        <source>Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)</source>
+        <translation>Traces (*.trace *.txt *.json *.json.gz);;Traces ShardLab (*.trace *.txt);;Traces du profileur PyTorch (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Open a folder of PyTorch profiler traces, one per rank</source>
+        <translation>Ouvrir un dossier de traces du profileur PyTorch, une par rang</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</source>
+        <translation>
+            <numerusform>Importé d&apos;une trace du profileur PyTorch : %n pas, d&apos;après ses intervalles ProfilerStep. Rangs, la frise, Graphiques (durées des pas, mémoire) et Résumé la montrent ; la mémoire y est un seul total, sans catégorie (le profileur ne dit pas ce que contient un tampon). Rien d&apos;elle dans : Pipeline (ce n&apos;est pas un travail en pipeline), la perte (non enregistrée), le rejeu (impossible), l&apos;arithmétique Ψ du Bilan mémoire (pas de taille de modèle). Le Journal liste les événements du profileur non repris.</numerusform>
+            <numerusform>Importé d&apos;une trace du profileur PyTorch : %n pas, d&apos;après ses intervalles ProfilerStep. Rangs, la frise, Graphiques (durées des pas, mémoire) et Résumé la montrent ; la mémoire y est un seul total, sans catégorie (le profileur ne dit pas ce que contient un tampon). Rien d&apos;elle dans : Pipeline (ce n&apos;est pas un travail en pipeline), la perte (non enregistrée), le rejeu (impossible), l&apos;arithmétique Ψ du Bilan mémoire (pas de taille de modèle). Le Journal liste les événements du profileur non repris.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MemoryLedger</name>
@@ -1380,6 +1449,14 @@
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
         <translation>il manque %1 : l&apos;exécution s&apos;est arrêtée, mémoire insuffisante, avant que tout soit alloué</translation>
+    </message>
+    <message>
+        <source>what the rank still held when its last step ended, of the allocations the profiler saw (on CPU ranks those made while it recorded: the parameters, allocated before it, are not counted)</source>
+        <translation>ce que le rang détenait encore à la fin de son dernier pas, parmi les allocations vues par le profileur (sur des rangs CPU, celles faites pendant l&apos;enregistrement : les paramètres, alloués avant, ne sont pas comptés)</translation>
+    </message>
+    <message>
+        <source>the profiler&apos;s largest total allocated on this rank</source>
+        <translation>le plus grand total alloué sur ce rang selon le profileur</translation>
     </message>
 </context>
 <context>
@@ -2303,6 +2380,13 @@
         <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
         <translation>&lt;p&gt;Bulle du pipeline (%1 ; p = %2 étages, m = %3 micro-lots, V = %4 morceaux du modèle par rang) : mesurée %5 %, théorie %6 %&lt;/p&gt;</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%1 sur %n rang · %2 pas sur %3 (ProfilerStep) · %4 unités · durée %5 · la trace n&apos;enregistre ni les paramètres ni la perte, et n&apos;est pas rejouée&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 sur %n rangs · %2 pas sur %3 (ProfilerStep) · %4 unités · durée %5 · la trace n&apos;enregistre ni les paramètres ni la perte, et n&apos;est pas rejouée&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>TimelineView</name>
@@ -2428,6 +2512,21 @@
             <numerusform>sur %n hôtes</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n GPU rank(s)</source>
+        <translation>
+            <numerusform>%n rang GPU</numerusform>
+            <numerusform>%n rangs GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1</source>
+        <translation>Importé d&apos;une trace du profileur PyTorch : %1</translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1, %2 backend</source>
+        <translation>Importé d&apos;une trace du profileur PyTorch : %1, moteur de communication %2</translation>
+    </message>
 </context>
 <context>
     <name>TraceOpening</name>
@@ -2460,6 +2559,13 @@
     <message>
         <source>This trace could not be read completely: %1</source>
         <translation>Cette trace n&apos;a pas pu être lue entièrement : %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: imported from a PyTorch profiler trace (%n file(s)). %2</source>
+        <translation>
+            <numerusform>%1 : importé d&apos;une trace du profileur PyTorch (%n fichier). %2</numerusform>
+            <numerusform>%1 : importé d&apos;une trace du profileur PyTorch (%n fichiers). %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2527,6 +2633,10 @@
     <message>
         <source>Running: %1</source>
         <translation>En cours : %1</translation>
+    </message>
+    <message>
+        <source>An imported PyTorch trace is not replayed: it records no wait for a collective and not the time between its ops, so a replay would not be this run.</source>
+        <translation>Une trace PyTorch importée n&apos;est pas rejouée : elle n&apos;enregistre aucune attente d&apos;une collective ni le temps entre ses opérations, si bien qu&apos;un rejeu ne serait pas cette exécution.</translation>
     </message>
 </context>
 <context>

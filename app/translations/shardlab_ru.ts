@@ -314,6 +314,18 @@
         <source>Run: fix the options named below</source>
         <translation>Запуск: сначала исправьте параметры, названные ниже</translation>
     </message>
+    <message>
+        <source>none, or e.g. dp=2,tp=2</source>
+        <translation>нет, или например dp=2,tp=2</translation>
+    </message>
+    <message>
+        <source>The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes multiply to the ranks</source>
+        <translation>Ранги в виде сетки с измерениями dp, pp и tp, последнее меняется быстрее всего; произведение размеров равно числу рангов</translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation>Сетка</translation>
+    </message>
 </context>
 <context>
     <name>Format</name>
@@ -498,6 +510,10 @@
     <message>
         <source>backward, weight gradients</source>
         <translation>обратный проход, градиенты весов</translation>
+    </message>
+    <message>
+        <source>uncategorised</source>
+        <translation>без категории</translation>
     </message>
 </context>
 <context>
@@ -733,12 +749,40 @@
         <translation>батч из %1 последовательностей по %2 токенов больше, чем %3 токенов, которые может вместить батч</translation>
     </message>
     <message>
-        <source>the GPT trains under ddp and fsdp so far (the strategy is %1)</source>
-        <translation>GPT пока обучается только под ddp и fsdp (стратегия: %1)</translation>
-    </message>
-    <message>
         <source>the %1 schedule needs at least 2 stages (ranks): its weight gradients wait to fill the time a stage waits for its neighbours</source>
         <translation>расписанию %1 нужны хотя бы 2 стадии (ранга): его градиенты весов ждут, заполняя время, пока стадия ждёт соседей</translation>
+    </message>
+    <message>
+        <source>the GPT does not run the %1 schedule yet: its backward is not split into input and weight gradients (B and W)</source>
+        <translation>GPT пока не выполняет расписание %1: его обратный проход не разделён на градиенты по входу и по весам (B и W)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a mesh: write its dimensions and sizes, e.g. dp=2,tp=2</source>
+        <translation>«%1» — не сетка: укажите измерения и их размеры, например dp=2,tp=2</translation>
+    </message>
+    <message>
+        <source>unknown dimension &apos;%1&apos; (the dimensions are dp, pp and tp)</source>
+        <translation>неизвестное измерение «%1» (измерения: dp, pp и tp)</translation>
+    </message>
+    <message>
+        <source>the dimension %1 is named twice</source>
+        <translation>измерение %1 указано дважды</translation>
+    </message>
+    <message>
+        <source>the mesh&apos;s sizes multiply to %1 ranks, the job has %2</source>
+        <translation>произведение размеров сетки — %1 рангов, а в задании их %2</translation>
+    </message>
+    <message>
+        <source>the %1 strategy does not run over %2: that dimension must be 1 (ddp and fsdp run over dp, tp over dp and tp, pipeline over dp and pp)</source>
+        <translation>стратегия %1 не работает по измерению %2: его размер должен быть 1 (ddp и fsdp — по dp, tp — по dp и tp, pipeline — по dp и pp)</translation>
+    </message>
+    <message>
+        <source>the global batch (%1) must be divisible by the data-parallel degree dp (%2)</source>
+        <translation>глобальный батч (%1) должен делиться на степень параллелизма по данным dp (%2)</translation>
+    </message>
+    <message>
+        <source>must divide each replica&apos;s batch (the global batch %1 over dp = %2 replicas, in %3 micro-batches)</source>
+        <translation>должно делить батч каждой реплики (глобальный батч %1 на dp = %2 реплик, в %3 микробатчах)</translation>
     </message>
 </context>
 <context>
@@ -842,6 +886,12 @@
             <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
             <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>An output of the run could not be written whole (is the disk full?); the events received are shown:
+%1</source>
+        <translation>Один из выходных файлов запуска не удалось записать целиком (диск заполнен?); показаны полученные события:
+%1</translation>
     </message>
 </context>
 <context>
@@ -1151,6 +1201,10 @@
         <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
         <translation>&lt;p&gt;SHARD_GRAD_OP лишь близок к ZeRO-2: ZeRO-2 хранит параметры реплицированными (4Ψ + 12Ψ/D), SHARD_GRAD_OP шардирует между шагами и их (16Ψ/D), и этот учёт считает их так.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not what for, nor the model&apos;s size, so there is no Ψ arithmetic here: only the rank&apos;s total, at the end of its last step and at its peak.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Импортировано из трассы профилировщика PyTorch: профилировщик записывает, сколько памяти выделил каждый ранг, но не для чего, и не размер модели, поэтому Ψ-арифметики здесь нет: только общий объём ранга в конце последнего шага и на пике.&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>LessonCatalog</name>
@@ -1214,10 +1268,6 @@
     <message>
         <source>Open trace</source>
         <translation>Открыть трассу</translation>
-    </message>
-    <message>
-        <source>ShardLab traces (*.trace *.txt);;All files (*)</source>
-        <translation>Трассы ShardLab (*.trace *.txt);;Все файлы (*)</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1343,6 +1393,26 @@
         <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
         <translation>%1 — оба запуска рядом во вкладке «Оба запуска»; их показатели в Графики → Сравнить запуски.</translation>
     </message>
+    <message>
+        <source>Open PyTorch trace &amp;folder…</source>
+        <translation>Открыть &amp;папку трасс PyTorch…</translation>
+    </message>
+    <message>
+        <source>Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)</source>
+        <translation>Трассы (*.trace *.txt *.json *.json.gz);;Трассы ShardLab (*.trace *.txt);;Трассы профилировщика PyTorch (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Open a folder of PyTorch profiler traces, one per rank</source>
+        <translation>Открыть папку трасс профилировщика PyTorch, по одной на ранг</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</source>
+        <translation>
+            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шаг по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
+            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шага по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
+            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шагов по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MemoryLedger</name>
@@ -1397,6 +1467,14 @@
     <message>
         <source>%1 short: the run stopped out of memory before all of it was allocated</source>
         <translation>не хватает %1: запуск остановила нехватка памяти, прежде чем всё было выделено</translation>
+    </message>
+    <message>
+        <source>what the rank still held when its last step ended, of the allocations the profiler saw (on CPU ranks those made while it recorded: the parameters, allocated before it, are not counted)</source>
+        <translation>что ранг ещё держал в конце последнего шага из выделений, которые видел профилировщик (на CPU-рангах — сделанных во время записи: параметры, выделенные раньше, не учтены)</translation>
+    </message>
+    <message>
+        <source>the profiler&apos;s largest total allocated on this rank</source>
+        <translation>наибольший общий объём выделенной памяти на этом ранге по данным профилировщика</translation>
     </message>
 </context>
 <context>
@@ -2336,6 +2414,14 @@
         <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
         <translation>&lt;p&gt;Пузырь конвейера (%1; p — число стадий: %2, m — число микробатчей: %3, V — число частей модели на ранг: %4): измеренный %5%, теоретический %6%&lt;/p&gt;</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>TimelineView</name>
@@ -2466,6 +2552,22 @@
             <numerusform>на %n хостах</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n GPU rank(s)</source>
+        <translation>
+            <numerusform>%n GPU-ранг</numerusform>
+            <numerusform>%n GPU-ранга</numerusform>
+            <numerusform>%n GPU-рангов</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1</source>
+        <translation>Импортировано из трассы профилировщика PyTorch: %1</translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1, %2 backend</source>
+        <translation>Импортировано из трассы профилировщика PyTorch: %1, бэкенд %2</translation>
+    </message>
 </context>
 <context>
     <name>TraceOpening</name>
@@ -2500,6 +2602,14 @@
     <message>
         <source>This trace could not be read completely: %1</source>
         <translation>Трассу не удалось прочитать полностью: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: imported from a PyTorch profiler trace (%n file(s)). %2</source>
+        <translation>
+            <numerusform>%1: импортировано из трассы профилировщика PyTorch (%n файл). %2</numerusform>
+            <numerusform>%1: импортировано из трассы профилировщика PyTorch (%n файла). %2</numerusform>
+            <numerusform>%1: импортировано из трассы профилировщика PyTorch (%n файлов). %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2567,6 +2677,10 @@
     <message>
         <source>Running: %1</source>
         <translation>Выполняется: %1</translation>
+    </message>
+    <message>
+        <source>An imported PyTorch trace is not replayed: it records no wait for a collective and not the time between its ops, so a replay would not be this run.</source>
+        <translation>Импортированная трасса PyTorch не воспроизводится: в ней нет ожиданий коллективных операций и нет времени между операциями, так что воспроизведение не было бы этим запуском.</translation>
     </message>
 </context>
 <context>
