@@ -16,7 +16,7 @@
 #include "views/LearnerDialogs.h"
 #include "views/LabPanel.h"
 #include "views/LogPane.h"
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "views/WorkspacePage.h"
 #include "views/QuizPanel.h"
 
@@ -29,6 +29,8 @@
 
 #include <algorithm>
 #include <cstdio>
+
+using namespace shardlab::app;
 
 namespace {
 

@@ -3,7 +3,7 @@
 // timeline (1920x1080), the time to scrub to far-apart times, and the worst and p99
 // UI stall while a shown MainWindow is fed the trace's lines at 50,000 events/s in
 // 30 ms batches (as JobRunner hands them over). docs/app.md, "Performance".
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "models/TraceModel.h"
 #include "views/RankView.h"
 #include "views/TimelineView.h"
@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
+
+using namespace shardlab::app;
 
 namespace {
 

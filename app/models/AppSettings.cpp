@@ -4,6 +4,8 @@
 #include <QSettings>
 #include <QTranslator>
 
+namespace shardlab::app {
+
 QTranslator* AppSettings::translator_ = nullptr;
 
 QString AppSettings::override_;
@@ -73,3 +75,5 @@ bool AppSettings::applyLanguage(QCoreApplication& app) {
   QLocale::setDefault(QLocale(effectiveLanguage()));
   return true;
 }
+
+} // namespace shardlab::app

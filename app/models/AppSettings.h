@@ -10,6 +10,8 @@
 
 class QTranslator;
 
+namespace shardlab::app {
+
 class AppSettings {
   Q_DECLARE_TR_FUNCTIONS(AppSettings)
 public:
@@ -48,3 +50,5 @@ private:
   static QString override_, themeOverride_;
   static bool presentationOverride_;
 };
+
+} // namespace shardlab::app

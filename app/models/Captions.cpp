@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <bit>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 QString Captions::describe(const TraceModel& model, int i) {
@@ -132,3 +134,5 @@ int Captions::eventAt(const TraceModel& model, qint64 t) {
     if (model.event(i).t0 <= t) return i;
   return best;
 }
+
+} // namespace shardlab::app

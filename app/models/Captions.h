@@ -9,6 +9,8 @@
 #include <QLocale> // its texts follow QLocale() (decimal comma in fr and ru)
 #include <QString>
 
+namespace shardlab::app {
+
 class Captions {
   Q_DECLARE_TR_FUNCTIONS(Captions)
 public:
@@ -17,3 +19,5 @@ public:
   // (collectives first, then failures, then compute), or an empty string.
   static int eventAt(const TraceModel& model, qint64 t);
 };
+
+} // namespace shardlab::app

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <climits>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 QString Format::bytes(qint64 b) {
@@ -151,3 +153,5 @@ QString Format::call(st::Kind kind, const QString& unit, int step, int micro, in
   if (micro >= 0) s = tr("%1 (micro-batch %2)").arg(s).arg(micro);
   return s;
 }
+
+} // namespace shardlab::app

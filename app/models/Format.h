@@ -13,6 +13,8 @@
 #include <QList>
 #include <QString>
 
+namespace shardlab::app {
+
 class Format {
   Q_DECLARE_TR_FUNCTIONS(Format)
 public:
@@ -35,3 +37,5 @@ public:
   // "all-gather of embedding in step 3", "receive from rank 0 of block1 in step 2 (micro-batch 0)"
   static QString call(shardlab::trace::Kind kind, const QString& unit, int step, int micro, int peer = -1);
 };
+
+} // namespace shardlab::app

@@ -6,7 +6,6 @@
 #include "models/JobText.h"
 #include "models/TraceModel.h"
 
-
 #include "job/ExitCodes.h"
 
 #include <QCoreApplication>
@@ -17,6 +16,8 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+
+namespace shardlab::app {
 
 JobRunner::JobRunner(TraceModel& model, QObject* parent) : QObject(parent), model_(model) {
   batchTimer_.setInterval(30);
@@ -277,3 +278,5 @@ void JobRunner::finish(Outcome o, const QString& text) {
   }
   Q_EMIT finished(o, text);
 }
+
+} // namespace shardlab::app

@@ -16,6 +16,8 @@
 
 #include <memory>
 
+namespace shardlab::app {
+
 class TraceModel;
 
 class JobRunner : public QObject {
@@ -95,3 +97,5 @@ private:
   QTimer silenceTimer_;
   QString silence_;
 };
+
+} // namespace shardlab::app

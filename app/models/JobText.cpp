@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+namespace shardlab::app {
+
 namespace {
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 } // namespace
@@ -48,3 +50,5 @@ QString ruleText(const shardlab::JobIssue& issue) {
 QString issueText(const shardlab::JobIssue& issue) {
   return QString::fromStdString(issue.field) + QStringLiteral(": ") + ruleText(issue);
 }
+
+} // namespace shardlab::app

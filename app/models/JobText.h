@@ -7,6 +7,8 @@
 
 #include <QString>
 
+namespace shardlab::app {
+
 // "FSDP · 4 ranks · 4 layers × 64 · batch 64 · 20 steps"
 QString describeJob(const shardlab::JobConfig& config);
 // "FSDP", "DDP", ...: the strategy as the UI labels it.
@@ -15,3 +17,5 @@ QString strategyLabel(shardlab::StrategyKind strategy);
 QString ruleText(const shardlab::JobIssue& issue);
 // "batch: ..." with the rule translated.
 QString issueText(const shardlab::JobIssue& issue);
+
+} // namespace shardlab::app

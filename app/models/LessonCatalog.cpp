@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <optional>
 
+namespace shardlab::app {
+
 namespace {
 
 QMap<QString, QString> toMap(const shardlab::quiz::LocalizedText& t) {
@@ -188,3 +190,5 @@ LessonCatalog LessonCatalog::load(const QString& assetsDir) {
   });
   return c;
 }
+
+} // namespace shardlab::app

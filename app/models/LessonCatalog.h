@@ -20,6 +20,8 @@
 #include <optional>
 #include <vector>
 
+namespace shardlab::app {
+
 struct Lesson {
   QString id;
   QMap<QString, QString> titles;   // language -> title
@@ -83,3 +85,5 @@ private:
   QList<Lesson> lessons_;
   QStringList warnings_;
 };
+
+} // namespace shardlab::app

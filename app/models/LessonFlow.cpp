@@ -4,6 +4,8 @@
 #include "models/QuizController.h"
 #include "models/TraceModel.h"
 
+namespace shardlab::app {
+
 namespace {
 // A run that ran out of its memory budget is what an out-of-memory lesson shows: it
 // counts as the lesson going as planned.
@@ -93,3 +95,5 @@ void LessonFlow::finishLessonWhenIdle() {
   lessonRunning_ = false;
   Q_EMIT lessonFinished(lessonOk_);
 }
+
+} // namespace shardlab::app

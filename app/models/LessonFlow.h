@@ -14,6 +14,8 @@
 #include <QObject>
 #include <QStringList>
 
+namespace shardlab::app {
+
 struct Lesson;
 class QuizController;
 class TraceModel;
@@ -84,3 +86,5 @@ private:
   bool lessonOk_ = true;
   bool waitingForPrediction_ = false;
 };
+
+} // namespace shardlab::app

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 LessonVerdict lessonVerdict(const Lesson& lesson, const TraceModel& first, const TraceModel* second) {
@@ -39,3 +41,5 @@ LessonVerdict lessonVerdict(const Lesson& lesson, const TraceModel& first, const
   if (check->replay == shardlab::quiz::ReplayToShow::Reference) v.replay = st::ReplayMode::Reference;
   return v;
 }
+
+} // namespace shardlab::app

@@ -14,6 +14,8 @@
 
 #include <optional>
 
+namespace shardlab::app {
+
 struct LessonVerdict {
   bool made = false;    // false: the runs were not the lesson's (stopped, failed unexpectedly)
   bool passed = false;  // the lesson's point showed in this run
@@ -26,3 +28,5 @@ struct LessonVerdict {
 // `first` holds the lesson's first run, `second` its second (comparison lessons; else
 // nullptr). Each trace is summarised with its replay section, as shardlab-run does.
 LessonVerdict lessonVerdict(const Lesson& lesson, const TraceModel& first, const TraceModel* second);
+
+} // namespace shardlab::app

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+namespace shardlab::app {
+
 MachineProfile::MachineProfile(QObject* parent) : QObject(parent) {
   connect(&process_, &QProcess::finished, this, [this](int status, QProcess::ExitStatus how) {
     if (how != QProcess::NormalExit || status != 0) return;  // lessons then run as written
@@ -37,3 +39,5 @@ void MachineProfile::setCalibration(const shardlab::Calibration& calibration) {
 }
 
 int MachineProfile::cores() const { return calibration_ ? calibration_->cores : QThread::idealThreadCount(); }
+
+} // namespace shardlab::app

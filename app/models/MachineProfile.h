@@ -10,6 +10,8 @@
 
 #include <optional>
 
+namespace shardlab::app {
+
 class MachineProfile : public QObject {
   Q_OBJECT
 public:
@@ -36,3 +38,5 @@ private:
   QProcess process_;
   std::optional<shardlab::Calibration> calibration_;
 };
+
+} // namespace shardlab::app

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 using shardlab::Sharding;
 using shardlab::StrategyKind;
@@ -242,3 +244,5 @@ Ledger memoryLedger(const TraceModel& model, int rank) {
     ledger.lines.push_back(transientLine(st::Category::CommBuffers, QCoreApplication::translate("MemoryLedger", "staging for collectives and messages")));
   return ledger;
 }
+
+} // namespace shardlab::app

@@ -16,6 +16,8 @@
 #include <optional>
 #include <vector>
 
+namespace shardlab::app {
+
 struct LedgerLine {
   shardlab::trace::Category category = shardlab::trace::Category::Count; // the categories measured
   shardlab::trace::Category also = shardlab::trace::Category::Count;     // a second one summed in, or Count
@@ -60,3 +62,5 @@ QString psiMultiple(double bytes, double psi);
 
 // The ledger of `rank` in the model's run (empty lines before any memory record).
 Ledger memoryLedger(const TraceModel& model, int rank);
+
+} // namespace shardlab::app

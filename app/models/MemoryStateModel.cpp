@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 namespace {
@@ -218,13 +220,11 @@ std::vector<double> MemoryStateModel::parameterSlots(int rank, int unit,
   return fill;
 }
 
-
 st::Category MemoryStateModel::slotCategory(int rank, int unit, int slot, qint64 t) const {
   if (unitBytesAt(rank, unit, t)[kParamReplica] > 0 || unitBytesAt(rank, -1, t)[kParamReplica] > 0)
     return st::Category::ParamReplica;
   return slot == model_.slotOf(rank) ? st::Category::ParamShard : st::Category::GatheredParams;
 }
-
 
 std::vector<double> MemoryStateModel::gradientSlots(int rank, int unit,
                                             qint64 t) const {
@@ -244,7 +244,6 @@ std::vector<double> MemoryStateModel::gradientSlots(int rank, int unit,
   return fill;
 }
 
-
 int MemoryStateModel::lastRecordedAt(int rank, qint64 t) const {
   int latest = -1;
   for (auto lane : {TraceModel::Lane::Compute, TraceModel::Lane::Comm, TraceModel::Lane::Idle}) {
@@ -256,3 +255,5 @@ int MemoryStateModel::lastRecordedAt(int rank, qint64 t) const {
   }
   return latest;
 }
+
+} // namespace shardlab::app

@@ -14,6 +14,8 @@
 #include <map>
 #include <vector>
 
+namespace shardlab::app {
+
 using CategoryBytes = std::array<qint64, shardlab::trace::kCategoryCount>;
 
 struct RankState {
@@ -95,3 +97,5 @@ private:
   mutable std::vector<qint64> unitFullBytes_;            // per unit, read from the job record once per generation
   mutable quint64 unitFullBytesGeneration_ = ~0ull;
 };
+
+} // namespace shardlab::app

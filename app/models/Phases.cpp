@@ -8,6 +8,8 @@
 #include <map>
 #include <utility>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 namespace {
@@ -87,3 +89,5 @@ QString PhaseIndex::name(const Phase& phase) {
   default: return QCoreApplication::translate("Phases", "Step %1 · optimizer step").arg(phase.step);
   }
 }
+
+} // namespace shardlab::app

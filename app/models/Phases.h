@@ -14,6 +14,8 @@
 #include <optional>
 #include <vector>
 
+namespace shardlab::app {
+
 class TraceModel;
 
 struct Phase {
@@ -41,3 +43,5 @@ private:
   std::vector<Phase> phases_;
   std::vector<std::vector<Phase>> byRank_;
 };
+
+} // namespace shardlab::app

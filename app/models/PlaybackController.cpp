@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace shardlab::app {
+
 PlaybackController::PlaybackController(const TraceModel& model, QObject* parent) : QObject(parent), model_(model) {
   timer_.setInterval(16);
   timer_.setTimerType(Qt::PreciseTimer);
@@ -147,3 +149,5 @@ void PlaybackController::tick() {
     Q_EMIT timeChanged(time_);
   }
 }
+
+} // namespace shardlab::app

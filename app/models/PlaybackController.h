@@ -10,6 +10,8 @@
 #include <QObject>
 #include <QTimer>
 
+namespace shardlab::app {
+
 class RunFollower;
 class TraceModel;
 
@@ -79,3 +81,5 @@ private:
   bool live_ = false;
   double slowdown_ = 1000.0;
 };
+
+} // namespace shardlab::app

@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <utility>
 
+namespace shardlab::app {
+
 namespace sq = shardlab::quiz;
 
 namespace {
@@ -259,3 +261,5 @@ std::optional<QuizController::PredictionCheck> QuizController::checkPrediction()
   saveProgress();
   return PredictionCheck{measured->compare(record.value), measured->close(record.value)};
 }
+
+} // namespace shardlab::app

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+namespace shardlab::app {
+
 class PlaybackController;
 class TraceModel;
 
@@ -133,3 +135,5 @@ private:
   std::string pendingMoment_; // "Show me" asked for it while its lesson was not loaded
   std::uint64_t seed_ = 1;
 };
+
+} // namespace shardlab::app

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 namespace {
@@ -166,3 +168,5 @@ QString RunEnding::waitingText(const st::Trace& trace, int rank) const {
   return tr("waiting in %1 for rank(s) %2", nullptr, static_cast<int>(culprits.size()))
       .arg(call, Format::rankList(toList(culprits)));
 }
+
+} // namespace shardlab::app

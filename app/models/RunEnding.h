@@ -19,6 +19,8 @@
 #include <optional>
 #include <vector>
 
+namespace shardlab::app {
+
 class RunEnding {
   Q_DECLARE_TR_FUNCTIONS(RunEnding)
 public:
@@ -59,3 +61,5 @@ public:
   // What a waiting rank's card says: "waiting in all-gather of embedding (step 3) for rank 2".
   QString waitingText(const shardlab::trace::Trace& trace, int rank) const;
 };
+
+} // namespace shardlab::app

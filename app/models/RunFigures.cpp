@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 RunFigures runFigures(const TraceModel& model) {
@@ -48,3 +50,5 @@ std::vector<RefusedAllocation> refusedAllocations(const TraceModel& model) {
   std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.rank < y.rank; });
   return out;
 }
+
+} // namespace shardlab::app

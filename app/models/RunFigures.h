@@ -10,6 +10,8 @@
 #include <optional>
 #include <vector>
 
+namespace shardlab::app {
+
 struct RunFigures {
   double stepS = 0.0;                          // mean steady step, slowest rank (measured)
   double exposedCommS = 0.0;                   // whole run, mean over ranks (measured)
@@ -40,3 +42,5 @@ std::vector<RefusedAllocation> refusedAllocations(const TraceModel& model);
 // The figures of the measured run of `model` (not of a replay shown in its place).
 // Costs a replay of the whole run: call it once a run has ended, not per frame.
 RunFigures runFigures(const TraceModel& model);
+
+} // namespace shardlab::app

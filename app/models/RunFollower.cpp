@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 std::vector<RunFollower::StepRange> RunFollower::stepRanges(const TraceModel& model) {
@@ -116,3 +118,5 @@ RunFollower::Window RunFollower::aligned(qint64 leadTime) const {
   else w.followerTime = followerEnd;
   return w;
 }
+
+} // namespace shardlab::app

@@ -9,6 +9,8 @@
 
 #include <vector>
 
+namespace shardlab::app {
+
 class RunFollower {
 public:
   RunFollower(const TraceModel& lead, const TraceModel& follower) : lead_(lead), follower_(follower) {}
@@ -48,3 +50,5 @@ private:
   mutable quint64 leadGeneration_ = ~0ull, followerGeneration_ = ~0ull;
   mutable std::vector<StepRange> leadSteps_, followerSteps_;
 };
+
+} // namespace shardlab::app

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QLocale>
 
+namespace shardlab::app {
+
 namespace {
 
 QString times(double ratio) { return QLocale().toString(ratio, 'f', ratio < 10 ? 1 : 0); }
@@ -84,3 +86,5 @@ QString sizingStatement(const shardlab::quiz::LessonSize& size, shardlab::Strate
                   .arg(QLocale().toString(size.budgetSeconds), conditionText(c));
   return text;
 }
+
+} // namespace shardlab::app

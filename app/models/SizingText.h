@@ -7,5 +7,9 @@
 
 #include <QString>
 
+namespace shardlab::app {
+
 // "Sized for this machine: 2 cores → 2 stages; hidden 384 and batch 512 so that ..."
 QString sizingStatement(const shardlab::quiz::LessonSize& size, shardlab::StrategyKind strategy, int cores);
+
+} // namespace shardlab::app

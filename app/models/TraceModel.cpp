@@ -12,6 +12,8 @@
 #include <functional>
 #include <map>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 TraceModel::TraceModel(QObject* parent) : QObject(parent) { clear(); }
@@ -419,3 +421,4 @@ const std::vector<qint64>& TraceModel::eventStarts() const { return eventStarts_
 const std::vector<qint64>& TraceModel::collectiveStarts() const { return collStarts_; }
 const std::vector<qint64>& TraceModel::phaseStarts() const { return phaseStarts_; }
 
+} // namespace shardlab::app

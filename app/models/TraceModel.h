@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+namespace shardlab::app {
+
 class TraceModel : public QObject {
   Q_OBJECT
 public:
@@ -144,7 +146,6 @@ private:
   struct RankIndex;
   void sortLaneTail(RankIndex& ri, int lane, std::size_t oldSize);
 
-
   std::unique_ptr<shardlab::trace::Trace> trace_;
   std::unique_ptr<shardlab::trace::Trace> measured_; // held here while a replay is shown
   std::optional<shardlab::trace::ReplayMode> replayMode_;
@@ -178,3 +179,5 @@ private:
   mutable int endingAt_ = -1;
   QString parseError_;
 };
+
+} // namespace shardlab::app

@@ -4,6 +4,8 @@
 
 #include <QFileInfo>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 TraceOpening TraceOpening::read(const QString& path) {
@@ -78,3 +80,13 @@ QString TraceOpening::importNote() const {
   return tr("%1: imported from a PyTorch profiler trace (%n file(s)). %2", nullptr, static_cast<int>(imported->files.size()))
       .arg(fileName_, QString::fromStdString(imported->describe()));
 }
+
+QString TraceOpening::importedMessage(int stepsCompleted) const {
+  return tr("Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, "
+            "Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler "
+            "does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss "
+            "(not recorded), the replay (not replayable), the Memory ledger's Ψ arithmetic (no model size). "
+            "The Log lists the profiler events not mapped.", nullptr, stepsCompleted);
+}
+
+} // namespace shardlab::app

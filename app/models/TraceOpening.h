@@ -14,6 +14,8 @@
 
 #include <optional>
 
+namespace shardlab::app {
+
 struct TraceOpening {
   Q_DECLARE_TR_FUNCTIONS(TraceOpening)
 public:
@@ -33,7 +35,12 @@ public:
   QString damage() const;
   // For the log, when imported: where it came from and the events not mapped, by name.
   QString importNote() const;
+  // What the message bar says above an imported trace that was read whole: which panes
+  // show it, which have nothing from it.
+  QString importedMessage(int stepsCompleted) const;
 
 private:
   QString fileName_;
 };
+
+} // namespace shardlab::app

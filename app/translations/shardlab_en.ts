@@ -29,13 +29,6 @@
     </message>
 </context>
 <context>
-    <name>CaptionBar</name>
-    <message>
-        <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>Captions</name>
     <message>
         <source> (micro-batch %1)</source>
@@ -116,211 +109,6 @@
     </message>
     <message>
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>CompareView</name>
-    <message>
-        <source>Rank cards</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pipeline diagram</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Timelines</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>CompareWindow</name>
-    <message>
-        <source>ShardLab — compare two runs</source>
-        <translation></translation>
-    </message>
-</context>
-<context>
-    <name>ExperimentPanel</name>
-    <message>
-        <source>none, or e.g. 3MiB</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Strategy</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Layers</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Hidden size</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Vocabulary</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Batch</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>FSDP sharding</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Schedule</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Micro-batches</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Virtual stages</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Memory budget</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Run this job with shardlab-run</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Fix the options named below first</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no limit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shard group (hybrid)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Backward prefetch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gathered units at most</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>gather the next unit early</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Forward prefetch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>recompute in the backward</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reduce the gradients once, at the last micro-step (PyTorch&apos;s no_sync)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>param_dtype: the type the all-gathers carry (master shards stay fp32)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>reduce_dtype: the type gradients are reduce-scattered in</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Precision (param, reduce)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Activation checkpointing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Micro-steps per step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none: every rank on this machine</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks over the machines of a lab room</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hostfile</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seconds a collective or a message may wait before the job is declared hung and stopped (collective_timeout)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hang timeout</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run: fix the options named below</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none, or e.g. dp=2,tp=2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes multiply to the ranks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mesh</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -509,25 +297,6 @@
     </message>
     <message>
         <source>uncategorised</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>GuidePanel</name>
-    <message>
-        <source>Show the answer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next lesson ▶</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Last lesson</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Available once this lesson&apos;s run is over.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -782,104 +551,6 @@
     </message>
 </context>
 <context>
-    <name>JobRunner</name>
-    <message>
-        <source>The job did not stop within 3 s; killing it.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The options break a rule, so nothing was run:
-%1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Stopping the job…
-</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>shardlab-run could not be started (%1): %2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>You stopped the job. The events recorded until then are shown.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>shardlab-run crashed. What it wrote before is shown.
-%1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The job finished.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The launcher refused the options:
-%1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source> of %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Rank %1: %2
-</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>A rank failed; the trace up to the failure is shown.
-%1%2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>mpirun or the worker is missing:
-%1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>shardlab-run exited with code %1.
-%2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The job&apos;s spec file could not be written (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</source>
-        <translation>
-            <numerusform>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</numerusform>
-            <numerusform>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</source>
-        <translation>
-            <numerusform>No event from rank %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
-            <numerusform>No event from ranks %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>An output of the run could not be written whole (is the disk full?); the events received are shown:
-%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>JobText</name>
     <message>
         <source> · no prefetch</source>
@@ -947,85 +618,6 @@
     </message>
 </context>
 <context>
-    <name>LabPanel</name>
-    <message>
-        <source>Run this step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Notes for this step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No lab open. File → Open lab… loads one.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. %2 ✓ done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Step %1 of %2 · %n done</source>
-        <translation>
-            <numerusform>Step %1 of %2 · %n done</numerusform>
-            <numerusform>Step %1 of %2 · %n done</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Results</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not run to its end</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no answers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %n answer(s) right</source>
-        <translation>
-            <numerusform>%1 of %n answer right</numerusform>
-            <numerusform>%1 of %n answers right</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Lab complete: %1 of %n step(s) done</source>
-        <translation>
-            <numerusform>Lab complete: %1 of %n step done</numerusform>
-            <numerusform>Lab complete: %1 of %n steps done</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Lab finished: %1 of %n step(s) done</source>
-        <translation>
-            <numerusform>Lab finished: %1 of %n step done</numerusform>
-            <numerusform>Lab finished: %1 of %n steps done</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Finish lab</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>LearnerDialogs</name>
     <message>
         <source>Who is learning?</source>
@@ -1049,342 +641,10 @@
     </message>
 </context>
 <context>
-    <name>LearnerMenu</name>
-    <message>
-        <source>L&amp;earner</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Switch learner…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Reset my progress…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Answers are now recorded for %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no name)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your progress was reset.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Learner: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>LedgerView</name>
-    <message>
-        <source>Rank</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank(s)&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n ranks&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The Ψ arithmetic is data parallelism&apos;s (DDP, FSDP): here only what the rank measured is shown.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>part</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>measured</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Ψ arithmetic</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>the difference</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;small&gt;at the end of a step&lt;/small&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;small&gt;peak&lt;/small&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>—</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>persistent</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run ended out of memory before its first step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run ended out of memory in step %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>run A</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>run B</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP and NO_SHARD (docs/sharding.md).&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not what for, nor the model&apos;s size, so there is no Ψ arithmetic here: only the rank&apos;s total, at the end of its last step and at its peak.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
         <translation></translation>
-    </message>
-</context>
-<context>
-    <name>LessonCheckBar</name>
-    <message>
-        <source>Show the schedule-alone replay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the projected replay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Less</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Why?</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>LogPane</name>
-    <message>
-        <source>The command line of the job appears here</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Copy the command line to run the same job in a terminal</source>
-        <translation></translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>ShardLab</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Experiment</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Quiz</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Open trace</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Start page</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Open trace…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Compare with trace…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Compare with trace</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Export &amp;Chrome trace…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Export Chrome trace</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Export &amp;PNG of the view…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Export PNG</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>PNG (*.png)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Playback</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>There is no lesson &apos;%1&apos;.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>ShardLab — %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>run A</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>run B</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Open &amp;lab…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open lab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ShardLab labs (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>This lab has %n error(s); see the log.</source>
-        <translation>
-            <numerusform>This lab has %n error; see the log.</numerusform>
-            <numerusform>This lab has %n errors; see the log.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Lab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Chrome trace written to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Picture of the window saved to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Guide</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your progress file could not be read, so the quiz starts empty: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open PyTorch trace &amp;folder…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a folder of PyTorch profiler traces, one per rank</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</source>
-        <translation>
-            <numerusform>Imported from a PyTorch profiler trace: %n step from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</numerusform>
-            <numerusform>Imported from a PyTorch profiler trace: %n steps from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -1462,617 +722,6 @@
     </message>
     <message>
         <source>Step %1 · optimizer step</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>PipelineView</name>
-    <message>
-        <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>no strategy yet</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Stage 00</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Stage %1</source>
-        <translation></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n stage(s)</source>
-        <translation>
-            <numerusform>%n stage</numerusform>
-            <numerusform>%n stages</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n micro-batch(es)</source>
-        <translation>
-            <numerusform>%n micro-batch</numerusform>
-            <numerusform>%n micro-batches</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Step %1 · %2 · %3 · %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>schedule as run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>hand-offs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>slower ops</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>waiting for cores</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unexplained</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>REPLAY (%1) · bubble in this replay %2 · theory %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bubble %1 measured · theory %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>other %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 · difference %2 = %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bubble: the recorded pipeline idle over the steady steps&apos; stage time, %1 (theory %2). Its parts come from replays of the trace once a step has completed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bubble (recorded pipeline idle over the steady steps&apos; stage time): measured %1, theory %2 ((p−1)/(V·m+p−1)).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Difference %1 points, each part a replay of this trace:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  schedule as run %1: the schedule-alone replay (%2) minus the theory; the formula leaves out the optimizer step, which counts as stage time, and unequal stages</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  hand-offs %1: every message at its measured duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  slower ops %1: every op at its own CPU time, not its fastest</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  slower ops %1: every op at its own wall time (no CPU times recorded, so core waits are in it)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  waiting for cores %1: every op at its wall time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  unexplained %1: what the last replay misses (±%2 expected)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; the replay misses more than that here: read the parts as rough</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>recorded idle (hatched)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>waiting for a CPU core (dotted)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step %1 lasted %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 · difference %2 (its parts: hover)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>PlaybackBar</name>
-    <message>
-        <source>Start (Home)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Previous event (Left)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Play / pause (Space)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next event (Right)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next collective</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next collective (Ctrl+Right)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next phase</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>End (End)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Scrub over the recorded time</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Slower (−)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Slow-down: screen time per recorded time</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Faster (+)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Follow live</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>While a job runs, keep the playhead on the newest event</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>×%1 slower</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Play / pause</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Next event</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Previous event</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Previous collective</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Previous phase</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>End</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Faster</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Slower</source>
-        <translation></translation>
-    </message>
-</context>
-<context>
-    <name>PlotsView</name>
-    <message>
-        <source>Rank:</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Memory over time</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Loss per step</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Bytes per step</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Compare runs</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>time since start (ms)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>held (MiB), stacked by category</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>loss (this run)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>mean loss per token</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>step (rank 0)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>collective buffer bytes (KiB)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>rank</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Step time (steady steps, slowest rank)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step time, schedule alone (replay, communication free)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exposed communication (whole run, per rank)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bubble, measured (share of stage time idle)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bubble, schedule alone (replay)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Peak memory (highest rank)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 — out of memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Persistent memory (end of the last step)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory budget per rank</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: persistent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: peak</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>memory budget %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>held (MiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: needed, refused (out of memory)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Needed, refused (out of memory)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (%2 more)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>QuizController</name>
-    <message>
-        <source>no assets folder was found, so the quiz has no sentences</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>QuizOverlay</name>
-    <message>
-        <source>Quiz</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Hide (F9)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hide the quiz; F9 shows it again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>QuizPanel</name>
-    <message>
-        <source>Not a value of this kind (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>At t = %1 ms:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No questions yet: run a lesson or open a trace.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>About your run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lesson question</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Right.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not quite. The answer: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This run does not show this moment.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This run does not show it; running the lesson %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Questions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Review</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run without predicting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Predict before you run:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Check</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show me</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>◀ Previous</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next ▶</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show me the moment</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>QuizPlace</name>
-    <message>
-        <source>Quiz overlay (presentation)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>RankView</name>
-    <message>
-        <source>No run yet. Pick a lesson or run an experiment.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>idle: %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>OUT OF MEMORY</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>FAILED</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>no work at this instant</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 held · peak %2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source> · budget %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Out of memory: %1 needed %2 more while holding %3; budget %4.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source> of %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>last recorded: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>HYBRID_SHARD: each shard group of %n rank(s) splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</source>
-        <translation>
-            <numerusform>HYBRID_SHARD: each shard group of %n rank splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</numerusform>
-            <numerusform>HYBRID_SHARD: each shard group of %n ranks splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>group %1 · slice %2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>shard group %1: ranks %2–%3</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>slice %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>MISSING: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>FAILED: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Rank %1 %2; rank(s) %3 wait for it.</source>
-        <translation>
-            <numerusform>Rank %1 %2; rank %3 waits for it.</numerusform>
-            <numerusform>Rank %1 %2; ranks %3 wait for it.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Rank %1 failed: %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rank %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 held</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ReviewView</name>
-    <message>
-        <source>Your answer:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Right answer:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No mistakes to review.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Right at the first try.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wrong at the first try.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No answers yet in this quiz.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2232,181 +881,6 @@
     </message>
 </context>
 <context>
-    <name>StartPage</name>
-    <message>
-        <source>No lessons were found: %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;On your own&lt;/h3&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Free experiment</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Choose the strategy, ranks, model size and schedule yourself.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Open a trace</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Replay a trace recorded earlier by shardlab-run --trace.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Run this lesson</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Show the answer</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 — complete: you answered all its questions.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>SummaryView</name>
-    <message>
-        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;%1 on %n rank · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 on %n ranks · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>rank</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>persistent</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>peak</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>compute</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>comm</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>exposed comm</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>idle</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>collective</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>calls per rank</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>buffer bytes</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>time</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 modelled</source>
-        <translation>%1 modelled</translation>
-    </message>
-    <message>
-        <source>%1 modelled · %2 measured</source>
-        <translation>%1 modelled · %2 measured</translation>
-    </message>
-    <message>
-        <source>sent</source>
-        <translation>sent</translation>
-    </message>
-    <message>
-        <source>on the wire</source>
-        <translation>on the wire</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;%1 on %n rank · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 on %n ranks · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>TimelineView</name>
-    <message>
-        <source>CPU rank 00</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The timeline fills in as the job runs.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>CPU rank %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>GPU rank %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>OOM</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation></translation>
-    </message>
-</context>
-<context>
     <name>TraceModel</name>
     <message>
         <source>Cannot open %1: the file does not exist or is not readable.</source>
@@ -2415,108 +889,6 @@
     <message>
         <source>%1, line %2: %3.%4</source>
         <translation></translation>
-    </message>
-    <message numerus="yes">
-        <source> The %n event(s) before it are shown.</source>
-        <translation>
-            <numerusform> The event before it is shown.</numerusform>
-            <numerusform> The %n events before it are shown.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>stream line %1: %2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>CPU rank %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>GPU rank %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>GPU rank %1 · %2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>No run</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n CPU rank(s)</source>
-        <translation>
-            <numerusform>%n CPU rank</numerusform>
-            <numerusform>%n CPU ranks</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rank(s), device not yet known</source>
-        <translation>
-            <numerusform>%n rank, device not yet known</numerusform>
-            <numerusform>%n ranks, device not yet known</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rank(s) not yet reported</source>
-        <translation>
-            <numerusform>%n rank not yet reported</numerusform>
-            <numerusform>%n ranks not yet reported</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>REPLAY of this run (%1) — %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>schedule alone: communication free, each op at its fastest recorded time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>communication as fitted to this run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>projected on %1, ops at their fastest recorded time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(Open MPI, shared memory)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, each on a core of its own</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, each on CPUs of its own</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>on %n host(s)</source>
-        <translation>
-            <numerusform>on %n host</numerusform>
-            <numerusform>on %n hosts</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n GPU rank(s)</source>
-        <translation>
-            <numerusform>%n GPU rank</numerusform>
-            <numerusform>%n GPU ranks</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Imported from a PyTorch profiler trace: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Imported from a PyTorch profiler trace: %1, %2 backend</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2558,76 +930,12 @@
             <numerusform>%1: imported from a PyTorch profiler trace (%n files). %2</numerusform>
         </translation>
     </message>
-</context>
-<context>
-    <name>WorkspacePage</name>
-    <message>
-        <source>%v / %m steps</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Pipeline</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Plots</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>this run</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Schedule alone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Projected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What this run measured on this machine.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Both runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory ledger</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>no run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An imported PyTorch trace is not replayed: it records no wait for a collective and not the time between its ops, so a replay would not be this run.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</source>
+        <translation>
+            <numerusform>Imported from a PyTorch profiler trace: %n step from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</numerusform>
+            <numerusform>Imported from a PyTorch profiler trace: %n steps from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2722,6 +1030,1709 @@
     </message>
     <message>
         <source>shardlab: the quiz&apos;s sentences could not be loaded: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::CompareView</name>
+    <message>
+        <source>Rank cards</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline diagram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timelines</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::CompareWindow</name>
+    <message>
+        <source>ShardLab — compare two runs</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::ExperimentPanel</name>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seconds a collective or a message may wait before the job is declared hung and stopped (collective_timeout)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recompute in the backward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reduce the gradients once, at the last micro-step (PyTorch&apos;s no_sync)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>param_dtype: the type the all-gathers carry (master shards stay fp32)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduce_dtype: the type gradients are reduce-scattered in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none, or e.g. 3MiB</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>none, or e.g. dp=2,tp=2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes multiply to the ranks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: every rank on this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks over the machines of a lab room</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hostfile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Hidden size</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>FSDP sharding</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Shard group (hybrid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gathered units at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision (param, reduce)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activation checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-steps per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Micro-batches</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Memory budget</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Hang timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Run: fix the options named below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run this job with shardlab-run</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Fix the options named below first</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::GuidePanel</name>
+    <message>
+        <source>Show the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next lesson ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last lesson</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Available once this lesson&apos;s run is over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::JobRunner</name>
+    <message>
+        <source>The job did not stop within 3 s; killing it.</source>
+        <translation></translation>
+    </message>
+    <message numerus="yes">
+        <source>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</numerusform>
+            <numerusform>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>No event from rank %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
+            <numerusform>No event from ranks %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The options break a rule, so nothing was run:
+%1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>The job&apos;s spec file could not be written (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Stopping the job…
+</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>shardlab-run could not be started (%1): %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>You stopped the job. The events recorded until then are shown.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>shardlab-run crashed. What it wrote before is shown.
+%1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>The job finished.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>The launcher refused the options:
+%1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Rank %1: %2
+</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>A rank failed; the trace up to the failure is shown.
+%1%2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mpirun or the worker is missing:
+%1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>An output of the run could not be written whole (is the disk full?); the events received are shown:
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shardlab-run exited with code %1.
+%2</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LabPanel</name>
+    <message>
+        <source>Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not run to its end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n answer(s) right</source>
+        <translation>
+            <numerusform>%1 of %n answer right</numerusform>
+            <numerusform>%1 of %n answers right</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab complete: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Lab complete: %1 of %n step done</numerusform>
+            <numerusform>Lab complete: %1 of %n steps done</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab finished: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Lab finished: %1 of %n step done</numerusform>
+            <numerusform>Lab finished: %1 of %n steps done</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Step %1 of %2 · %n done</numerusform>
+            <numerusform>Step %1 of %2 · %n done</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finish lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LearnerMenu</name>
+    <message>
+        <source>L&amp;earner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LedgerView</name>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not what for, nor the model&apos;s size, so there is no Ψ arithmetic here: only the rank&apos;s total, at the end of its last step and at its peak.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n ranks&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The Ψ arithmetic is data parallelism&apos;s (DDP, FSDP): here only what the rank measured is shown.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run ended out of memory before its first step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run ended out of memory in step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>part</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Ψ arithmetic</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>the difference</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;peak&lt;/small&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;at the end of a step&lt;/small&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP and NO_SHARD (docs/sharding.md).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LessonCheckBar</name>
+    <message>
+        <source>Less</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the schedule-alone replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the projected replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LogPane</name>
+    <message>
+        <source>The command line of the job appears here</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Copy the command line to run the same job in a terminal</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::MainWindow</name>
+    <message>
+        <source>ShardLab</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Your progress file could not be read, so the quiz starts empty: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Start page</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Open trace…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open PyTorch trace &amp;folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare with trace…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Compare with trace</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open &amp;lab…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ShardLab labs (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export &amp;Chrome trace…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Export Chrome trace</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Export &amp;PNG of the view…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Playback</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open trace</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a folder of PyTorch profiler traces, one per rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Quiz</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ShardLab — %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>There is no lesson &apos;%1&apos;.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation></translation>
+    </message>
+    <message numerus="yes">
+        <source>This lab has %n error(s); see the log.</source>
+        <translation>
+            <numerusform>This lab has %n error; see the log.</numerusform>
+            <numerusform>This lab has %n errors; see the log.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::PipelineView</name>
+    <message>
+        <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>no strategy yet</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 · %3 · %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n stage</numerusform>
+            <numerusform>%n stages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n micro-batch</numerusform>
+            <numerusform>%n micro-batches</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stage 00</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>recorded idle (hatched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for a CPU core (dotted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>schedule as run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hand-offs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>slower ops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexplained</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2 · theory %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble %1 measured · theory %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · difference %2 (its parts: hover)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · difference %2 = %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble: the recorded pipeline idle over the steady steps&apos; stage time, %1 (theory %2). Its parts come from replays of the trace once a step has completed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble (recorded pipeline idle over the steady steps&apos; stage time): measured %1, theory %2 ((p−1)/(V·m+p−1)).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Difference %1 points, each part a replay of this trace:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  schedule as run %1: the schedule-alone replay (%2) minus the theory; the formula leaves out the optimizer step, which counts as stage time, and unequal stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  hand-offs %1: every message at its measured duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own CPU time, not its fastest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own wall time (no CPU times recorded, so core waits are in it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  waiting for cores %1: every op at its wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  unexplained %1: what the last replay misses (±%2 expected)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the replay misses more than that here: read the parts as rough</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::PlaybackBar</name>
+    <message>
+        <source>Scrub over the recorded time</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Follow live</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>While a job runs, keep the playhead on the newest event</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Start (Home)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Previous event (Left)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Next event (Right)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>End (End)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Next collective</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Next collective (Ctrl+Right)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Next phase</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slower (−)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Slow-down: screen time per recorded time</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Faster (+)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>×%1 slower</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Play / pause</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Next event</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Previous event</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Previous collective</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Previous phase</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Faster</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Slower</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::PlotsView</name>
+    <message>
+        <source>Rank:</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Memory over time</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Loss per step</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Bytes per step</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>time since start (ms)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>held (MiB), stacked by category</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>loss (this run)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>mean loss per token</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>step (rank 0)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>collective buffer bytes (KiB)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step time (steady steps, slowest rank)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step time, schedule alone (replay, communication free)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exposed communication (whole run, per rank)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble, measured (share of stage time idle)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bubble, schedule alone (replay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory (highest rank)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 more)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Persistent memory (end of the last step)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory budget per rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: persistent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: needed, refused (out of memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory budget %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>held (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizController</name>
+    <message>
+        <source>no assets folder was found, so the quiz has no sentences</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizOverlay</name>
+    <message>
+        <source>Quiz</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizPanel</name>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show me the moment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizPlace</name>
+    <message>
+        <source>Quiz overlay (presentation)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::RankView</name>
+    <message numerus="yes">
+        <source>HYBRID_SHARD: each shard group of %n rank(s) splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</source>
+        <translation>
+            <numerusform>HYBRID_SHARD: each shard group of %n rank splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</numerusform>
+            <numerusform>HYBRID_SHARD: each shard group of %n ranks splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no work at this instant</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>shard group %1: ranks %2–%3</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>group %1 · slice %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>slice %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>idle: %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>MISSING: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FAILED: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 held · peak %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source> · budget %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 %2; rank(s) %3 wait for it.</source>
+        <translation>
+            <numerusform>Rank %1 %2; rank %3 waits for it.</numerusform>
+            <numerusform>Rank %1 %2; ranks %3 wait for it.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Out of memory: %1 needed %2 more while holding %3; budget %4.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run yet. Pick a lesson or run an experiment.</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::ReviewView</name>
+    <message>
+        <source>Right at the first try.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrong at the first try.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answers yet in this quiz.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::StartPage</name>
+    <message>
+        <source>No lessons were found: %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;On your own&lt;/h3&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Free experiment</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Choose the strategy, ranks, model size and schedule yourself.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open a trace</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Replay a trace recorded earlier by shardlab-run --trace.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Run this lesson</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Show the answer</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 — complete: you answered all its questions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::SummaryView</name>
+    <message>
+        <source>%1 modelled</source>
+        <translation>%1 modelled</translation>
+    </message>
+    <message>
+        <source>%1 modelled · %2 measured</source>
+        <translation>%1 modelled · %2 measured</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%1 on %n rank · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 on %n ranks · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%1 on %n rank · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 on %n ranks · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>comm</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>exposed comm</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>sent</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>calls per rank</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>buffer bytes</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>on the wire</source>
+        <translation>on the wire</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::TimelineView</name>
+    <message>
+        <source>CPU rank 00</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>The timeline fills in as the job runs.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::TraceModel</name>
+    <message>
+        <source>Cannot open %1: the file does not exist or is not readable.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1, line %2: %3.%4</source>
+        <translation></translation>
+    </message>
+    <message numerus="yes">
+        <source> The %n event(s) before it are shown.</source>
+        <translation>
+            <numerusform> The event before it is shown.</numerusform>
+            <numerusform> The %n events before it are shown.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>stream line %1: %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>GPU rank %1 · %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>No run</source>
+        <translation></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU rank(s)</source>
+        <translation>
+            <numerusform>%n GPU rank</numerusform>
+            <numerusform>%n GPU ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CPU rank(s)</source>
+        <translation>
+            <numerusform>%n CPU rank</numerusform>
+            <numerusform>%n CPU ranks</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1, %2 backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>(Open MPI, shared memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, each on a core of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, each on CPUs of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s), device not yet known</source>
+        <translation>
+            <numerusform>%n rank, device not yet known</numerusform>
+            <numerusform>%n ranks, device not yet known</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) not yet reported</source>
+        <translation>
+            <numerusform>%n rank not yet reported</numerusform>
+            <numerusform>%n ranks not yet reported</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>on %n host(s)</source>
+        <translation>
+            <numerusform>on %n host</numerusform>
+            <numerusform>on %n hosts</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>REPLAY of this run (%1) — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>schedule alone: communication free, each op at its fastest recorded time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>communication as fitted to this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>projected on %1, ops at their fastest recorded time</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::WorkspacePage</name>
+    <message>
+        <source>%v / %m steps</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An imported PyTorch trace is not replayed: it records no wait for a collective and not the time between its ops, so a replay would not be this run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

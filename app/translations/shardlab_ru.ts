@@ -29,13 +29,6 @@
     </message>
 </context>
 <context>
-    <name>CaptionBar</name>
-    <message>
-        <source>%1 — %2</source>
-        <translation>%1 — %2</translation>
-    </message>
-</context>
-<context>
     <name>Captions</name>
     <message>
         <source> (micro-batch %1)</source>
@@ -120,211 +113,6 @@
     <message>
         <source>%1 · rank %2 waited %3 of it for a CPU core (CPU time %4)</source>
         <translation>%1 · ранг %2 из них %3 ждал ядро процессора (процессорное время %4)</translation>
-    </message>
-</context>
-<context>
-    <name>CompareView</name>
-    <message>
-        <source>Rank cards</source>
-        <translation>Карточки рангов</translation>
-    </message>
-    <message>
-        <source>Pipeline diagram</source>
-        <translation>Диаграмма конвейера</translation>
-    </message>
-    <message>
-        <source>Timelines</source>
-        <translation>Временные шкалы</translation>
-    </message>
-</context>
-<context>
-    <name>CompareWindow</name>
-    <message>
-        <source>ShardLab — compare two runs</source>
-        <translation>ShardLab — сравнение двух запусков</translation>
-    </message>
-</context>
-<context>
-    <name>ExperimentPanel</name>
-    <message>
-        <source>none, or e.g. 3MiB</source>
-        <translation>нет, или например 3MiB</translation>
-    </message>
-    <message>
-        <source>Strategy</source>
-        <translation>Стратегия</translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation>Ранги</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>Устройство</translation>
-    </message>
-    <message>
-        <source>Layers</source>
-        <translation>Слои</translation>
-    </message>
-    <message>
-        <source>Hidden size</source>
-        <translation>Скрытая размерность</translation>
-    </message>
-    <message>
-        <source>Vocabulary</source>
-        <translation>Словарь</translation>
-    </message>
-    <message>
-        <source>Batch</source>
-        <translation>Батч</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>Шаги</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>Зерно (seed)</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>Скорость обучения</translation>
-    </message>
-    <message>
-        <source>FSDP sharding</source>
-        <translation>Шардирование FSDP</translation>
-    </message>
-    <message>
-        <source>Schedule</source>
-        <translation>Расписание</translation>
-    </message>
-    <message>
-        <source>Micro-batches</source>
-        <translation>Микробатчи</translation>
-    </message>
-    <message>
-        <source>Virtual stages</source>
-        <translation>Виртуальные стадии</translation>
-    </message>
-    <message>
-        <source>Memory budget</source>
-        <translation>Бюджет памяти</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>Запустить</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>Остановить</translation>
-    </message>
-    <message>
-        <source>Run this job with shardlab-run</source>
-        <translation>Запустить эту задачу через shardlab-run</translation>
-    </message>
-    <message>
-        <source>Fix the options named below first</source>
-        <translation>Сначала исправьте параметры, указанные ниже</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>нет</translation>
-    </message>
-    <message>
-        <source>no limit</source>
-        <translation>без ограничения</translation>
-    </message>
-    <message>
-        <source>Shard group (hybrid)</source>
-        <translation>Группа (гибрид)</translation>
-    </message>
-    <message>
-        <source>Backward prefetch</source>
-        <translation>Предвыборка в обратном проходе</translation>
-    </message>
-    <message>
-        <source>Gathered units at most</source>
-        <translation>Собранных модулей, макс.</translation>
-    </message>
-    <message>
-        <source>gather the next unit early</source>
-        <translation>собрать следующий модуль заранее</translation>
-    </message>
-    <message>
-        <source>Forward prefetch</source>
-        <translation>Предвыборка в прямом проходе</translation>
-    </message>
-    <message>
-        <source>recompute in the backward</source>
-        <translation>пересчитывать в обратном проходе</translation>
-    </message>
-    <message>
-        <source>Reduce the gradients once, at the last micro-step (PyTorch&apos;s no_sync)</source>
-        <translation>Сводить градиенты один раз, на последнем микрошаге (`no_sync` в PyTorch)</translation>
-    </message>
-    <message>
-        <source>param_dtype: the type the all-gathers carry (master shards stay fp32)</source>
-        <translation>`param_dtype`: тип, который переносят all-gather (мастер-шарды остаются в fp32)</translation>
-    </message>
-    <message>
-        <source>reduce_dtype: the type gradients are reduce-scattered in</source>
-        <translation>`reduce_dtype`: тип, в котором градиенты проходят reduce-scatter</translation>
-    </message>
-    <message>
-        <source>Precision (param, reduce)</source>
-        <translation>Точность (параметры, сведение)</translation>
-    </message>
-    <message>
-        <source>Activation checkpointing</source>
-        <translation>Пересчёт активаций</translation>
-    </message>
-    <message>
-        <source>Micro-steps per step</source>
-        <translation>Микрошагов на шаг</translation>
-    </message>
-    <message>
-        <source>none: every rank on this machine</source>
-        <translation>нет: все ранги на этой машине</translation>
-    </message>
-    <message>
-        <source>An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks over the machines of a lab room</source>
-        <translation>Файл хостов Open MPI (`hostfile`), одна машина на строку (lab-pc-01 slots=4), чтобы распределить ранги по машинам учебного класса</translation>
-    </message>
-    <message>
-        <source>Choose…</source>
-        <translation>Выбрать…</translation>
-    </message>
-    <message>
-        <source>Hostfile</source>
-        <translation>Файл хостов</translation>
-    </message>
-    <message>
-        <source> s</source>
-        <translation> с</translation>
-    </message>
-    <message>
-        <source>Seconds a collective or a message may wait before the job is declared hung and stopped (collective_timeout)</source>
-        <translation>Сколько секунд коллективная операция или сообщение может ждать, прежде чем задание будет признано зависшим и остановлено (collective_timeout)</translation>
-    </message>
-    <message>
-        <source>Hang timeout</source>
-        <translation>Тайм-аут зависания</translation>
-    </message>
-    <message>
-        <source>Run: fix the options named below</source>
-        <translation>Запуск: сначала исправьте параметры, названные ниже</translation>
-    </message>
-    <message>
-        <source>none, or e.g. dp=2,tp=2</source>
-        <translation>нет, или например dp=2,tp=2</translation>
-    </message>
-    <message>
-        <source>The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes multiply to the ranks</source>
-        <translation>Ранги в виде сетки с измерениями dp, pp и tp, последнее меняется быстрее всего; произведение размеров равно числу рангов</translation>
-    </message>
-    <message>
-        <source>Mesh</source>
-        <translation>Сетка</translation>
     </message>
 </context>
 <context>
@@ -514,25 +302,6 @@
     <message>
         <source>uncategorised</source>
         <translation>без категории</translation>
-    </message>
-</context>
-<context>
-    <name>GuidePanel</name>
-    <message>
-        <source>Show the answer</source>
-        <translation>Показать ответ</translation>
-    </message>
-    <message>
-        <source>Next lesson ▶</source>
-        <translation>Следующий урок ▶</translation>
-    </message>
-    <message>
-        <source>Last lesson</source>
-        <translation>Последний урок</translation>
-    </message>
-    <message>
-        <source>Available once this lesson&apos;s run is over.</source>
-        <translation>Доступно после завершения запуска этого урока.</translation>
     </message>
 </context>
 <context>
@@ -786,115 +555,6 @@
     </message>
 </context>
 <context>
-    <name>JobRunner</name>
-    <message>
-        <source>The job did not stop within 3 s; killing it.</source>
-        <translation>Задача не остановилась за 3 с; она будет принудительно завершена.</translation>
-    </message>
-    <message>
-        <source>The options break a rule, so nothing was run:
-%1</source>
-        <translation>Параметры нарушают правило, поэтому ничего не запущено:
-%1</translation>
-    </message>
-    <message>
-        <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
-        <translation>Программа запуска shardlab-run не найдена (искали: %1). Соберите её командой «cmake --build build --target shardlab-run» или укажите путь в SHARDLAB_RUN.</translation>
-    </message>
-    <message>
-        <source>Stopping the job…
-</source>
-        <translation>Остановка задачи…
-</translation>
-    </message>
-    <message>
-        <source>shardlab-run could not be started (%1): %2</source>
-        <translation>Не удалось запустить shardlab-run (%1): %2</translation>
-    </message>
-    <message>
-        <source>You stopped the job. The events recorded until then are shown.</source>
-        <translation>Вы остановили задачу. Показаны события, записанные до этого момента.</translation>
-    </message>
-    <message>
-        <source>shardlab-run crashed. What it wrote before is shown.
-%1</source>
-        <translation>shardlab-run аварийно завершился. Показано то, что он успел записать.
-%1</translation>
-    </message>
-    <message>
-        <source>The job finished.</source>
-        <translation>Задача завершена.</translation>
-    </message>
-    <message>
-        <source>The launcher refused the options:
-%1</source>
-        <translation>Программа запуска отклонила параметры:
-%1</translation>
-    </message>
-    <message>
-        <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
-        <translation>Нехватка памяти на ранге %1: ему нужно было ещё %2 для %3%4 при %5 занятых, а бюджет — %6. В этом и урок: состояние модели не поместилось на одном ранге.</translation>
-    </message>
-    <message>
-        <source> of %1</source>
-        <translation> из %1</translation>
-    </message>
-    <message>
-        <source>Rank %1: %2
-</source>
-        <translation>Ранг %1: %2
-</translation>
-    </message>
-    <message>
-        <source>A rank failed; the trace up to the failure is shown.
-%1%2</source>
-        <translation>Один из рангов завершился с ошибкой; показана трасса до сбоя.
-%1%2</translation>
-    </message>
-    <message>
-        <source>mpirun or the worker is missing:
-%1</source>
-        <translation>Нет mpirun или worker:
-%1</translation>
-    </message>
-    <message>
-        <source>shardlab-run exited with code %1.
-%2</source>
-        <translation>shardlab-run завершился с кодом %1.
-%2</translation>
-    </message>
-    <message>
-        <source>The job&apos;s spec file could not be written (%1).</source>
-        <translation>Не удалось записать файл спецификации задачи (%1).</translation>
-    </message>
-    <message>
-        <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
-        <translation>shardlab-run был прерван. Показаны события, записанные до этого момента.</translation>
-    </message>
-    <message numerus="yes">
-        <source>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</source>
-        <translation>
-            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
-            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
-            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</source>
-        <translation>
-            <numerusform>Нет событий от ранга %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
-            <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
-            <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>An output of the run could not be written whole (is the disk full?); the events received are shown:
-%1</source>
-        <translation>Один из выходных файлов запуска не удалось записать целиком (диск заполнен?); показаны полученные события:
-%1</translation>
-    </message>
-</context>
-<context>
     <name>JobText</name>
     <message>
         <source> · no prefetch</source>
@@ -967,89 +627,6 @@
     </message>
 </context>
 <context>
-    <name>LabPanel</name>
-    <message>
-        <source>Run this step</source>
-        <translation>Запустить этот шаг</translation>
-    </message>
-    <message>
-        <source>Next step</source>
-        <translation>Следующий шаг</translation>
-    </message>
-    <message>
-        <source>Notes for this step</source>
-        <translation>Заметки к этому шагу</translation>
-    </message>
-    <message>
-        <source>No lab open. File → Open lab… loads one.</source>
-        <translation>Практикум не открыт. Файл → Открыть практикум… загружает его.</translation>
-    </message>
-    <message>
-        <source>%1. %2 ✓ done</source>
-        <translation>%1. %2 ✓ выполнен</translation>
-    </message>
-    <message>
-        <source>%1. %2</source>
-        <translation>%1. %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Step %1 of %2 · %n done</source>
-        <translation>
-            <numerusform>Шаг %1 из %2 · %n шаг выполнен</numerusform>
-            <numerusform>Шаг %1 из %2 · %n шага выполнено</numerusform>
-            <numerusform>Шаг %1 из %2 · %n шагов выполнено</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
-        <translation>У этого шага нет заметок: следуйте руководству урока и его вопросам.</translation>
-    </message>
-    <message>
-        <source>Results</source>
-        <translation>Результаты</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>выполнен</translation>
-    </message>
-    <message>
-        <source>not run to its end</source>
-        <translation>не доведён до конца</translation>
-    </message>
-    <message>
-        <source>no answers</source>
-        <translation>нет ответов</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %n answer(s) right</source>
-        <translation>
-            <numerusform>%1 из %n ответа верно</numerusform>
-            <numerusform>%1 из %n ответов верно</numerusform>
-            <numerusform>%1 из %n ответов верно</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Lab complete: %1 of %n step(s) done</source>
-        <translation>
-            <numerusform>Практикум пройден: выполнено %1 из %n шага</numerusform>
-            <numerusform>Практикум пройден: выполнено %1 из %n шагов</numerusform>
-            <numerusform>Практикум пройден: выполнено %1 из %n шагов</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Lab finished: %1 of %n step(s) done</source>
-        <translation>
-            <numerusform>Практикум завершён: выполнено %1 из %n шага</numerusform>
-            <numerusform>Практикум завершён: выполнено %1 из %n шагов</numerusform>
-            <numerusform>Практикум завершён: выполнено %1 из %n шагов</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Finish lab</source>
-        <translation>Завершить практикум</translation>
-    </message>
-</context>
-<context>
     <name>LearnerDialogs</name>
     <message>
         <source>Who is learning?</source>
@@ -1073,345 +650,10 @@
     </message>
 </context>
 <context>
-    <name>LearnerMenu</name>
-    <message>
-        <source>L&amp;earner</source>
-        <translation>&amp;Учащийся</translation>
-    </message>
-    <message>
-        <source>&amp;Switch learner…</source>
-        <translation>&amp;Сменить учащегося…</translation>
-    </message>
-    <message>
-        <source>&amp;Reset my progress…</source>
-        <translation>С&amp;бросить мой прогресс…</translation>
-    </message>
-    <message>
-        <source>Answers are now recorded for %1.</source>
-        <translation>Теперь ответы записываются для учащегося: %1.</translation>
-    </message>
-    <message>
-        <source>(no name)</source>
-        <translation>(без имени)</translation>
-    </message>
-    <message>
-        <source>Your progress was reset.</source>
-        <translation>Ваш прогресс сброшен.</translation>
-    </message>
-    <message>
-        <source>Learner: %1</source>
-        <translation>Учащийся: %1</translation>
-    </message>
-</context>
-<context>
-    <name>LedgerView</name>
-    <message>
-        <source>Rank</source>
-        <translation>Ранг</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Запусков ещё нет.&lt;/p&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank(s)&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n ранг&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n ранга&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n рангов&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;The Ψ arithmetic is data parallelism&apos;s (DDP, FSDP): here only what the rank measured is shown.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Арифметика в Ψ относится к параллелизму по данным (DDP, FSDP): здесь показано только то, что измерил ранг.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>part</source>
-        <translation>часть памяти</translation>
-    </message>
-    <message>
-        <source>measured</source>
-        <translation>измерено</translation>
-    </message>
-    <message>
-        <source>Ψ arithmetic</source>
-        <translation>арифметика в Ψ</translation>
-    </message>
-    <message>
-        <source>the difference</source>
-        <translation>разница</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;small&gt;at the end of a step&lt;/small&gt;</source>
-        <translation>&lt;br&gt;&lt;small&gt;в конце шага&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;small&gt;peak&lt;/small&gt;</source>
-        <translation>&lt;br&gt;&lt;small&gt;пик&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source>—</source>
-        <translation>—</translation>
-    </message>
-    <message>
-        <source>persistent</source>
-        <translation>постоянная</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source> of %1</source>
-        <translation> из %1</translation>
-    </message>
-    <message>
-        <source>The run ended out of memory before its first step</source>
-        <translation>Запуск остановлен нехваткой памяти до первого шага</translation>
-    </message>
-    <message>
-        <source>The run ended out of memory in step %1</source>
-        <translation>Запуск остановлен нехваткой памяти на шаге %1</translation>
-    </message>
-    <message>
-        <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
-        <translation>рангу %1 требовалось ещё %2 (%3) при %4 занятых; бюджет %5. Ниже: что тогда занимал %6.</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
-        <translation>&lt;br&gt;&lt;small&gt;в момент остановки&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>Запуск</translation>
-    </message>
-    <message>
-        <source>run A</source>
-        <translation>запуск A</translation>
-    </message>
-    <message>
-        <source>run B</source>
-        <translation>запуск B</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP and NO_SHARD (docs/sharding.md).&lt;/p&gt;</source>
-        <translation>&lt;p&gt;ShardLab обучает в fp32, и его параметры сами являются мастер-копией, поэтому 16Ψ из учебника при смешанной точности (2Ψ параметров bf16 + 2Ψ градиентов bf16 + 12Ψ fp32: мастер-копия, момент и дисперсия) здесь — это 4Ψ параметров + 4Ψ градиентов + 8Ψ моментов AdamW: та же сумма. Часть делится на D там, где запуск хранит между шагами только свою долю: состояние оптимизатора при ZeRO-1; параметры, градиенты и состояние оптимизатора при SHARD_GRAD_OP, FULL_SHARD и HYBRID_SHARD; ничего при DDP и NO_SHARD (docs/sharding.md).&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;SHARD_GRAD_OP лишь близок к ZeRO-2: ZeRO-2 хранит параметры реплицированными (4Ψ + 12Ψ/D), SHARD_GRAD_OP шардирует между шагами и их (16Ψ/D), и этот учёт считает их так.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not what for, nor the model&apos;s size, so there is no Ψ arithmetic here: only the rank&apos;s total, at the end of its last step and at its peak.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Импортировано из трассы профилировщика PyTorch: профилировщик записывает, сколько памяти выделил каждый ранг, но не для чего, и не размер модели, поэтому Ψ-арифметики здесь нет: только общий объём ранга в конце последнего шага и на пике.&lt;/p&gt;</translation>
-    </message>
-</context>
-<context>
     <name>LessonCatalog</name>
     <message>
         <source> vs </source>
         <translation> против </translation>
-    </message>
-</context>
-<context>
-    <name>LessonCheckBar</name>
-    <message>
-        <source>Show the schedule-alone replay</source>
-        <translation>Показать повтор «только расписание»</translation>
-    </message>
-    <message>
-        <source>Show the projected replay</source>
-        <translation>Показать прогнозный повтор</translation>
-    </message>
-    <message>
-        <source>Less</source>
-        <translation>Скрыть</translation>
-    </message>
-    <message>
-        <source>Why?</source>
-        <translation>Почему?</translation>
-    </message>
-</context>
-<context>
-    <name>LogPane</name>
-    <message>
-        <source>The command line of the job appears here</source>
-        <translation>Здесь появится командная строка задачи</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>Копировать</translation>
-    </message>
-    <message>
-        <source>Copy the command line to run the same job in a terminal</source>
-        <translation>Скопировать командную строку, чтобы запустить ту же задачу в терминале</translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>ShardLab</source>
-        <translation>ShardLab</translation>
-    </message>
-    <message>
-        <source>Experiment</source>
-        <translation>Эксперимент</translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation>Журнал</translation>
-    </message>
-    <message>
-        <source>Quiz</source>
-        <translation>Тест</translation>
-    </message>
-    <message>
-        <source>Open trace</source>
-        <translation>Открыть трассу</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Файл</translation>
-    </message>
-    <message>
-        <source>&amp;Start page</source>
-        <translation>&amp;Начальная страница</translation>
-    </message>
-    <message>
-        <source>&amp;Open trace…</source>
-        <translation>&amp;Открыть трассу…</translation>
-    </message>
-    <message>
-        <source>&amp;Compare with trace…</source>
-        <translation>&amp;Сравнить с трассой…</translation>
-    </message>
-    <message>
-        <source>Compare with trace</source>
-        <translation>Сравнить с трассой</translation>
-    </message>
-    <message>
-        <source>Export &amp;Chrome trace…</source>
-        <translation>Экспорт трассы &amp;Chrome…</translation>
-    </message>
-    <message>
-        <source>Export Chrome trace</source>
-        <translation>Экспорт трассы Chrome</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>Export &amp;PNG of the view…</source>
-        <translation>Экспорт &amp;PNG текущего вида…</translation>
-    </message>
-    <message>
-        <source>Export PNG</source>
-        <translation>Экспорт PNG</translation>
-    </message>
-    <message>
-        <source>PNG (*.png)</source>
-        <translation>PNG (*.png)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>В&amp;ыход</translation>
-    </message>
-    <message>
-        <source>&amp;Playback</source>
-        <translation>&amp;Воспроизведение</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>В&amp;ид</translation>
-    </message>
-    <message>
-        <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
-        <translation>Язык изменён. Панель эксперимента, панель воспроизведения и журнал переключатся на новый язык после перезапуска.</translation>
-    </message>
-    <message>
-        <source>There is no lesson &apos;%1&apos;.</source>
-        <translation>Урока «%1» нет.</translation>
-    </message>
-    <message>
-        <source>ShardLab — %1</source>
-        <translation>ShardLab — %1</translation>
-    </message>
-    <message>
-        <source>run A</source>
-        <translation>запуск A</translation>
-    </message>
-    <message>
-        <source>run B</source>
-        <translation>запуск B</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>Не удалось записать %1.</translation>
-    </message>
-    <message>
-        <source>Open &amp;lab…</source>
-        <translation>Открыть &amp;практикум…</translation>
-    </message>
-    <message>
-        <source>Open lab</source>
-        <translation>Открыть практикум</translation>
-    </message>
-    <message>
-        <source>ShardLab labs (*.json);;All files (*)</source>
-        <translation>Практикумы ShardLab (*.json);;Все файлы (*)</translation>
-    </message>
-    <message numerus="yes">
-        <source>This lab has %n error(s); see the log.</source>
-        <translation>
-            <numerusform>В практикуме %n ошибка; см. журнал.</numerusform>
-            <numerusform>В практикуме %n ошибки; см. журнал.</numerusform>
-            <numerusform>В практикуме %n ошибок; см. журнал.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Lab</source>
-        <translation>Практикум</translation>
-    </message>
-    <message>
-        <source>Chrome trace written to %1</source>
-        <translation>Трасса Chrome записана в %1</translation>
-    </message>
-    <message>
-        <source>Picture of the window saved to %1</source>
-        <translation>Снимок окна сохранён в %1</translation>
-    </message>
-    <message>
-        <source>Guide</source>
-        <translation>Руководство</translation>
-    </message>
-    <message>
-        <source>Your progress file could not be read, so the quiz starts empty: %1</source>
-        <translation>Не удалось прочитать файл прогресса, поэтому тест начинается с нуля: %1</translation>
-    </message>
-    <message>
-        <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
-        <translation>%1 — оба запуска рядом во вкладке «Оба запуска»; их показатели в Графики → Сравнить запуски.</translation>
-    </message>
-    <message>
-        <source>Open PyTorch trace &amp;folder…</source>
-        <translation>Открыть &amp;папку трасс PyTorch…</translation>
-    </message>
-    <message>
-        <source>Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)</source>
-        <translation>Трассы (*.trace *.txt *.json *.json.gz);;Трассы ShardLab (*.trace *.txt);;Трассы профилировщика PyTorch (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;Все файлы (*)</translation>
-    </message>
-    <message>
-        <source>Open a folder of PyTorch profiler traces, one per rank</source>
-        <translation>Открыть папку трасс профилировщика PyTorch, по одной на ранг</translation>
-    </message>
-    <message numerus="yes">
-        <source>Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</source>
-        <translation>
-            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шаг по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
-            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шага по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
-            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шагов по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -1490,621 +732,6 @@
     <message>
         <source>Step %1 · optimizer step</source>
         <translation>Шаг %1 · шаг оптимизатора</translation>
-    </message>
-</context>
-<context>
-    <name>PipelineView</name>
-    <message>
-        <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
-        <translation>Диаграмма конвейера показывает конвейерные запуски. Этот запуск использует %1.</translation>
-    </message>
-    <message>
-        <source>no strategy yet</source>
-        <translation>стратегия ещё неизвестна</translation>
-    </message>
-    <message>
-        <source>Stage 00</source>
-        <translation>Стадия 00</translation>
-    </message>
-    <message>
-        <source>Stage %1</source>
-        <translation>Стадия %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n stage(s)</source>
-        <translation>
-            <numerusform>%n стадия</numerusform>
-            <numerusform>%n стадии</numerusform>
-            <numerusform>%n стадий</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n micro-batch(es)</source>
-        <translation>
-            <numerusform>%n микробатч</numerusform>
-            <numerusform>%n микробатча</numerusform>
-            <numerusform>%n микробатчей</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Step %1 · %2 · %3 · %4</source>
-        <translation>Шаг %1 · %2 · %3 · %4</translation>
-    </message>
-    <message>
-        <source>schedule as run</source>
-        <translation>расписание как выполнено</translation>
-    </message>
-    <message>
-        <source>hand-offs</source>
-        <translation>передачи</translation>
-    </message>
-    <message>
-        <source>slower ops</source>
-        <translation>более медленные операции</translation>
-    </message>
-    <message>
-        <source>waiting for cores</source>
-        <translation>ожидание ядер</translation>
-    </message>
-    <message>
-        <source>unexplained</source>
-        <translation>необъяснённое</translation>
-    </message>
-    <message>
-        <source>REPLAY (%1) · bubble in this replay %2 · theory %3</source>
-        <translation>ПОВТОР (%1) · пузырь в этом повторе %2 · теория %3</translation>
-    </message>
-    <message>
-        <source>Bubble %1 measured · theory %2</source>
-        <translation>Пузырь %1 измерен · теория %2</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <source>other %1</source>
-        <translation>прочее %1</translation>
-    </message>
-    <message>
-        <source>%1 · difference %2 = %3</source>
-        <translation>%1 · разница %2 = %3</translation>
-    </message>
-    <message>
-        <source>Bubble: the recorded pipeline idle over the steady steps&apos; stage time, %1 (theory %2). Its parts come from replays of the trace once a step has completed.</source>
-        <translation>Пузырь: записанный простой конвейера относительно времени стадий на установившихся шагах, %1 (теория %2). Его части дают повторы трассы, когда завершится хотя бы один шаг.</translation>
-    </message>
-    <message>
-        <source>Bubble (recorded pipeline idle over the steady steps&apos; stage time): measured %1, theory %2 ((p−1)/(V·m+p−1)).</source>
-        <translation>Пузырь (записанный простой конвейера относительно времени стадий на установившихся шагах): измерено %1, теория %2 ((p−1)/(V·m+p−1)).</translation>
-    </message>
-    <message>
-        <source>Difference %1 points, each part a replay of this trace:</source>
-        <translation>Разница %1 пункта, каждая часть — повтор этой трассы:</translation>
-    </message>
-    <message>
-        <source>  schedule as run %1: the schedule-alone replay (%2) minus the theory; the formula leaves out the optimizer step, which counts as stage time, and unequal stages</source>
-        <translation>  расписание как выполнено %1: повтор «только расписание» (%2) минус теория; формула не учитывает шаг оптимизатора, который считается временем стадии, и неравные стадии</translation>
-    </message>
-    <message>
-        <source>  hand-offs %1: every message at its measured duration</source>
-        <translation>  передачи %1: каждое сообщение с его измеренной длительностью</translation>
-    </message>
-    <message>
-        <source>  slower ops %1: every op at its own CPU time, not its fastest</source>
-        <translation>  более медленные операции %1: каждая операция со своим временем CPU, а не с самым быстрым</translation>
-    </message>
-    <message>
-        <source>  slower ops %1: every op at its own wall time (no CPU times recorded, so core waits are in it)</source>
-        <translation>  более медленные операции %1: каждая операция со своим реальным временем (время CPU не записано, поэтому ожидание ядер входит сюда)</translation>
-    </message>
-    <message>
-        <source>  waiting for cores %1: every op at its wall time</source>
-        <translation>  ожидание ядер %1: каждая операция со своим реальным временем</translation>
-    </message>
-    <message>
-        <source>  unexplained %1: what the last replay misses (±%2 expected)</source>
-        <translation>  необъяснённое %1: то, чего не воспроизводит последний повтор (ожидается ±%2)</translation>
-    </message>
-    <message>
-        <source>; the replay misses more than that here: read the parts as rough</source>
-        <translation>; здесь повтор упускает больше: считайте части приблизительными</translation>
-    </message>
-    <message>
-        <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
-        <translation>Другая величина: %1 времени стадий не ушло на вычисления в самом быстром темпе операций = пузырь %2 + операции медленнее своего самого быстрого времени %3 + время без записей %4.</translation>
-    </message>
-    <message>
-        <source>recorded idle (hatched)</source>
-        <translation>записанный простой (штриховка)</translation>
-    </message>
-    <message>
-        <source>waiting for a CPU core (dotted)</source>
-        <translation>ожидание ядра CPU (точки)</translation>
-    </message>
-    <message>
-        <source>Step %1 lasted %2</source>
-        <translation>Шаг %1 длился %2</translation>
-    </message>
-    <message>
-        <source>%1 · difference %2 (its parts: hover)</source>
-        <translation>%1 · разница %2 (части — во всплывающей подсказке)</translation>
-    </message>
-</context>
-<context>
-    <name>PlaybackBar</name>
-    <message>
-        <source>Start (Home)</source>
-        <translation>В начало (Home)</translation>
-    </message>
-    <message>
-        <source>Previous event (Left)</source>
-        <translation>Предыдущее событие (Влево)</translation>
-    </message>
-    <message>
-        <source>Play / pause (Space)</source>
-        <translation>Пуск / пауза (Пробел)</translation>
-    </message>
-    <message>
-        <source>Next event (Right)</source>
-        <translation>Следующее событие (Вправо)</translation>
-    </message>
-    <message>
-        <source>Next collective</source>
-        <translation>След. коллективная</translation>
-    </message>
-    <message>
-        <source>Next collective (Ctrl+Right)</source>
-        <translation>Следующая коллективная операция (Ctrl+Вправо)</translation>
-    </message>
-    <message>
-        <source>Next phase</source>
-        <translation>След. фаза</translation>
-    </message>
-    <message>
-        <source>End (End)</source>
-        <translation>В конец (End)</translation>
-    </message>
-    <message>
-        <source>Scrub over the recorded time</source>
-        <translation>Перемещение по записанному времени</translation>
-    </message>
-    <message>
-        <source>Slower (−)</source>
-        <translation>Медленнее (−)</translation>
-    </message>
-    <message>
-        <source>Slow-down: screen time per recorded time</source>
-        <translation>Замедление: экранное время на записанное время</translation>
-    </message>
-    <message>
-        <source>Faster (+)</source>
-        <translation>Быстрее (+)</translation>
-    </message>
-    <message>
-        <source>Follow live</source>
-        <translation>Следить за запуском</translation>
-    </message>
-    <message>
-        <source>While a job runs, keep the playhead on the newest event</source>
-        <translation>Пока задача выполняется, держать курсор на самом новом событии</translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>×%1 slower</source>
-        <translation>замедление ×%1</translation>
-    </message>
-    <message>
-        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
-        <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, затем следующий шаг (Shift+Вправо)</translation>
-    </message>
-    <message>
-        <source>Play / pause</source>
-        <translation>Пуск / пауза</translation>
-    </message>
-    <message>
-        <source>Next event</source>
-        <translation>Следующее событие</translation>
-    </message>
-    <message>
-        <source>Previous event</source>
-        <translation>Предыдущее событие</translation>
-    </message>
-    <message>
-        <source>Previous collective</source>
-        <translation>Предыдущая коллективная операция</translation>
-    </message>
-    <message>
-        <source>Previous phase</source>
-        <translation>Предыдущая фаза</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>В начало</translation>
-    </message>
-    <message>
-        <source>End</source>
-        <translation>В конец</translation>
-    </message>
-    <message>
-        <source>Faster</source>
-        <translation>Быстрее</translation>
-    </message>
-    <message>
-        <source>Slower</source>
-        <translation>Медленнее</translation>
-    </message>
-</context>
-<context>
-    <name>PlotsView</name>
-    <message>
-        <source>Rank:</source>
-        <translation>Ранг:</translation>
-    </message>
-    <message>
-        <source>Memory over time</source>
-        <translation>Память во времени</translation>
-    </message>
-    <message>
-        <source>Loss per step</source>
-        <translation>Потери по шагам</translation>
-    </message>
-    <message>
-        <source>Bytes per step</source>
-        <translation>Байты за шаг</translation>
-    </message>
-    <message>
-        <source>Compare runs</source>
-        <translation>Сравнить запуски</translation>
-    </message>
-    <message>
-        <source>time since start (ms)</source>
-        <translation>время от начала (мс)</translation>
-    </message>
-    <message>
-        <source>held (MiB), stacked by category</source>
-        <translation>занято (МиБ), по категориям</translation>
-    </message>
-    <message>
-        <source>loss (this run)</source>
-        <translation>потери (этот запуск)</translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation>шаг</translation>
-    </message>
-    <message>
-        <source>mean loss per token</source>
-        <translation>средние потери на токен</translation>
-    </message>
-    <message>
-        <source>step (rank 0)</source>
-        <translation>шаг (ранг 0)</translation>
-    </message>
-    <message>
-        <source>collective buffer bytes (KiB)</source>
-        <translation>байты буферов коллективных операций (КиБ)</translation>
-    </message>
-    <message>
-        <source>rank</source>
-        <translation>ранг</translation>
-    </message>
-    <message>
-        <source>Step time (steady steps, slowest rank)</source>
-        <translation>Время шага (установившиеся шаги, самый медленный ранг)</translation>
-    </message>
-    <message>
-        <source>Step time, schedule alone (replay, communication free)</source>
-        <translation>Время шага, только расписание (воспроизведение, обмен бесплатный)</translation>
-    </message>
-    <message>
-        <source>Exposed communication (whole run, per rank)</source>
-        <translation>Неперекрытый обмен (весь запуск, на ранг)</translation>
-    </message>
-    <message>
-        <source>Bubble, measured (share of stage time idle)</source>
-        <translation>Пузырь, измерено (доля простоя стадий)</translation>
-    </message>
-    <message>
-        <source>Bubble, schedule alone (replay)</source>
-        <translation>Пузырь, только расписание (воспроизведение)</translation>
-    </message>
-    <message>
-        <source>Peak memory (highest rank)</source>
-        <translation>Пиковая память (ранг с наибольшим пиком)</translation>
-    </message>
-    <message>
-        <source>%1 — out of memory</source>
-        <translation>%1 — нехватка памяти</translation>
-    </message>
-    <message>
-        <source>Persistent memory (end of the last step)</source>
-        <translation>Постоянная память (конец последнего шага)</translation>
-    </message>
-    <message>
-        <source>Memory budget per rank</source>
-        <translation>Бюджет памяти на ранг</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>нет</translation>
-    </message>
-    <message>
-        <source>%1: persistent</source>
-        <translation>%1: постоянная</translation>
-    </message>
-    <message>
-        <source>%1: peak</source>
-        <translation>%1: пик</translation>
-    </message>
-    <message>
-        <source>memory budget %1</source>
-        <translation>бюджет памяти %1</translation>
-    </message>
-    <message>
-        <source>held (MiB)</source>
-        <translation>занято (МиБ)</translation>
-    </message>
-    <message>
-        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation>Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).</translation>
-    </message>
-    <message>
-        <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
-        <translation>Сравнения нет: запустите урок-сравнение или выберите Файл → Сравнить с трассой…</translation>
-    </message>
-    <message>
-        <source>%1: needed, refused (out of memory)</source>
-        <translation>%1: требовалось, отказано (нехватка памяти)</translation>
-    </message>
-    <message>
-        <source>Needed, refused (out of memory)</source>
-        <translation>Требовалось, отказано (нехватка памяти)</translation>
-    </message>
-    <message>
-        <source>%1 (%2 more)</source>
-        <translation>%1 (ещё %2)</translation>
-    </message>
-</context>
-<context>
-    <name>QuizController</name>
-    <message>
-        <source>no assets folder was found, so the quiz has no sentences</source>
-        <translation>папка ресурсов не найдена, поэтому у теста нет фраз</translation>
-    </message>
-</context>
-<context>
-    <name>QuizOverlay</name>
-    <message>
-        <source>Quiz</source>
-        <translation>Тест</translation>
-    </message>
-    <message>
-        <source>Hide (F9)</source>
-        <translation>Скрыть (F9)</translation>
-    </message>
-    <message>
-        <source>Hide the quiz; F9 shows it again.</source>
-        <translation>Скрыть тест; F9 покажет его снова.</translation>
-    </message>
-</context>
-<context>
-    <name>QuizPanel</name>
-    <message>
-        <source>Not a value of this kind (%1).</source>
-        <translation>Это не значение нужного вида (%1).</translation>
-    </message>
-    <message>
-        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
-        <translation>Сохранено: %1. Прогноз сравнивается с измерением, как только есть запуск.</translation>
-    </message>
-    <message>
-        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
-        <translation>Сначала сделайте прогноз: %1 Запуск начнётся, когда вы сохраните прогноз (или запустите без него).</translation>
-    </message>
-    <message>
-        <source>At t = %1 ms:</source>
-        <translation>При t = %1 мс:</translation>
-    </message>
-    <message>
-        <source>No questions yet: run a lesson or open a trace.</source>
-        <translation>Вопросов пока нет: запустите урок или откройте трассу.</translation>
-    </message>
-    <message>
-        <source>About your run</source>
-        <translation>О вашем запуске</translation>
-    </message>
-    <message>
-        <source>Lesson question</source>
-        <translation>Вопрос урока</translation>
-    </message>
-    <message>
-        <source>Right.</source>
-        <translation>Верно.</translation>
-    </message>
-    <message>
-        <source>Not quite. The answer: %1</source>
-        <translation>Не совсем. Ответ: %1</translation>
-    </message>
-    <message>
-        <source>This run does not show this moment.</source>
-        <translation>Этот запуск не показывает этот момент.</translation>
-    </message>
-    <message>
-        <source>This run does not show it; running the lesson %1…</source>
-        <translation>Этот запуск этого не показывает; запускаю урок %1…</translation>
-    </message>
-    <message>
-        <source>Questions</source>
-        <translation>Вопросы</translation>
-    </message>
-    <message>
-        <source>Review</source>
-        <translation>Повторение</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>Сохранить</translation>
-    </message>
-    <message>
-        <source>Run without predicting</source>
-        <translation>Запустить без прогноза</translation>
-    </message>
-    <message>
-        <source>Predict before you run:</source>
-        <translation>Предскажите до запуска:</translation>
-    </message>
-    <message>
-        <source>Check</source>
-        <translation>Проверить</translation>
-    </message>
-    <message>
-        <source>Show me</source>
-        <translation>Показать</translation>
-    </message>
-    <message>
-        <source>◀ Previous</source>
-        <translation>◀ Назад</translation>
-    </message>
-    <message>
-        <source>Next ▶</source>
-        <translation>Далее ▶</translation>
-    </message>
-    <message>
-        <source>Show me the moment</source>
-        <translation>Показать этот момент</translation>
-    </message>
-</context>
-<context>
-    <name>QuizPlace</name>
-    <message>
-        <source>Quiz overlay (presentation)</source>
-        <translation>Тест поверх видов (презентация)</translation>
-    </message>
-</context>
-<context>
-    <name>RankView</name>
-    <message>
-        <source>No run yet. Pick a lesson or run an experiment.</source>
-        <translation>Запусков ещё нет. Выберите урок или запустите эксперимент.</translation>
-    </message>
-    <message>
-        <source>idle: %1</source>
-        <translation>простой: %1</translation>
-    </message>
-    <message>
-        <source>OUT OF MEMORY</source>
-        <translation>НЕХВАТКА ПАМЯТИ</translation>
-    </message>
-    <message>
-        <source>FAILED</source>
-        <translation>СБОЙ</translation>
-    </message>
-    <message>
-        <source>no work at this instant</source>
-        <translation>в этот момент работы нет</translation>
-    </message>
-    <message>
-        <source>%1 held · peak %2</source>
-        <translation>занято %1 · пик %2</translation>
-    </message>
-    <message>
-        <source> · budget %1</source>
-        <translation> · бюджет %1</translation>
-    </message>
-    <message>
-        <source>Out of memory: %1 needed %2 more while holding %3; budget %4.</source>
-        <translation>Нехватка памяти: %1 требовалось ещё %2 при %3 занятых; бюджет %4.</translation>
-    </message>
-    <message>
-        <source> of %1</source>
-        <translation> из %1</translation>
-    </message>
-    <message>
-        <source>last recorded: %1</source>
-        <translation>последнее записанное: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>HYBRID_SHARD: each shard group of %n rank(s) splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</source>
-        <translation>
-            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n ранга делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
-            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n рангов делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
-            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n рангов делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>group %1 · slice %2</source>
-        <translation>группа %1 · часть %2</translation>
-    </message>
-    <message>
-        <source>shard group %1: ranks %2–%3</source>
-        <translation>группа шардирования %1: ранги %2–%3</translation>
-    </message>
-    <message>
-        <source>slice %1</source>
-        <translation>часть %1</translation>
-    </message>
-    <message>
-        <source>MISSING: %1</source>
-        <translation>ОТСУТСТВУЕТ: %1</translation>
-    </message>
-    <message>
-        <source>FAILED: %1</source>
-        <translation>СБОЙ: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Rank %1 %2; rank(s) %3 wait for it.</source>
-        <translation>
-            <numerusform>Ранг %1 %2; ранг %3 ждёт его.</numerusform>
-            <numerusform>Ранг %1 %2; ранги %3 ждут его.</numerusform>
-            <numerusform>Ранг %1 %2; ранги %3 ждут его.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Rank %1 failed: %2.</source>
-        <translation>Ранг %1 завершился с ошибкой: %2.</translation>
-    </message>
-    <message>
-        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
-        <translation>Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).</translation>
-    </message>
-    <message>
-        <source>Rank %1</source>
-        <translation>Ранг %1</translation>
-    </message>
-    <message>
-        <source>%1 held</source>
-        <translation>занято %1</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewView</name>
-    <message>
-        <source>Your answer:</source>
-        <translation>Ваш ответ:</translation>
-    </message>
-    <message>
-        <source>Right answer:</source>
-        <translation>Правильный ответ:</translation>
-    </message>
-    <message>
-        <source>No mistakes to review.</source>
-        <translation>Ошибок для повторения нет.</translation>
-    </message>
-    <message>
-        <source>Right at the first try.</source>
-        <translation>Верно с первой попытки.</translation>
-    </message>
-    <message>
-        <source>Wrong at the first try.</source>
-        <translation>Неверно с первой попытки.</translation>
-    </message>
-    <message>
-        <source>No answers yet in this quiz.</source>
-        <translation>В этом тесте ещё нет ответов.</translation>
     </message>
 </context>
 <context>
@@ -2274,183 +901,6 @@
     </message>
 </context>
 <context>
-    <name>StartPage</name>
-    <message>
-        <source>No lessons were found: %1</source>
-        <translation>Уроки не найдены: %1</translation>
-    </message>
-    <message>
-        <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
-        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Запустите небольшую реальную задачу обучения на нескольких рангах и посмотрите, что на самом деле произошло: каждый блок, шард и число на экране взяты из записанной трассы.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
-        <translation>&lt;h3&gt;Уроки&lt;/h3&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;On your own&lt;/h3&gt;</source>
-        <translation>&lt;h3&gt;Самостоятельно&lt;/h3&gt;</translation>
-    </message>
-    <message>
-        <source>Free experiment</source>
-        <translation>Свободный эксперимент</translation>
-    </message>
-    <message>
-        <source>Choose the strategy, ranks, model size and schedule yourself.</source>
-        <translation>Сами выберите стратегию, число рангов, размер модели и расписание.</translation>
-    </message>
-    <message>
-        <source>Open a trace</source>
-        <translation>Открыть трассу</translation>
-    </message>
-    <message>
-        <source>Replay a trace recorded earlier by shardlab-run --trace.</source>
-        <translation>Воспроизвести трассу, записанную ранее через shardlab-run --trace.</translation>
-    </message>
-    <message>
-        <source>Run this lesson</source>
-        <translation>Запустить урок</translation>
-    </message>
-    <message>
-        <source>Show the answer</source>
-        <translation>Показать ответ</translation>
-    </message>
-    <message>
-        <source>%1 — complete: you answered all its questions.</source>
-        <translation>%1 — пройден: вы ответили на все его вопросы.</translation>
-    </message>
-</context>
-<context>
-    <name>SummaryView</name>
-    <message>
-        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Запусков ещё нет.&lt;/p&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Потери %1 → %2&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>rank</source>
-        <translation>ранг</translation>
-    </message>
-    <message>
-        <source>persistent</source>
-        <translation>постоянная</translation>
-    </message>
-    <message>
-        <source>peak</source>
-        <translation>пик</translation>
-    </message>
-    <message>
-        <source>compute</source>
-        <translation>вычисления</translation>
-    </message>
-    <message>
-        <source>comm</source>
-        <translation>обмен</translation>
-    </message>
-    <message>
-        <source>exposed comm</source>
-        <translation>неперекрытый обмен</translation>
-    </message>
-    <message>
-        <source>idle</source>
-        <translation>простой</translation>
-    </message>
-    <message>
-        <source>collective</source>
-        <translation>коллективная операция</translation>
-    </message>
-    <message>
-        <source>calls per rank</source>
-        <translation>вызовов на ранг</translation>
-    </message>
-    <message>
-        <source>buffer bytes</source>
-        <translation>байты буферов</translation>
-    </message>
-    <message>
-        <source>time</source>
-        <translation>время</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Нехватка памяти на ранге %1&lt;/b&gt;: %2 требовалось ещё %3 при %4 занятых; бюджет %5.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Ранг %1 завершился с ошибкой&lt;/b&gt;: %2&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>%1 modelled</source>
-        <translation>%1 по модели</translation>
-    </message>
-    <message>
-        <source>%1 modelled · %2 measured</source>
-        <translation>%1 по модели · %2 измерено</translation>
-    </message>
-    <message>
-        <source>sent</source>
-        <translation>отправлено</translation>
-    </message>
-    <message>
-        <source>on the wire</source>
-        <translation>по сети</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;i&gt;По модели&lt;/i&gt;: сколько отправил бы кольцевой алгоритм для каждого записанного вызова. &lt;i&gt;Измерено&lt;/i&gt;: сколько ранг реально отправил по подсчёту мониторинга Open MPI, какой бы алгоритм ни был выбран; недоступно на рангах NCCL, для сообщений «точка — точка» в Open MPI 4.1 и с `--no-wire-monitoring`.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Пузырь конвейера (%1; p — число стадий: %2, m — число микробатчей: %3, V — число частей модели на ранг: %4): измеренный %5%, теоретический %6%&lt;/p&gt;</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</source>
-        <translation>
-            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
-            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>TimelineView</name>
-    <message>
-        <source>CPU rank 00</source>
-        <translation>CPU-ранг 00</translation>
-    </message>
-    <message>
-        <source>The timeline fills in as the job runs.</source>
-        <translation>Временная шкала заполняется по ходу задачи.</translation>
-    </message>
-    <message>
-        <source>CPU rank %1</source>
-        <translation>CPU-ранг %1</translation>
-    </message>
-    <message>
-        <source>GPU rank %1</source>
-        <translation>GPU-ранг %1</translation>
-    </message>
-    <message>
-        <source>OOM</source>
-        <translation>OOM</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>сбой</translation>
-    </message>
-</context>
-<context>
     <name>TraceModel</name>
     <message>
         <source>Cannot open %1: the file does not exist or is not readable.</source>
@@ -2459,114 +909,6 @@
     <message>
         <source>%1, line %2: %3.%4</source>
         <translation>%1, строка %2: %3.%4</translation>
-    </message>
-    <message numerus="yes">
-        <source> The %n event(s) before it are shown.</source>
-        <translation>
-            <numerusform> Показано %n событие до неё.</numerusform>
-            <numerusform> Показаны %n события до неё.</numerusform>
-            <numerusform> Показаны %n событий до неё.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>stream line %1: %2</source>
-        <translation>строка потока %1: %2</translation>
-    </message>
-    <message>
-        <source>CPU rank %1</source>
-        <translation>CPU-ранг %1</translation>
-    </message>
-    <message>
-        <source>GPU rank %1</source>
-        <translation>GPU-ранг %1</translation>
-    </message>
-    <message>
-        <source>GPU rank %1 · %2</source>
-        <translation>GPU-ранг %1 · %2</translation>
-    </message>
-    <message>
-        <source>No run</source>
-        <translation>Запуска нет</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n CPU rank(s)</source>
-        <translation>
-            <numerusform>%n CPU-ранг</numerusform>
-            <numerusform>%n CPU-ранга</numerusform>
-            <numerusform>%n CPU-рангов</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rank(s), device not yet known</source>
-        <translation>
-            <numerusform>%n ранг, устройство пока неизвестно</numerusform>
-            <numerusform>%n ранга, устройство пока неизвестно</numerusform>
-            <numerusform>%n рангов, устройство пока неизвестно</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rank(s) not yet reported</source>
-        <translation>
-            <numerusform>%n ранг ещё не отчитался</numerusform>
-            <numerusform>%n ранга ещё не отчитались</numerusform>
-            <numerusform>%n рангов ещё не отчитались</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>REPLAY of this run (%1) — %2</source>
-        <translation>ВОСПРОИЗВЕДЕНИЕ этого запуска (%1) — %2</translation>
-    </message>
-    <message>
-        <source>schedule alone: communication free, each op at its fastest recorded time</source>
-        <translation>только расписание: обмены бесплатны, каждая операция — за самое короткое записанное время</translation>
-    </message>
-    <message>
-        <source>communication as fitted to this run</source>
-        <translation>обмены, подогнанные по этому запуску</translation>
-    </message>
-    <message>
-        <source>projected on %1, ops at their fastest recorded time</source>
-        <translation>прогноз для %1, операции — за самое короткое записанное время</translation>
-    </message>
-    <message>
-        <source>(Open MPI, shared memory)</source>
-        <translation>(Open MPI, общая память)</translation>
-    </message>
-    <message>
-        <source>, each on a core of its own</source>
-        <translation>, каждый на своём ядре</translation>
-    </message>
-    <message>
-        <source>, each on CPUs of its own</source>
-        <translation>, каждый на своих процессорах</translation>
-    </message>
-    <message numerus="yes">
-        <source>on %n host(s)</source>
-        <translation>
-            <numerusform>на %n хосте</numerusform>
-            <numerusform>на %n хостах</numerusform>
-            <numerusform>на %n хостах</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n GPU rank(s)</source>
-        <translation>
-            <numerusform>%n GPU-ранг</numerusform>
-            <numerusform>%n GPU-ранга</numerusform>
-            <numerusform>%n GPU-рангов</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Imported from a PyTorch profiler trace: %1</source>
-        <translation>Импортировано из трассы профилировщика PyTorch: %1</translation>
-    </message>
-    <message>
-        <source>Imported from a PyTorch profiler trace: %1, %2 backend</source>
-        <translation>Импортировано из трассы профилировщика PyTorch: %1, бэкенд %2</translation>
     </message>
 </context>
 <context>
@@ -2611,76 +953,13 @@
             <numerusform>%1: импортировано из трассы профилировщика PyTorch (%n файлов). %2</numerusform>
         </translation>
     </message>
-</context>
-<context>
-    <name>WorkspacePage</name>
-    <message>
-        <source>%v / %m steps</source>
-        <translation>%v / %m шагов</translation>
-    </message>
-    <message>
-        <source>Ranks</source>
-        <translation>Ранги</translation>
-    </message>
-    <message>
-        <source>Pipeline</source>
-        <translation>Конвейер</translation>
-    </message>
-    <message>
-        <source>Plots</source>
-        <translation>Графики</translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation>Сводка</translation>
-    </message>
-    <message>
-        <source>this run</source>
-        <translation>этот запуск</translation>
-    </message>
-    <message>
-        <source>Measured</source>
-        <translation>Измерено</translation>
-    </message>
-    <message>
-        <source>Schedule alone</source>
-        <translation>Только расписание</translation>
-    </message>
-    <message>
-        <source>Projected</source>
-        <translation>Прогноз</translation>
-    </message>
-    <message>
-        <source>What this run measured on this machine.</source>
-        <translation>То, что этот запуск измерил на этой машине.</translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
-        <translation>Воспроизведение графа зависимостей этого запуска: обмены бесплатны, каждая операция — за своё самое короткое записанное время; столько стоит одно расписание. Это расчёт по трассе, а не новый запуск.</translation>
-    </message>
-    <message>
-        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
-        <translation>Воспроизведение графа этого запуска: каждая передача оценена для %1 (docs/replay.md), каждая операция — за своё самое короткое записанное время. Это расчёт по трассе, а не новый запуск.</translation>
-    </message>
-    <message>
-        <source>Both runs</source>
-        <translation>Оба запуска</translation>
-    </message>
-    <message>
-        <source>Memory ledger</source>
-        <translation>Учёт памяти</translation>
-    </message>
-    <message>
-        <source>no run</source>
-        <translation>запуска нет</translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
-        <translation>Выполняется: %1</translation>
-    </message>
-    <message>
-        <source>An imported PyTorch trace is not replayed: it records no wait for a collective and not the time between its ops, so a replay would not be this run.</source>
-        <translation>Импортированная трасса PyTorch не воспроизводится: в ней нет ожиданий коллективных операций и нет времени между операциями, так что воспроизведение не было бы этим запуском.</translation>
+    <message numerus="yes">
+        <source>Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss (not recorded), the replay (not replayable), the Memory ledger&apos;s Ψ arithmetic (no model size). The Log lists the profiler events not mapped.</source>
+        <translation>
+            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шаг по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
+            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шага по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
+            <numerusform>Импортировано из трассы профилировщика PyTorch: %n шагов по её интервалам ProfilerStep. Её показывают Ранги, временная шкала, Графики (время шагов, память) и Сводка; память — одна сумма без категории (профилировщик не говорит, что хранит буфер). Ничего из неё нет в: Конвейер (это не конвейерное задание), потери (не записаны), воспроизведении (невозможно), Ψ-арифметике Учёта памяти (нет размера модели). Журнал перечисляет события профилировщика, которые не отображены.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2776,6 +1055,1738 @@
     <message>
         <source>shardlab: the quiz&apos;s sentences could not be loaded: %1</source>
         <translation>shardlab: не удалось загрузить фразы теста: %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::CaptionBar</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::CompareView</name>
+    <message>
+        <source>Rank cards</source>
+        <translation>Карточки рангов</translation>
+    </message>
+    <message>
+        <source>Pipeline diagram</source>
+        <translation>Диаграмма конвейера</translation>
+    </message>
+    <message>
+        <source>Timelines</source>
+        <translation>Временные шкалы</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::CompareWindow</name>
+    <message>
+        <source>ShardLab — compare two runs</source>
+        <translation>ShardLab — сравнение двух запусков</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::ExperimentPanel</name>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>без ограничения</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> с</translation>
+    </message>
+    <message>
+        <source>Seconds a collective or a message may wait before the job is declared hung and stopped (collective_timeout)</source>
+        <translation>Сколько секунд коллективная операция или сообщение может ждать, прежде чем задание будет признано зависшим и остановлено (collective_timeout)</translation>
+    </message>
+    <message>
+        <source>gather the next unit early</source>
+        <translation>собрать следующий модуль заранее</translation>
+    </message>
+    <message>
+        <source>recompute in the backward</source>
+        <translation>пересчитывать в обратном проходе</translation>
+    </message>
+    <message>
+        <source>Reduce the gradients once, at the last micro-step (PyTorch&apos;s no_sync)</source>
+        <translation>Сводить градиенты один раз, на последнем микрошаге (`no_sync` в PyTorch)</translation>
+    </message>
+    <message>
+        <source>param_dtype: the type the all-gathers carry (master shards stay fp32)</source>
+        <translation>`param_dtype`: тип, который переносят all-gather (мастер-шарды остаются в fp32)</translation>
+    </message>
+    <message>
+        <source>reduce_dtype: the type gradients are reduce-scattered in</source>
+        <translation>`reduce_dtype`: тип, в котором градиенты проходят reduce-scatter</translation>
+    </message>
+    <message>
+        <source>none, or e.g. 3MiB</source>
+        <translation>нет, или например 3MiB</translation>
+    </message>
+    <message>
+        <source>none, or e.g. dp=2,tp=2</source>
+        <translation>нет, или например dp=2,tp=2</translation>
+    </message>
+    <message>
+        <source>The ranks as a grid of dimensions dp, pp and tp, the last varying fastest; the sizes multiply to the ranks</source>
+        <translation>Ранги в виде сетки с измерениями dp, pp и tp, последнее меняется быстрее всего; произведение размеров равно числу рангов</translation>
+    </message>
+    <message>
+        <source>none: every rank on this machine</source>
+        <translation>нет: все ранги на этой машине</translation>
+    </message>
+    <message>
+        <source>An Open MPI hostfile, one machine per line (lab-pc-01 slots=4), to spread the ranks over the machines of a lab room</source>
+        <translation>Файл хостов Open MPI (`hostfile`), одна машина на строку (lab-pc-01 slots=4), чтобы распределить ранги по машинам учебного класса</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Выбрать…</translation>
+    </message>
+    <message>
+        <source>Hostfile</source>
+        <translation>Файл хостов</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Стратегия</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ранги</translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation>Сетка</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Устройство</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Слои</translation>
+    </message>
+    <message>
+        <source>Hidden size</source>
+        <translation>Скрытая размерность</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>Словарь</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Батч</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Шаги</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Зерно (seed)</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Скорость обучения</translation>
+    </message>
+    <message>
+        <source>FSDP sharding</source>
+        <translation>Шардирование FSDP</translation>
+    </message>
+    <message>
+        <source>Shard group (hybrid)</source>
+        <translation>Группа (гибрид)</translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation>Предвыборка в обратном проходе</translation>
+    </message>
+    <message>
+        <source>Forward prefetch</source>
+        <translation>Предвыборка в прямом проходе</translation>
+    </message>
+    <message>
+        <source>Gathered units at most</source>
+        <translation>Собранных модулей, макс.</translation>
+    </message>
+    <message>
+        <source>Precision (param, reduce)</source>
+        <translation>Точность (параметры, сведение)</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing</source>
+        <translation>Пересчёт активаций</translation>
+    </message>
+    <message>
+        <source>Micro-steps per step</source>
+        <translation>Микрошагов на шаг</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Расписание</translation>
+    </message>
+    <message>
+        <source>Micro-batches</source>
+        <translation>Микробатчи</translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation>Виртуальные стадии</translation>
+    </message>
+    <message>
+        <source>Memory budget</source>
+        <translation>Бюджет памяти</translation>
+    </message>
+    <message>
+        <source>Hang timeout</source>
+        <translation>Тайм-аут зависания</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Запустить</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Остановить</translation>
+    </message>
+    <message>
+        <source>Run: fix the options named below</source>
+        <translation>Запуск: сначала исправьте параметры, названные ниже</translation>
+    </message>
+    <message>
+        <source>Run this job with shardlab-run</source>
+        <translation>Запустить эту задачу через shardlab-run</translation>
+    </message>
+    <message>
+        <source>Fix the options named below first</source>
+        <translation>Сначала исправьте параметры, указанные ниже</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::GuidePanel</name>
+    <message>
+        <source>Show the answer</source>
+        <translation>Показать ответ</translation>
+    </message>
+    <message>
+        <source>Next lesson ▶</source>
+        <translation>Следующий урок ▶</translation>
+    </message>
+    <message>
+        <source>Last lesson</source>
+        <translation>Последний урок</translation>
+    </message>
+    <message>
+        <source>Available once this lesson&apos;s run is over.</source>
+        <translation>Доступно после завершения запуска этого урока.</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::JobRunner</name>
+    <message>
+        <source>The job did not stop within 3 s; killing it.</source>
+        <translation>Задача не остановилась за 3 с; она будет принудительно завершена.</translation>
+    </message>
+    <message numerus="yes">
+        <source>No rank has recorded anything for %n s; the run stops at the hang timeout of %1 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Ни один ранг ничего не записал уже %n с; запуск остановится по тайм-ауту зависания через %1 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No event from rank(s) %1 for %2 s; the run stops at the hang timeout of %3 s (Hang timeout in the Experiment form).</source>
+        <translation>
+            <numerusform>Нет событий от ранга %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+            <numerusform>Нет событий от рангов %1 уже %2 с; запуск остановится по тайм-ауту зависания через %3 с (Тайм-аут зависания в форме «Эксперимент»).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The options break a rule, so nothing was run:
+%1</source>
+        <translation>Параметры нарушают правило, поэтому ничего не запущено:
+%1</translation>
+    </message>
+    <message>
+        <source>The job&apos;s spec file could not be written (%1).</source>
+        <translation>Не удалось записать файл спецификации задачи (%1).</translation>
+    </message>
+    <message>
+        <source>The launcher shardlab-run was not found (looked for %1). Build it with &apos;cmake --build build --target shardlab-run&apos;, or set SHARDLAB_RUN to its path.</source>
+        <translation>Программа запуска shardlab-run не найдена (искали: %1). Соберите её командой «cmake --build build --target shardlab-run» или укажите путь в SHARDLAB_RUN.</translation>
+    </message>
+    <message>
+        <source>Stopping the job…
+</source>
+        <translation>Остановка задачи…
+</translation>
+    </message>
+    <message>
+        <source>shardlab-run could not be started (%1): %2</source>
+        <translation>Не удалось запустить shardlab-run (%1): %2</translation>
+    </message>
+    <message>
+        <source>You stopped the job. The events recorded until then are shown.</source>
+        <translation>Вы остановили задачу. Показаны события, записанные до этого момента.</translation>
+    </message>
+    <message>
+        <source>shardlab-run crashed. What it wrote before is shown.
+%1</source>
+        <translation>shardlab-run аварийно завершился. Показано то, что он успел записать.
+%1</translation>
+    </message>
+    <message>
+        <source>The job finished.</source>
+        <translation>Задача завершена.</translation>
+    </message>
+    <message>
+        <source>The launcher refused the options:
+%1</source>
+        <translation>Программа запуска отклонила параметры:
+%1</translation>
+    </message>
+    <message>
+        <source>Out of memory on rank %1: it needed %2 more for %3%4 while holding %5, but the budget is %6. This is the lesson: the model state did not fit on one rank.</source>
+        <translation>Нехватка памяти на ранге %1: ему нужно было ещё %2 для %3%4 при %5 занятых, а бюджет — %6. В этом и урок: состояние модели не поместилось на одном ранге.</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> из %1</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2
+</source>
+        <translation>Ранг %1: %2
+</translation>
+    </message>
+    <message>
+        <source>A rank failed; the trace up to the failure is shown.
+%1%2</source>
+        <translation>Один из рангов завершился с ошибкой; показана трасса до сбоя.
+%1%2</translation>
+    </message>
+    <message>
+        <source>shardlab-run was interrupted. The events recorded until then are shown.</source>
+        <translation>shardlab-run был прерван. Показаны события, записанные до этого момента.</translation>
+    </message>
+    <message>
+        <source>mpirun or the worker is missing:
+%1</source>
+        <translation>Нет mpirun или worker:
+%1</translation>
+    </message>
+    <message>
+        <source>An output of the run could not be written whole (is the disk full?); the events received are shown:
+%1</source>
+        <translation>Один из выходных файлов запуска не удалось записать целиком (диск заполнен?); показаны полученные события:
+%1</translation>
+    </message>
+    <message>
+        <source>shardlab-run exited with code %1.
+%2</source>
+        <translation>shardlab-run завершился с кодом %1.
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LabPanel</name>
+    <message>
+        <source>Results</source>
+        <translation>Результаты</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>выполнен</translation>
+    </message>
+    <message>
+        <source>not run to its end</source>
+        <translation>не доведён до конца</translation>
+    </message>
+    <message>
+        <source>no answers</source>
+        <translation>нет ответов</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n answer(s) right</source>
+        <translation>
+            <numerusform>%1 из %n ответа верно</numerusform>
+            <numerusform>%1 из %n ответов верно</numerusform>
+            <numerusform>%1 из %n ответов верно</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run this step</source>
+        <translation>Запустить этот шаг</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>Следующий шаг</translation>
+    </message>
+    <message>
+        <source>Notes for this step</source>
+        <translation>Заметки к этому шагу</translation>
+    </message>
+    <message>
+        <source>No lab open. File → Open lab… loads one.</source>
+        <translation>Практикум не открыт. Файл → Открыть практикум… загружает его.</translation>
+    </message>
+    <message>
+        <source>%1. %2 ✓ done</source>
+        <translation>%1. %2 ✓ выполнен</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab complete: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Практикум пройден: выполнено %1 из %n шага</numerusform>
+            <numerusform>Практикум пройден: выполнено %1 из %n шагов</numerusform>
+            <numerusform>Практикум пройден: выполнено %1 из %n шагов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lab finished: %1 of %n step(s) done</source>
+        <translation>
+            <numerusform>Практикум завершён: выполнено %1 из %n шага</numerusform>
+            <numerusform>Практикум завершён: выполнено %1 из %n шагов</numerusform>
+            <numerusform>Практикум завершён: выполнено %1 из %n шагов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · %n done</source>
+        <translation>
+            <numerusform>Шаг %1 из %2 · %n шаг выполнен</numerusform>
+            <numerusform>Шаг %1 из %2 · %n шага выполнено</numerusform>
+            <numerusform>Шаг %1 из %2 · %n шагов выполнено</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This step has no notes: follow the lesson&apos;s guide and its questions.</source>
+        <translation>У этого шага нет заметок: следуйте руководству урока и его вопросам.</translation>
+    </message>
+    <message>
+        <source>Finish lab</source>
+        <translation>Завершить практикум</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LearnerMenu</name>
+    <message>
+        <source>L&amp;earner</source>
+        <translation>&amp;Учащийся</translation>
+    </message>
+    <message>
+        <source>&amp;Switch learner…</source>
+        <translation>&amp;Сменить учащегося…</translation>
+    </message>
+    <message>
+        <source>&amp;Reset my progress…</source>
+        <translation>С&amp;бросить мой прогресс…</translation>
+    </message>
+    <message>
+        <source>Answers are now recorded for %1.</source>
+        <translation>Теперь ответы записываются для учащегося: %1.</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(без имени)</translation>
+    </message>
+    <message>
+        <source>Your progress was reset.</source>
+        <translation>Ваш прогресс сброшен.</translation>
+    </message>
+    <message>
+        <source>Learner: %1</source>
+        <translation>Учащийся: %1</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LedgerView</name>
+    <message>
+        <source>Run</source>
+        <translation>Запуск</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Ранг</translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation>запуск A</translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation>запуск B</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Запусков ещё нет.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Imported from a PyTorch profiler trace: the profiler records how much each rank had allocated, not what for, nor the model&apos;s size, so there is no Ψ arithmetic here: only the rank&apos;s total, at the end of its last step and at its peak.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Импортировано из трассы профилировщика PyTorch: профилировщик записывает, сколько памяти выделил каждый ранг, но не для чего, и не размер модели, поэтому Ψ-арифметики здесь нет: только общий объём ранга в конце последнего шага и на пике.&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 parameters · D = %3 · %n rank(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n ранг&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n ранга&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; · Ψ = %2 параметров · D = %3 · %n рангов&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The Ψ arithmetic is data parallelism&apos;s (DDP, FSDP): here only what the rank measured is shown.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Арифметика в Ψ относится к параллелизму по данным (DDP, FSDP): здесь показано только то, что измерил ранг.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> из %1</translation>
+    </message>
+    <message>
+        <source>The run ended out of memory before its first step</source>
+        <translation>Запуск остановлен нехваткой памяти до первого шага</translation>
+    </message>
+    <message>
+        <source>The run ended out of memory in step %1</source>
+        <translation>Запуск остановлен нехваткой памяти на шаге %1</translation>
+    </message>
+    <message>
+        <source>rank %1 needed %2 more for %3 while holding %4; the budget is %5. Below: what %6 held then.</source>
+        <translation>рангу %1 требовалось ещё %2 (%3) при %4 занятых; бюджет %5. Ниже: что тогда занимал %6.</translation>
+    </message>
+    <message>
+        <source>part</source>
+        <translation>часть памяти</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>измерено</translation>
+    </message>
+    <message>
+        <source>Ψ arithmetic</source>
+        <translation>арифметика в Ψ</translation>
+    </message>
+    <message>
+        <source>the difference</source>
+        <translation>разница</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;peak&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;пик&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;when the run stopped&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;в момент остановки&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;at the end of a step&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;в конце шага&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation>постоянная</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ShardLab trains in fp32 and its parameters are the master copy, so the textbook&apos;s 16Ψ at mixed precision (2Ψ bf16 parameters + 2Ψ bf16 gradients + 12Ψ fp32 master, momentum and variance) is here 4Ψ parameters + 4Ψ gradients + 8Ψ AdamW moments: the same total. A part is divided by D where the run keeps only its own slice of it between steps: the optimizer state under ZeRO-1; the parameters, the gradients and the optimizer state under SHARD_GRAD_OP, FULL_SHARD and HYBRID_SHARD; nothing under DDP and NO_SHARD (docs/sharding.md).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ShardLab обучает в fp32, и его параметры сами являются мастер-копией, поэтому 16Ψ из учебника при смешанной точности (2Ψ параметров bf16 + 2Ψ градиентов bf16 + 12Ψ fp32: мастер-копия, момент и дисперсия) здесь — это 4Ψ параметров + 4Ψ градиентов + 8Ψ моментов AdamW: та же сумма. Часть делится на D там, где запуск хранит между шагами только свою долю: состояние оптимизатора при ZeRO-1; параметры, градиенты и состояние оптимизатора при SHARD_GRAD_OP, FULL_SHARD и HYBRID_SHARD; ничего при DDP и NO_SHARD (docs/sharding.md).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SHARD_GRAD_OP is only close to ZeRO-2: ZeRO-2 keeps the parameters replicated (4Ψ + 12Ψ/D), SHARD_GRAD_OP also shards them between steps (16Ψ/D), and this ledger counts them so.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;SHARD_GRAD_OP лишь близок к ZeRO-2: ZeRO-2 хранит параметры реплицированными (4Ψ + 12Ψ/D), SHARD_GRAD_OP шардирует между шагами и их (16Ψ/D), и этот учёт считает их так.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LessonCheckBar</name>
+    <message>
+        <source>Less</source>
+        <translation>Скрыть</translation>
+    </message>
+    <message>
+        <source>Why?</source>
+        <translation>Почему?</translation>
+    </message>
+    <message>
+        <source>Show the schedule-alone replay</source>
+        <translation>Показать повтор «только расписание»</translation>
+    </message>
+    <message>
+        <source>Show the projected replay</source>
+        <translation>Показать прогнозный повтор</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::LogPane</name>
+    <message>
+        <source>The command line of the job appears here</source>
+        <translation>Здесь появится командная строка задачи</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Копировать</translation>
+    </message>
+    <message>
+        <source>Copy the command line to run the same job in a terminal</source>
+        <translation>Скопировать командную строку, чтобы запустить ту же задачу в терминале</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::MainWindow</name>
+    <message>
+        <source>ShardLab</source>
+        <translation>ShardLab</translation>
+    </message>
+    <message>
+        <source>Your progress file could not be read, so the quiz starts empty: %1</source>
+        <translation>Не удалось прочитать файл прогресса, поэтому тест начинается с нуля: %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <source>&amp;Start page</source>
+        <translation>&amp;Начальная страница</translation>
+    </message>
+    <message>
+        <source>&amp;Open trace…</source>
+        <translation>&amp;Открыть трассу…</translation>
+    </message>
+    <message>
+        <source>Open PyTorch trace &amp;folder…</source>
+        <translation>Открыть &amp;папку трасс PyTorch…</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with trace…</source>
+        <translation>&amp;Сравнить с трассой…</translation>
+    </message>
+    <message>
+        <source>Compare with trace</source>
+        <translation>Сравнить с трассой</translation>
+    </message>
+    <message>
+        <source>Open &amp;lab…</source>
+        <translation>Открыть &amp;практикум…</translation>
+    </message>
+    <message>
+        <source>Open lab</source>
+        <translation>Открыть практикум</translation>
+    </message>
+    <message>
+        <source>ShardLab labs (*.json);;All files (*)</source>
+        <translation>Практикумы ShardLab (*.json);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chrome trace…</source>
+        <translation>Экспорт трассы &amp;Chrome…</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace</source>
+        <translation>Экспорт трассы Chrome</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export &amp;PNG of the view…</source>
+        <translation>Экспорт &amp;PNG текущего вида…</translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation>Экспорт PNG</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>В&amp;ыход</translation>
+    </message>
+    <message>
+        <source>&amp;Playback</source>
+        <translation>&amp;Воспроизведение</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>В&amp;ид</translation>
+    </message>
+    <message>
+        <source>Language changed. The experiment panel, the playback bar and the log show the new language after a restart.</source>
+        <translation>Язык изменён. Панель эксперимента, панель воспроизведения и журнал переключатся на новый язык после перезапуска.</translation>
+    </message>
+    <message>
+        <source>Open trace</source>
+        <translation>Открыть трассу</translation>
+    </message>
+    <message>
+        <source>Traces (*.trace *.txt *.json *.json.gz);;ShardLab traces (*.trace *.txt);;PyTorch profiler traces (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;All files (*)</source>
+        <translation>Трассы (*.trace *.txt *.json *.json.gz);;Трассы ShardLab (*.trace *.txt);;Трассы профилировщика PyTorch (*.pt.trace.json *.pt.trace.json.gz *.json *.json.gz);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Open a folder of PyTorch profiler traces, one per rank</source>
+        <translation>Открыть папку трасс профилировщика PyTorch, по одной на ранг</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>Эксперимент</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Журнал</translation>
+    </message>
+    <message>
+        <source>Quiz</source>
+        <translation>Тест</translation>
+    </message>
+    <message>
+        <source>Guide</source>
+        <translation>Руководство</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>Практикум</translation>
+    </message>
+    <message>
+        <source>ShardLab — %1</source>
+        <translation>ShardLab — %1</translation>
+    </message>
+    <message>
+        <source>There is no lesson &apos;%1&apos;.</source>
+        <translation>Урока «%1» нет.</translation>
+    </message>
+    <message>
+        <source>run A</source>
+        <translation>запуск A</translation>
+    </message>
+    <message>
+        <source>run B</source>
+        <translation>запуск B</translation>
+    </message>
+    <message>
+        <source>%1 — both runs side by side in &quot;Both runs&quot;; their figures in Plots → Compare runs.</source>
+        <translation>%1 — оба запуска рядом во вкладке «Оба запуска»; их показатели в Графики → Сравнить запуски.</translation>
+    </message>
+    <message>
+        <source>Chrome trace written to %1</source>
+        <translation>Трасса Chrome записана в %1</translation>
+    </message>
+    <message>
+        <source>Picture of the window saved to %1</source>
+        <translation>Снимок окна сохранён в %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>Не удалось записать %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>This lab has %n error(s); see the log.</source>
+        <translation>
+            <numerusform>В практикуме %n ошибка; см. журнал.</numerusform>
+            <numerusform>В практикуме %n ошибки; см. журнал.</numerusform>
+            <numerusform>В практикуме %n ошибок; см. журнал.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::PipelineView</name>
+    <message>
+        <source>The pipeline diagram shows pipeline runs. This run uses %1.</source>
+        <translation>Диаграмма конвейера показывает конвейерные запуски. Этот запуск использует %1.</translation>
+    </message>
+    <message>
+        <source>no strategy yet</source>
+        <translation>стратегия ещё неизвестна</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 · %3 · %4</source>
+        <translation>Шаг %1 · %2 · %3 · %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage(s)</source>
+        <translation>
+            <numerusform>%n стадия</numerusform>
+            <numerusform>%n стадии</numerusform>
+            <numerusform>%n стадий</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n micro-batch(es)</source>
+        <translation>
+            <numerusform>%n микробатч</numerusform>
+            <numerusform>%n микробатча</numerusform>
+            <numerusform>%n микробатчей</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stage 00</source>
+        <translation>Стадия 00</translation>
+    </message>
+    <message>
+        <source>recorded idle (hatched)</source>
+        <translation>записанный простой (штриховка)</translation>
+    </message>
+    <message>
+        <source>waiting for a CPU core (dotted)</source>
+        <translation>ожидание ядра CPU (точки)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Step %1 lasted %2</source>
+        <translation>Шаг %1 длился %2</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>Стадия %1</translation>
+    </message>
+    <message>
+        <source>schedule as run</source>
+        <translation>расписание как выполнено</translation>
+    </message>
+    <message>
+        <source>hand-offs</source>
+        <translation>передачи</translation>
+    </message>
+    <message>
+        <source>slower ops</source>
+        <translation>более медленные операции</translation>
+    </message>
+    <message>
+        <source>waiting for cores</source>
+        <translation>ожидание ядер</translation>
+    </message>
+    <message>
+        <source>unexplained</source>
+        <translation>необъяснённое</translation>
+    </message>
+    <message>
+        <source>REPLAY (%1) · bubble in this replay %2 · theory %3</source>
+        <translation>ПОВТОР (%1) · пузырь в этом повторе %2 · теория %3</translation>
+    </message>
+    <message>
+        <source>Bubble %1 measured · theory %2</source>
+        <translation>Пузырь %1 измерен · теория %2</translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation>прочее %1</translation>
+    </message>
+    <message>
+        <source>%1 · difference %2 (its parts: hover)</source>
+        <translation>%1 · разница %2 (части — во всплывающей подсказке)</translation>
+    </message>
+    <message>
+        <source>%1 · difference %2 = %3</source>
+        <translation>%1 · разница %2 = %3</translation>
+    </message>
+    <message>
+        <source>Bubble: the recorded pipeline idle over the steady steps&apos; stage time, %1 (theory %2). Its parts come from replays of the trace once a step has completed.</source>
+        <translation>Пузырь: записанный простой конвейера относительно времени стадий на установившихся шагах, %1 (теория %2). Его части дают повторы трассы, когда завершится хотя бы один шаг.</translation>
+    </message>
+    <message>
+        <source>Bubble (recorded pipeline idle over the steady steps&apos; stage time): measured %1, theory %2 ((p−1)/(V·m+p−1)).</source>
+        <translation>Пузырь (записанный простой конвейера относительно времени стадий на установившихся шагах): измерено %1, теория %2 ((p−1)/(V·m+p−1)).</translation>
+    </message>
+    <message>
+        <source>Difference %1 points, each part a replay of this trace:</source>
+        <translation>Разница %1 пункта, каждая часть — повтор этой трассы:</translation>
+    </message>
+    <message>
+        <source>  schedule as run %1: the schedule-alone replay (%2) minus the theory; the formula leaves out the optimizer step, which counts as stage time, and unequal stages</source>
+        <translation>  расписание как выполнено %1: повтор «только расписание» (%2) минус теория; формула не учитывает шаг оптимизатора, который считается временем стадии, и неравные стадии</translation>
+    </message>
+    <message>
+        <source>  hand-offs %1: every message at its measured duration</source>
+        <translation>  передачи %1: каждое сообщение с его измеренной длительностью</translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own CPU time, not its fastest</source>
+        <translation>  более медленные операции %1: каждая операция со своим временем CPU, а не с самым быстрым</translation>
+    </message>
+    <message>
+        <source>  slower ops %1: every op at its own wall time (no CPU times recorded, so core waits are in it)</source>
+        <translation>  более медленные операции %1: каждая операция со своим реальным временем (время CPU не записано, поэтому ожидание ядер входит сюда)</translation>
+    </message>
+    <message>
+        <source>  waiting for cores %1: every op at its wall time</source>
+        <translation>  ожидание ядер %1: каждая операция со своим реальным временем</translation>
+    </message>
+    <message>
+        <source>  unexplained %1: what the last replay misses (±%2 expected)</source>
+        <translation>  необъяснённое %1: то, чего не воспроизводит последний повтор (ожидается ±%2)</translation>
+    </message>
+    <message>
+        <source>; the replay misses more than that here: read the parts as rough</source>
+        <translation>; здесь повтор упускает больше: считайте части приблизительными</translation>
+    </message>
+    <message>
+        <source>A different figure: %1 of stage time was not spent computing at the ops&apos; fastest pace = bubble %2 + ops slower than their fastest %3 + time under no record %4.</source>
+        <translation>Другая величина: %1 времени стадий не ушло на вычисления в самом быстром темпе операций = пузырь %2 + операции медленнее своего самого быстрого времени %3 + время без записей %4.</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::PlaybackBar</name>
+    <message>
+        <source>Scrub over the recorded time</source>
+        <translation>Перемещение по записанному времени</translation>
+    </message>
+    <message>
+        <source>Follow live</source>
+        <translation>Следить за запуском</translation>
+    </message>
+    <message>
+        <source>While a job runs, keep the playhead on the newest event</source>
+        <translation>Пока задача выполняется, держать курсор на самом новом событии</translation>
+    </message>
+    <message>
+        <source>Start (Home)</source>
+        <translation>В начало (Home)</translation>
+    </message>
+    <message>
+        <source>Previous event (Left)</source>
+        <translation>Предыдущее событие (Влево)</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>Пуск / пауза (Пробел)</translation>
+    </message>
+    <message>
+        <source>Next event (Right)</source>
+        <translation>Следующее событие (Вправо)</translation>
+    </message>
+    <message>
+        <source>End (End)</source>
+        <translation>В конец (End)</translation>
+    </message>
+    <message>
+        <source>Next collective</source>
+        <translation>След. коллективная</translation>
+    </message>
+    <message>
+        <source>Next collective (Ctrl+Right)</source>
+        <translation>Следующая коллективная операция (Ctrl+Вправо)</translation>
+    </message>
+    <message>
+        <source>Next phase</source>
+        <translation>След. фаза</translation>
+    </message>
+    <message>
+        <source>Next phase: forward, backward, optimizer, then the next step (Shift+Right)</source>
+        <translation>Следующая фаза: прямой проход, обратный проход, оптимизатор, затем следующий шаг (Shift+Вправо)</translation>
+    </message>
+    <message>
+        <source>Slower (−)</source>
+        <translation>Медленнее (−)</translation>
+    </message>
+    <message>
+        <source>Slow-down: screen time per recorded time</source>
+        <translation>Замедление: экранное время на записанное время</translation>
+    </message>
+    <message>
+        <source>Faster (+)</source>
+        <translation>Быстрее (+)</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>×%1 slower</source>
+        <translation>замедление ×%1</translation>
+    </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>Пуск / пауза</translation>
+    </message>
+    <message>
+        <source>Next event</source>
+        <translation>Следующее событие</translation>
+    </message>
+    <message>
+        <source>Previous event</source>
+        <translation>Предыдущее событие</translation>
+    </message>
+    <message>
+        <source>Previous collective</source>
+        <translation>Предыдущая коллективная операция</translation>
+    </message>
+    <message>
+        <source>Previous phase</source>
+        <translation>Предыдущая фаза</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>В начало</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>В конец</translation>
+    </message>
+    <message>
+        <source>Faster</source>
+        <translation>Быстрее</translation>
+    </message>
+    <message>
+        <source>Slower</source>
+        <translation>Медленнее</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::PlotsView</name>
+    <message>
+        <source>Rank:</source>
+        <translation>Ранг:</translation>
+    </message>
+    <message>
+        <source>Memory over time</source>
+        <translation>Память во времени</translation>
+    </message>
+    <message>
+        <source>Loss per step</source>
+        <translation>Потери по шагам</translation>
+    </message>
+    <message>
+        <source>Bytes per step</source>
+        <translation>Байты за шаг</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>Сравнить запуски</translation>
+    </message>
+    <message>
+        <source>time since start (ms)</source>
+        <translation>время от начала (мс)</translation>
+    </message>
+    <message>
+        <source>held (MiB), stacked by category</source>
+        <translation>занято (МиБ), по категориям</translation>
+    </message>
+    <message>
+        <source>loss (this run)</source>
+        <translation>потери (этот запуск)</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>шаг</translation>
+    </message>
+    <message>
+        <source>mean loss per token</source>
+        <translation>средние потери на токен</translation>
+    </message>
+    <message>
+        <source>step (rank 0)</source>
+        <translation>шаг (ранг 0)</translation>
+    </message>
+    <message>
+        <source>collective buffer bytes (KiB)</source>
+        <translation>байты буферов коллективных операций (КиБ)</translation>
+    </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation>Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).</translation>
+    </message>
+    <message>
+        <source>No comparison: run a comparison lesson or use File → Compare with trace…</source>
+        <translation>Сравнения нет: запустите урок-сравнение или выберите Файл → Сравнить с трассой…</translation>
+    </message>
+    <message>
+        <source>Step time (steady steps, slowest rank)</source>
+        <translation>Время шага (установившиеся шаги, самый медленный ранг)</translation>
+    </message>
+    <message>
+        <source>Step time, schedule alone (replay, communication free)</source>
+        <translation>Время шага, только расписание (воспроизведение, обмен бесплатный)</translation>
+    </message>
+    <message>
+        <source>Exposed communication (whole run, per rank)</source>
+        <translation>Неперекрытый обмен (весь запуск, на ранг)</translation>
+    </message>
+    <message>
+        <source>Bubble, measured (share of stage time idle)</source>
+        <translation>Пузырь, измерено (доля простоя стадий)</translation>
+    </message>
+    <message>
+        <source>Bubble, schedule alone (replay)</source>
+        <translation>Пузырь, только расписание (воспроизведение)</translation>
+    </message>
+    <message>
+        <source>Peak memory (highest rank)</source>
+        <translation>Пиковая память (ранг с наибольшим пиком)</translation>
+    </message>
+    <message>
+        <source>%1 — out of memory</source>
+        <translation>%1 — нехватка памяти</translation>
+    </message>
+    <message>
+        <source>Needed, refused (out of memory)</source>
+        <translation>Требовалось, отказано (нехватка памяти)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 more)</source>
+        <translation>%1 (ещё %2)</translation>
+    </message>
+    <message>
+        <source>Persistent memory (end of the last step)</source>
+        <translation>Постоянная память (конец последнего шага)</translation>
+    </message>
+    <message>
+        <source>Memory budget per rank</source>
+        <translation>Бюджет памяти на ранг</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>%1: persistent</source>
+        <translation>%1: постоянная</translation>
+    </message>
+    <message>
+        <source>%1: peak</source>
+        <translation>%1: пик</translation>
+    </message>
+    <message>
+        <source>%1: needed, refused (out of memory)</source>
+        <translation>%1: требовалось, отказано (нехватка памяти)</translation>
+    </message>
+    <message>
+        <source>memory budget %1</source>
+        <translation>бюджет памяти %1</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>ранг</translation>
+    </message>
+    <message>
+        <source>held (MiB)</source>
+        <translation>занято (МиБ)</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizController</name>
+    <message>
+        <source>no assets folder was found, so the quiz has no sentences</source>
+        <translation>папка ресурсов не найдена, поэтому у теста нет фраз</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizOverlay</name>
+    <message>
+        <source>Quiz</source>
+        <translation>Тест</translation>
+    </message>
+    <message>
+        <source>Hide (F9)</source>
+        <translation>Скрыть (F9)</translation>
+    </message>
+    <message>
+        <source>Hide the quiz; F9 shows it again.</source>
+        <translation>Скрыть тест; F9 покажет его снова.</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizPanel</name>
+    <message>
+        <source>At t = %1 ms:</source>
+        <translation>При t = %1 мс:</translation>
+    </message>
+    <message>
+        <source>This run does not show this moment.</source>
+        <translation>Этот запуск не показывает этот момент.</translation>
+    </message>
+    <message>
+        <source>Not a value of this kind (%1).</source>
+        <translation>Это не значение нужного вида (%1).</translation>
+    </message>
+    <message>
+        <source>Saved: %1. It is compared with the run&apos;s measurement when the run is there.</source>
+        <translation>Сохранено: %1. Прогноз сравнивается с измерением, как только есть запуск.</translation>
+    </message>
+    <message>
+        <source>First, predict: %1 The run starts when you save your prediction (or run without one).</source>
+        <translation>Сначала сделайте прогноз: %1 Запуск начнётся, когда вы сохраните прогноз (или запустите без него).</translation>
+    </message>
+    <message>
+        <source>No questions yet: run a lesson or open a trace.</source>
+        <translation>Вопросов пока нет: запустите урок или откройте трассу.</translation>
+    </message>
+    <message>
+        <source>About your run</source>
+        <translation>О вашем запуске</translation>
+    </message>
+    <message>
+        <source>Lesson question</source>
+        <translation>Вопрос урока</translation>
+    </message>
+    <message>
+        <source>Right.</source>
+        <translation>Верно.</translation>
+    </message>
+    <message>
+        <source>Not quite. The answer: %1</source>
+        <translation>Не совсем. Ответ: %1</translation>
+    </message>
+    <message>
+        <source>This run does not show it; running the lesson %1…</source>
+        <translation>Этот запуск этого не показывает; запускаю урок %1…</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Вопросы</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Повторение</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Сохранить</translation>
+    </message>
+    <message>
+        <source>Run without predicting</source>
+        <translation>Запустить без прогноза</translation>
+    </message>
+    <message>
+        <source>Predict before you run:</source>
+        <translation>Предскажите до запуска:</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Проверить</translation>
+    </message>
+    <message>
+        <source>Show me the moment</source>
+        <translation>Показать этот момент</translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation>Показать</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Назад</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Далее ▶</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::QuizPlace</name>
+    <message>
+        <source>Quiz overlay (presentation)</source>
+        <translation>Тест поверх видов (презентация)</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::RankView</name>
+    <message numerus="yes">
+        <source>HYBRID_SHARD: each shard group of %n rank(s) splits every unit; the ranks that hold the same slice are replicas, kept equal by an all-reduce across the groups</source>
+        <translation>
+            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n ранга делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
+            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n рангов делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
+            <numerusform>HYBRID_SHARD: каждая группа шардирования из %n рангов делит каждый модуль; ранги с одной и той же частью — реплики, одинаковые благодаря all-reduce между группами</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no work at this instant</source>
+        <translation>в этот момент работы нет</translation>
+    </message>
+    <message>
+        <source>shard group %1: ranks %2–%3</source>
+        <translation>группа шардирования %1: ранги %2–%3</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Ранг %1</translation>
+    </message>
+    <message>
+        <source>group %1 · slice %2</source>
+        <translation>группа %1 · часть %2</translation>
+    </message>
+    <message>
+        <source>slice %1</source>
+        <translation>часть %1</translation>
+    </message>
+    <message>
+        <source>idle: %1</source>
+        <translation>простой: %1</translation>
+    </message>
+    <message>
+        <source>last recorded: %1</source>
+        <translation>последнее записанное: %1</translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation>НЕХВАТКА ПАМЯТИ</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>СБОЙ</translation>
+    </message>
+    <message>
+        <source>MISSING: %1</source>
+        <translation>ОТСУТСТВУЕТ: %1</translation>
+    </message>
+    <message>
+        <source>FAILED: %1</source>
+        <translation>СБОЙ: %1</translation>
+    </message>
+    <message>
+        <source>%1 held · peak %2</source>
+        <translation>занято %1 · пик %2</translation>
+    </message>
+    <message>
+        <source> · budget %1</source>
+        <translation> · бюджет %1</translation>
+    </message>
+    <message>
+        <source>%1 held</source>
+        <translation>занято %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 %2; rank(s) %3 wait for it.</source>
+        <translation>
+            <numerusform>Ранг %1 %2; ранг %3 ждёт его.</numerusform>
+            <numerusform>Ранг %1 %2; ранги %3 ждут его.</numerusform>
+            <numerusform>Ранг %1 %2; ранги %3 ждут его.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 failed: %2.</source>
+        <translation>Ранг %1 завершился с ошибкой: %2.</translation>
+    </message>
+    <message>
+        <source>Out of memory: %1 needed %2 more while holding %3; budget %4.</source>
+        <translation>Нехватка памяти: %1 требовалось ещё %2 при %3 занятых; бюджет %4.</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> из %1</translation>
+    </message>
+    <message>
+        <source>No run yet for this lesson: it runs once you have made your prediction (or chosen to run without one).</source>
+        <translation>Запуска этого урока ещё нет: он начнётся, когда вы сделаете прогноз (или решите запустить без прогноза).</translation>
+    </message>
+    <message>
+        <source>No run yet. Pick a lesson or run an experiment.</source>
+        <translation>Запусков ещё нет. Выберите урок или запустите эксперимент.</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::ReviewView</name>
+    <message>
+        <source>Right at the first try.</source>
+        <translation>Верно с первой попытки.</translation>
+    </message>
+    <message>
+        <source>Wrong at the first try.</source>
+        <translation>Неверно с первой попытки.</translation>
+    </message>
+    <message>
+        <source>Your answer:</source>
+        <translation>Ваш ответ:</translation>
+    </message>
+    <message>
+        <source>Right answer:</source>
+        <translation>Правильный ответ:</translation>
+    </message>
+    <message>
+        <source>No answers yet in this quiz.</source>
+        <translation>В этом тесте ещё нет ответов.</translation>
+    </message>
+    <message>
+        <source>No mistakes to review.</source>
+        <translation>Ошибок для повторения нет.</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::StartPage</name>
+    <message>
+        <source>No lessons were found: %1</source>
+        <translation>Уроки не найдены: %1</translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Run a small real training job on several ranks and watch what actually happened: every block, shard and number on screen comes from the recorded trace.&lt;/p&gt;</source>
+        <translation>&lt;h1&gt;ShardLab&lt;/h1&gt;&lt;p&gt;Запустите небольшую реальную задачу обучения на нескольких рангах и посмотрите, что на самом деле произошло: каждый блок, шард и число на экране взяты из записанной трассы.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Lessons&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Уроки&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;On your own&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Самостоятельно&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>Free experiment</source>
+        <translation>Свободный эксперимент</translation>
+    </message>
+    <message>
+        <source>Choose the strategy, ranks, model size and schedule yourself.</source>
+        <translation>Сами выберите стратегию, число рангов, размер модели и расписание.</translation>
+    </message>
+    <message>
+        <source>Open a trace</source>
+        <translation>Открыть трассу</translation>
+    </message>
+    <message>
+        <source>Replay a trace recorded earlier by shardlab-run --trace.</source>
+        <translation>Воспроизвести трассу, записанную ранее через shardlab-run --trace.</translation>
+    </message>
+    <message>
+        <source>Run this lesson</source>
+        <translation>Запустить урок</translation>
+    </message>
+    <message>
+        <source>Show the answer</source>
+        <translation>Показать ответ</translation>
+    </message>
+    <message>
+        <source>%1 — complete: you answered all its questions.</source>
+        <translation>%1 — пройден: вы ответили на все его вопросы.</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::SummaryView</name>
+    <message>
+        <source>%1 modelled</source>
+        <translation>%1 по модели</translation>
+    </message>
+    <message>
+        <source>%1 modelled · %2 measured</source>
+        <translation>%1 по модели · %2 измерено</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No run yet.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Запусков ещё нет.&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps (ProfilerStep) · %4 units · wall %5 · the trace records neither the parameters nor the loss, and is not replayed&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов (ProfilerStep) · модулей: %4 · время %5 · в трассе нет ни параметров, ни потерь, и она не воспроизводится&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%1 on %n rank(s) · %2 of %3 steps · %4 parameters in %5 units · wall %6&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%1 на %n ранге · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%1 на %n рангах · %2 из %3 шагов · %4 параметров в модулях (%5) · время %6&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Loss %1 → %2&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Потери %1 → %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>ранг</translation>
+    </message>
+    <message>
+        <source>persistent</source>
+        <translation>постоянная</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>пик</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>вычисления</translation>
+    </message>
+    <message>
+        <source>comm</source>
+        <translation>обмен</translation>
+    </message>
+    <message>
+        <source>exposed comm</source>
+        <translation>неперекрытый обмен</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>простой</translation>
+    </message>
+    <message>
+        <source>sent</source>
+        <translation>отправлено</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>коллективная операция</translation>
+    </message>
+    <message>
+        <source>calls per rank</source>
+        <translation>вызовов на ранг</translation>
+    </message>
+    <message>
+        <source>buffer bytes</source>
+        <translation>байты буферов</translation>
+    </message>
+    <message>
+        <source>on the wire</source>
+        <translation>по сети</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>время</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Modelled&lt;/i&gt;: what a ring algorithm sends for each recorded call. &lt;i&gt;Measured&lt;/i&gt;: what Open MPI&apos;s monitoring counted the rank really sending, whatever algorithm it chose; not available on NCCL ranks, for point-to-point messages on Open MPI 4.1, or with &lt;code&gt;--no-wire-monitoring&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;По модели&lt;/i&gt;: сколько отправил бы кольцевой алгоритм для каждого записанного вызова. &lt;i&gt;Измерено&lt;/i&gt;: сколько ранг реально отправил по подсчёту мониторинга Open MPI, какой бы алгоритм ни был выбран; недоступно на рангах NCCL, для сообщений «точка — точка» в Open MPI 4.1 и с `--no-wire-monitoring`.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble (%1; p = %2 stages, m = %3 micro-batches, V = %4 model chunks per rank): measured %5%, theory %6%&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Пузырь конвейера (%1; p — число стадий: %2, m — число микробатчей: %3, V — число частей модели на ранг: %4): измеренный %5%, теоретический %6%&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Out of memory on rank %1&lt;/b&gt;: %2 needed %3 more while holding %4; the budget is %5.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Нехватка памяти на ранге %1&lt;/b&gt;: %2 требовалось ещё %3 при %4 занятых; бюджет %5.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Rank %1 failed&lt;/b&gt;: %2&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Ранг %1 завершился с ошибкой&lt;/b&gt;: %2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::TimelineView</name>
+    <message>
+        <source>CPU rank 00</source>
+        <translation>CPU-ранг 00</translation>
+    </message>
+    <message>
+        <source>The timeline fills in as the job runs.</source>
+        <translation>Временная шкала заполняется по ходу задачи.</translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation>CPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation>GPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>сбой</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::TraceModel</name>
+    <message>
+        <source>Cannot open %1: the file does not exist or is not readable.</source>
+        <translation>Не удалось открыть %1: файла нет или он недоступен для чтения.</translation>
+    </message>
+    <message>
+        <source>%1, line %2: %3.%4</source>
+        <translation>%1, строка %2: %3.%4</translation>
+    </message>
+    <message numerus="yes">
+        <source> The %n event(s) before it are shown.</source>
+        <translation>
+            <numerusform> Показано %n событие до неё.</numerusform>
+            <numerusform> Показаны %n события до неё.</numerusform>
+            <numerusform> Показаны %n событий до неё.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>stream line %1: %2</source>
+        <translation>строка потока %1: %2</translation>
+    </message>
+    <message>
+        <source>CPU rank %1</source>
+        <translation>CPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1</source>
+        <translation>GPU-ранг %1</translation>
+    </message>
+    <message>
+        <source>GPU rank %1 · %2</source>
+        <translation>GPU-ранг %1 · %2</translation>
+    </message>
+    <message>
+        <source>No run</source>
+        <translation>Запуска нет</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU rank(s)</source>
+        <translation>
+            <numerusform>%n GPU-ранг</numerusform>
+            <numerusform>%n GPU-ранга</numerusform>
+            <numerusform>%n GPU-рангов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CPU rank(s)</source>
+        <translation>
+            <numerusform>%n CPU-ранг</numerusform>
+            <numerusform>%n CPU-ранга</numerusform>
+            <numerusform>%n CPU-рангов</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1</source>
+        <translation>Импортировано из трассы профилировщика PyTorch: %1</translation>
+    </message>
+    <message>
+        <source>Imported from a PyTorch profiler trace: %1, %2 backend</source>
+        <translation>Импортировано из трассы профилировщика PyTorch: %1, бэкенд %2</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>(Open MPI, shared memory)</source>
+        <translation>(Open MPI, общая память)</translation>
+    </message>
+    <message>
+        <source>, each on a core of its own</source>
+        <translation>, каждый на своём ядре</translation>
+    </message>
+    <message>
+        <source>, each on CPUs of its own</source>
+        <translation>, каждый на своих процессорах</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s), device not yet known</source>
+        <translation>
+            <numerusform>%n ранг, устройство пока неизвестно</numerusform>
+            <numerusform>%n ранга, устройство пока неизвестно</numerusform>
+            <numerusform>%n рангов, устройство пока неизвестно</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) not yet reported</source>
+        <translation>
+            <numerusform>%n ранг ещё не отчитался</numerusform>
+            <numerusform>%n ранга ещё не отчитались</numerusform>
+            <numerusform>%n рангов ещё не отчитались</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>on %n host(s)</source>
+        <translation>
+            <numerusform>на %n хосте</numerusform>
+            <numerusform>на %n хостах</numerusform>
+            <numerusform>на %n хостах</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>REPLAY of this run (%1) — %2</source>
+        <translation>ВОСПРОИЗВЕДЕНИЕ этого запуска (%1) — %2</translation>
+    </message>
+    <message>
+        <source>schedule alone: communication free, each op at its fastest recorded time</source>
+        <translation>только расписание: обмены бесплатны, каждая операция — за самое короткое записанное время</translation>
+    </message>
+    <message>
+        <source>communication as fitted to this run</source>
+        <translation>обмены, подогнанные по этому запуску</translation>
+    </message>
+    <message>
+        <source>projected on %1, ops at their fastest recorded time</source>
+        <translation>прогноз для %1, операции — за самое короткое записанное время</translation>
+    </message>
+</context>
+<context>
+    <name>shardlab::app::WorkspacePage</name>
+    <message>
+        <source>%v / %m steps</source>
+        <translation>%v / %m шагов</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ранги</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>Конвейер</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Графики</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Сводка</translation>
+    </message>
+    <message>
+        <source>Memory ledger</source>
+        <translation>Учёт памяти</translation>
+    </message>
+    <message>
+        <source>Both runs</source>
+        <translation>Оба запуска</translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation>запуска нет</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>Выполняется: %1</translation>
+    </message>
+    <message>
+        <source>An imported PyTorch trace is not replayed: it records no wait for a collective and not the time between its ops, so a replay would not be this run.</source>
+        <translation>Импортированная трасса PyTorch не воспроизводится: в ней нет ожиданий коллективных операций и нет времени между операциями, так что воспроизведение не было бы этим запуском.</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>этот запуск</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Измерено</translation>
+    </message>
+    <message>
+        <source>Schedule alone</source>
+        <translation>Только расписание</translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation>Прогноз</translation>
+    </message>
+    <message>
+        <source>What this run measured on this machine.</source>
+        <translation>То, что этот запуск измерил на этой машине.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s own dependency graph with communication free and each op at its fastest recorded time: what the schedule alone costs. A computation on the trace, not a new run.</source>
+        <translation>Воспроизведение графа зависимостей этого запуска: обмены бесплатны, каждая операция — за своё самое короткое записанное время; столько стоит одно расписание. Это расчёт по трассе, а не новый запуск.</translation>
+    </message>
+    <message>
+        <source>Replay of this run&apos;s graph with each transfer costed on %1 (docs/replay.md) and each op at its fastest recorded time. A computation on the trace, not a new run.</source>
+        <translation>Воспроизведение графа этого запуска: каждая передача оценена для %1 (docs/replay.md), каждая операция — за своё самое короткое записанное время. Это расчёт по трассе, а не новый запуск.</translation>
     </message>
 </context>
 </TS>

@@ -13,6 +13,8 @@
 
 #include <cmath>
 
+namespace shardlab::app {
+
 namespace {
 // Fusion, with the check boxes, radio buttons and sliders a projector needs: indicators as
 // large as the text (1.5× presenting), and in the dark theme drawn over a palette whose
@@ -63,7 +65,6 @@ private:
   double scale_;
 };
 } // namespace
-
 
 void Appearance::apply(QApplication& app) {
   // The font's size before any scaling: each scale applies to it, not to the last one.
@@ -126,3 +127,5 @@ void Appearance::addLanguageMenu(QMenu& view, const std::function<void()>& langu
     });
   }
 }
+
+} // namespace shardlab::app

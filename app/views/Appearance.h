@@ -8,6 +8,8 @@
 class QApplication;
 class QMenu;
 
+namespace shardlab::app {
+
 namespace Appearance {
 // Style, palette and font.
 void apply(QApplication& app);
@@ -18,3 +20,5 @@ void addActions(QMenu& view, const std::function<void(bool)>& presentationToggle
 // installed (AppSettings::applyLanguage); `languageChanged` follows.
 void addLanguageMenu(QMenu& view, const std::function<void()>& languageChanged);
 } // namespace Appearance
+
+} // namespace shardlab::app

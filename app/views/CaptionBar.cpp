@@ -2,6 +2,8 @@
 
 #include "models/Captions.h"
 
+namespace shardlab::app {
+
 CaptionBar::CaptionBar(const TraceModel& model, QWidget* parent) : QLabel(parent), model_(model) {
   setWordWrap(true);
   setTextFormat(Qt::PlainText);
@@ -38,3 +40,5 @@ void CaptionBar::setTime(qint64 t) {
   const QString sentence = i >= 0 ? Captions::describe(model_, i) : QString();
   setText(phase_.isEmpty() || sentence.isEmpty() ? phase_ + sentence : tr("%1 — %2").arg(phase_, sentence));
 }
+
+} // namespace shardlab::app

@@ -7,6 +7,8 @@
 
 #include <QLabel>
 
+namespace shardlab::app {
+
 class CaptionBar : public QLabel {
   Q_OBJECT
 public:
@@ -26,3 +28,5 @@ private:
   int shown_ = -2;
   QString phase_;
 };
+
+} // namespace shardlab::app

@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 namespace {
@@ -69,3 +71,5 @@ void CategoryLegend::paintEvent(QPaintEvent*) {
   p.setRenderHint(QPainter::Antialiasing);
   paint(p, QRectF(8, 2, width() - 16, height() - 4), font(), palette().color(QPalette::Text));
 }
+
+} // namespace shardlab::app

@@ -7,6 +7,8 @@
 
 class QPainter;
 
+namespace shardlab::app {
+
 class CategoryLegend : public QWidget {
   Q_OBJECT
 public:
@@ -24,3 +26,5 @@ public:
 protected:
   void paintEvent(QPaintEvent*) override;
 };
+
+} // namespace shardlab::app

@@ -14,6 +14,8 @@
 #include <QStackedWidget>
 #include <QToolButton>
 
+namespace shardlab::app {
+
 CompareView::CompareView(const TraceModel& a, const TraceModel& b, QWidget* parent)
     : QWidget(parent), model_{&a, &b}, follower_(a, b) {
   auto* g = new QGridLayout(this);
@@ -190,3 +192,5 @@ void CompareView::changeEvent(QEvent* e) {
   if (e->type() == QEvent::LanguageChange) retitle();
   QWidget::changeEvent(e);
 }
+
+} // namespace shardlab::app

@@ -15,6 +15,9 @@ class QButtonGroup;
 class QLabel;
 class QStackedWidget;
 class QToolButton;
+
+namespace shardlab::app {
+
 class CategoryLegend;
 class PipelineView;
 class RankView;
@@ -72,3 +75,5 @@ private:
   QButtonGroup* upperChoice_;
   QToolButton* timelinesButton_ = nullptr;
 };
+
+} // namespace shardlab::app

@@ -6,6 +6,8 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
+namespace shardlab::app {
+
 CompareWindow::CompareWindow(const TraceModel& a, const TraceModel& b, QWidget* parent)
     : QWidget(parent, Qt::Window), playback_(a) {
   setWindowTitle(tr("ShardLab — compare two runs"));
@@ -26,3 +28,5 @@ CompareWindow::CompareWindow(const TraceModel& a, const TraceModel& b, QWidget* 
   playback_.modelReset();
   view_->setTime(playback_.time());
 }
+
+} // namespace shardlab::app

@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+namespace shardlab::app {
+
 class CompareView;
 
 class CompareWindow : public QWidget {
@@ -21,3 +23,5 @@ private:
   PlaybackController playback_;
   CompareView* view_;
 };
+
+} // namespace shardlab::app

@@ -19,6 +19,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 namespace {
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
@@ -346,3 +348,5 @@ void ExperimentPanel::revalidate() {
   run_->setText(issues.empty() || running_ ? tr("Run") : tr("Run: fix the options named below"));
   run_->setToolTip(issues.empty() ? tr("Run this job with shardlab-run") : tr("Fix the options named below first"));
 }
+
+} // namespace shardlab::app

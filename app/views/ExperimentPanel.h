@@ -9,7 +9,6 @@
 
 #include <vector>
 
-class LessonFlow;
 class QCheckBox;
 class QFormLayout;
 class QComboBox;
@@ -18,6 +17,10 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+
+namespace shardlab::app {
+
+class LessonFlow;
 
 class ExperimentPanel : public QWidget {
   Q_OBJECT
@@ -59,3 +62,5 @@ private:
   QFormLayout* form_ = nullptr;
   bool running_ = false;
 };
+
+} // namespace shardlab::app

@@ -10,6 +10,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+namespace shardlab::app {
+
 GuidePanel::GuidePanel(const LessonCatalog& catalog, QWidget* parent) : QWidget(parent), catalog_(catalog) {
   setObjectName(QStringLiteral("guidePanel"));
   auto* l = new QVBoxLayout(this);
@@ -86,3 +88,5 @@ void GuidePanel::changeEvent(QEvent* e) {
   if (e->type() == QEvent::LanguageChange) show_();
   QWidget::changeEvent(e);
 }
+
+} // namespace shardlab::app

@@ -11,6 +11,9 @@ class QCheckBox;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
+
+namespace shardlab::app {
+
 class LessonCatalog;
 
 class GuidePanel : public QWidget {
@@ -45,3 +48,5 @@ private:
   QCheckBox* answer_ = nullptr;
   QPushButton* next_ = nullptr;
 };
+
+} // namespace shardlab::app

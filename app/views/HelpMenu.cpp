@@ -9,6 +9,8 @@
 
 #include <functional>
 
+namespace shardlab::app {
+
 QString HelpMenu::shortcutsHtml(const QMenuBar& menus) {
   QString rows;
   std::function<void(const QList<QAction*>&, const QString&)> walk = [&](const QList<QAction*>& actions, const QString& menu) {
@@ -32,7 +34,6 @@ QString HelpMenu::shortcutsHtml(const QMenuBar& menus) {
          QCoreApplication::translate("HelpMenu", "<p>In the timeline: mouse wheel zooms, dragging pans, a click moves the playhead.</p>");
 }
 
-
 void HelpMenu::add(QMenuBar& menus, QWidget& window) {
   auto* help = menus.addMenu(QCoreApplication::translate("HelpMenu", "&Help"));
   help->addAction(QCoreApplication::translate("HelpMenu", "&Keyboard shortcuts"), QKeySequence::HelpContents, &window,
@@ -52,3 +53,5 @@ void HelpMenu::add(QMenuBar& menus, QWidget& window) {
                            .arg(QCoreApplication::applicationVersion()));
   });
 }
+
+} // namespace shardlab::app

@@ -7,8 +7,12 @@
 class QMenuBar;
 class QWidget;
 
+namespace shardlab::app {
+
 namespace HelpMenu {
 // Adds the menu to `menus`; its dialogs open over `window`.
 void add(QMenuBar& menus, QWidget& window);
 QString shortcutsHtml(const QMenuBar& menus);
 } // namespace HelpMenu
+
+} // namespace shardlab::app

@@ -17,6 +17,8 @@
 
 #include <set>
 
+namespace shardlab::app {
+
 namespace {
 const QString kLastLabFolder = QStringLiteral("labs/lastFolder");
 }
@@ -80,3 +82,5 @@ void showLabErrors(QWidget* parent, const QString& path, const QStringList& erro
   box.setDetailedText(errors.join(QLatin1Char('\n')));
   box.exec();
 }
+
+} // namespace shardlab::app

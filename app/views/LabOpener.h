@@ -10,6 +10,10 @@
 
 #include <optional>
 
+class QWidget;
+
+namespace shardlab::app {
+
 struct LabOpenResult {
   std::optional<shardlab::quiz::Lab> lab; // set when valid
   QStringList errors;                     // one line per problem
@@ -18,7 +22,6 @@ struct LabOpenResult {
 class LabPanel;
 class LessonCatalog;
 class QuizPanel;
-class QWidget;
 
 // Loads the lab; the folder of a file that exists is remembered for the next dialog.
 LabOpenResult openLab(const QString& path);
@@ -38,3 +41,5 @@ QString labOpenedText(const shardlab::quiz::Lab& lab);
 
 // The dialog that says a lab is not valid, with every error.
 void showLabErrors(QWidget* parent, const QString& path, const QStringList& errors);
+
+} // namespace shardlab::app

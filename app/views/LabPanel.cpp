@@ -12,6 +12,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+namespace shardlab::app {
+
 LabPanel::LabPanel(const LessonCatalog& catalog, QWidget* parent) : QWidget(parent), catalog_(catalog) {
   auto* l = new QVBoxLayout(this);
   title_ = new QLabel(this);
@@ -230,3 +232,5 @@ void LabPanel::changeEvent(QEvent* e) {
   if (e->type() == QEvent::LanguageChange) refresh();
   QWidget::changeEvent(e);
 }
+
+} // namespace shardlab::app

@@ -12,13 +12,16 @@
 
 #include <optional>
 
-class LessonCatalog;
-class QuizController;
 class QLabel;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QTextBrowser;
+
+namespace shardlab::app {
+
+class LessonCatalog;
+class QuizController;
 
 class LabPanel : public QWidget {
   Q_OBJECT
@@ -84,3 +87,5 @@ private:
   QPushButton* next_;
   bool updating_ = false;
 };
+
+} // namespace shardlab::app

@@ -3,6 +3,8 @@
 #include <QInputDialog>
 #include <QMessageBox>
 
+namespace shardlab::app {
+
 std::optional<QString> LearnerDialogs::askName(QWidget* parent, const QString& current) {
   QInputDialog dialog(parent);
   dialog.setObjectName(QStringLiteral("learnerName"));
@@ -23,3 +25,5 @@ bool LearnerDialogs::confirmReset(QWidget* parent, const QString& learner) {
   box.setDefaultButton(QMessageBox::Cancel);
   return box.exec() == QMessageBox::Yes;
 }
+
+} // namespace shardlab::app

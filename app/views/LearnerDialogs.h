@@ -11,6 +11,8 @@
 
 class QWidget;
 
+namespace shardlab::app {
+
 class LearnerDialogs {
   Q_DECLARE_TR_FUNCTIONS(LearnerDialogs)
 public:
@@ -19,3 +21,5 @@ public:
   // True when the learner confirms that their answers and predictions may be forgotten.
   static bool confirmReset(QWidget* parent, const QString& learner);
 };
+
+} // namespace shardlab::app

@@ -8,6 +8,8 @@
 #include <QMenu>
 #include <QMenuBar>
 
+namespace shardlab::app {
+
 LearnerMenu::LearnerMenu(QuizPanel& quiz, QWidget* dialogParent)
     : QObject(dialogParent), quiz_(quiz), dialogParent_(dialogParent) {
   connect(&quiz_.controller(), &QuizController::progressChanged, this, &LearnerMenu::refreshLabel);
@@ -44,3 +46,5 @@ void LearnerMenu::refreshLabel() {
   const QString name = quiz_.controller().learner();
   if (label_) label_->setText(tr("Learner: %1").arg(name.isEmpty() ? tr("(no name)") : name));
 }
+
+} // namespace shardlab::app

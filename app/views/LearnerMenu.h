@@ -9,6 +9,9 @@
 
 class QAction;
 class QMenuBar;
+
+namespace shardlab::app {
+
 class QuizPanel;
 
 class LearnerMenu : public QObject {
@@ -36,3 +39,5 @@ private:
   QWidget* dialogParent_;
   QPointer<QAction> label_; // "Learner: NAME", gone with the menu when the bar is rebuilt
 };
+
+} // namespace shardlab::app

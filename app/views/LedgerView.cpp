@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 LedgerView::LedgerView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model) {
@@ -186,3 +188,5 @@ QString LedgerView::html(const TraceModel& model, int rank) {
   }
   return h;
 }
+
+} // namespace shardlab::app

@@ -12,6 +12,8 @@
 class QComboBox;
 class QTextBrowser;
 
+namespace shardlab::app {
+
 class LedgerView : public QWidget {
   Q_OBJECT
 public:
@@ -43,3 +45,5 @@ private:
   QTextBrowser* text_;
   bool awaitingRun_ = false;
 };
+
+} // namespace shardlab::app

@@ -8,6 +8,8 @@
 #include <QPushButton>
 #include <QToolButton>
 
+namespace shardlab::app {
+
 LessonCheckBar::LessonCheckBar(QWidget* parent) : QFrame(parent) {
   setObjectName(QStringLiteral("lessonCheck"));
   setFrameShape(QFrame::StyledPanel);
@@ -66,3 +68,5 @@ void LessonCheckBar::retranslate() {
     replay_->setToolTip(TraceModel::replayName(*verdict_.replay));
   }
 }
+
+} // namespace shardlab::app

@@ -11,6 +11,8 @@ class QLabel;
 class QPushButton;
 class QToolButton;
 
+namespace shardlab::app {
+
 class LessonCheckBar : public QFrame {
   Q_OBJECT
 public:
@@ -35,3 +37,5 @@ private:
   QToolButton* details_ = nullptr; // the cause, measured: shown on demand so the bar stays one line
   QPushButton* replay_ = nullptr;
 };
+
+} // namespace shardlab::app

@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+namespace shardlab::app {
+
 LogPane::LogPane(QWidget* parent) : QWidget(parent) {
   auto* l = new QVBoxLayout(this);
   l->setContentsMargins(2, 2, 2, 2);
@@ -49,3 +51,5 @@ void LogPane::append(const QString& text) {
   log_->moveCursor(QTextCursor::End);
 }
 void LogPane::clear() { log_->clear(); }
+
+} // namespace shardlab::app

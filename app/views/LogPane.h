@@ -6,6 +6,8 @@
 class QLineEdit;
 class QPlainTextEdit;
 
+namespace shardlab::app {
+
 class JobRunner;
 
 class LogPane : public QWidget {
@@ -26,3 +28,5 @@ private:
   QLineEdit* command_;
   QPlainTextEdit* log_;
 };
+
+} // namespace shardlab::app

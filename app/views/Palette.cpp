@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 namespace {
@@ -108,3 +110,5 @@ QPalette Palette::controls(const QPalette& p) {
   c.setColor(QPalette::Button, QColor(0x5C, 0x60, 0x68));
   return c;
 }
+
+} // namespace shardlab::app

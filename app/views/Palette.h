@@ -10,6 +10,8 @@
 #include <QRectF>
 #include <QPalette>
 
+namespace shardlab::app {
+
 namespace Palette {
 QColor category(shardlab::trace::Category c);
 QColor kind(shardlab::trace::Kind k);
@@ -35,3 +37,5 @@ bool isDark(const QPalette& p);
 // the groove stand out (the fill and the text keep the theme's colours).
 QPalette controls(const QPalette& p);
 } // namespace Palette
+
+} // namespace shardlab::app

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 PipelineView::PipelineView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model) {
@@ -330,3 +332,5 @@ QString PipelineView::breakdownText() const {
                                         percent(d.untracked));
   return text;
 }
+
+} // namespace shardlab::app

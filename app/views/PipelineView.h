@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+namespace shardlab::app {
+
 class PipelineView : public QWidget {
   Q_OBJECT
 public:
@@ -71,3 +73,5 @@ private:
   QRectF diagram_;
   double stepShare_ = 0;
 };
+
+} // namespace shardlab::app

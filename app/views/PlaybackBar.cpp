@@ -17,6 +17,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 PlaybackBar::PlaybackBar(PlaybackController& playback, QWidget* parent) : QWidget(parent), playback_(playback) {
   auto* rows = new QVBoxLayout(this);
   rows->setContentsMargins(4, 2, 4, 2);
@@ -152,3 +154,5 @@ void PlaybackBar::addActions(QMenu& menu, PlaybackController& playback) {
   add(tr("Faster"), QKeySequence(Qt::Key_Equal), &PlaybackController::faster);
   add(tr("Slower"), QKeySequence(Qt::Key_Minus), &PlaybackController::slower);
 }
+
+} // namespace shardlab::app

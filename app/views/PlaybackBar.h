@@ -8,13 +8,15 @@
 #include <QStyle>
 #include <QWidget>
 
-class PlaybackController;
 class QLabel;
 class QSlider;
 class QToolButton;
 class QCheckBox;
-
 class QMenu;
+
+namespace shardlab::app {
+
+class PlaybackController;
 
 class PlaybackBar : public QWidget {
   Q_OBJECT
@@ -44,3 +46,5 @@ private:
   bool updating_ = false;
   int iconsShowPlaying_ = -1; // the play button's icon: 0 play, 1 pause, -1 not drawn yet
 };
+
+} // namespace shardlab::app

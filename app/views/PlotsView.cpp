@@ -18,6 +18,8 @@
 
 #include <map>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 PlotsView::PlotsView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model) {
@@ -404,3 +406,5 @@ void PlotsView::buildCompare() {
   compare_->yAxis->setRange(0, top * 1.25 + 1e-6); // room above the budget line for its label
   compare_->replot();
 }
+
+} // namespace shardlab::app

@@ -18,6 +18,8 @@ class QCustomPlot;
 class QTabWidget;
 class QTableWidget;
 
+namespace shardlab::app {
+
 class PlotsView : public QWidget {
   Q_OBJECT
 public:
@@ -67,3 +69,5 @@ private:
   RunFigures figures_[2];
   qint64 time_ = 0;
 };
+
+} // namespace shardlab::app

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 QuizOverlay::QuizOverlay(QWidget* parent) : QFrame(parent) {
   setObjectName(QStringLiteral("quizOverlay"));
   setFrameShape(QFrame::StyledPanel);
@@ -55,3 +57,5 @@ void QuizOverlay::retranslate() {
   hide_->setText(tr("Hide (F9)"));
   hide_->setToolTip(tr("Hide the quiz; F9 shows it again."));
 }
+
+} // namespace shardlab::app

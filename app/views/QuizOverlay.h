@@ -10,6 +10,8 @@ class QLabel;
 class QScrollArea;
 class QToolButton;
 
+namespace shardlab::app {
+
 class QuizOverlay : public QFrame {
   Q_OBJECT
 public:
@@ -35,3 +37,5 @@ private:
   QToolButton* hide_;
   QScrollArea* scroll_;
 };
+
+} // namespace shardlab::app

@@ -18,6 +18,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 namespace sq = shardlab::quiz;
 
 namespace {
@@ -393,3 +395,5 @@ void QuizPanel::changeEvent(QEvent* e) {
   }
   QWidget::changeEvent(e);
 }
+
+} // namespace shardlab::app

@@ -12,7 +12,6 @@
 
 #include <vector>
 
-class PlaybackController;
 class QButtonGroup;
 class QFrame;
 class QLabel;
@@ -20,6 +19,10 @@ class QLineEdit;
 class QPushButton;
 class QRadioButton;
 class QTabWidget;
+
+namespace shardlab::app {
+
+class PlaybackController;
 class ReviewView;
 class TraceModel;
 
@@ -113,3 +116,5 @@ private:
   QPushButton* predictionSkip_ = nullptr;
   bool awaitingPrediction_ = false;
 };
+
+} // namespace shardlab::app

@@ -8,6 +8,8 @@
 #include <QDockWidget>
 #include <QMenu>
 
+namespace shardlab::app {
+
 QuizPlace::QuizPlace(QuizPanel& quiz, QDockWidget& dock, WorkspacePage& workspace, QObject* parent)
     : QObject(parent), quiz_(quiz), dock_(dock), workspace_(workspace) {
   connect(workspace_.quizOverlay(), &QuizOverlay::hideRequested, this, [this] { setOverlayShown(false); });
@@ -57,3 +59,5 @@ void QuizPlace::addOverlayAction(QMenu& menu) {
   overlayAction_->setChecked(workspace_.quizOverlayShown());
   connect(overlayAction_, &QAction::triggered, this, &QuizPlace::setOverlayShown);
 }
+
+} // namespace shardlab::app

@@ -9,6 +9,9 @@
 class QAction;
 class QDockWidget;
 class QMenu;
+
+namespace shardlab::app {
+
 class QuizPanel;
 class WorkspacePage;
 
@@ -36,3 +39,5 @@ private:
   QPointer<QAction> overlayAction_;
   bool presenting_ = false;
 };
+
+} // namespace shardlab::app

@@ -15,6 +15,8 @@
 #include <bit>
 #include <cmath>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 namespace {
@@ -815,3 +817,5 @@ void RankView::setLegendShown(bool shown) {
   layoutCards();
   update();
 }
+
+} // namespace shardlab::app

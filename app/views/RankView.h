@@ -11,6 +11,8 @@
 #include <QPixmap>
 #include <QWidget>
 
+namespace shardlab::app {
+
 class RankView : public QWidget {
   Q_OBJECT
 public:
@@ -132,3 +134,5 @@ private:
   mutable QString labelsKey_;
   mutable std::vector<QString> labels_;
 };
+
+} // namespace shardlab::app

@@ -5,6 +5,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+namespace shardlab::app {
+
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
@@ -50,3 +52,5 @@ void ReviewView::setData(const std::vector<Entry>& answered, const QString& lang
 }
 
 QString ReviewView::html() const { return text_->toPlainText(); }
+
+} // namespace shardlab::app

@@ -13,6 +13,8 @@
 
 class QTextBrowser;
 
+namespace shardlab::app {
+
 class ReviewView : public QWidget {
   Q_OBJECT
 public:
@@ -33,3 +35,5 @@ private:
   int mistakes_ = 0;
   int answers_ = 0;
 };
+
+} // namespace shardlab::app

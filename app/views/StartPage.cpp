@@ -1,5 +1,7 @@
 #include "views/StartPage.h"
 
+#include "models/QuizController.h"
+
 #include <QCheckBox>
 #include <QCommandLinkButton>
 #include <QEvent>
@@ -10,6 +12,8 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+namespace shardlab::app {
 
 StartPage::StartPage(const LessonCatalog& catalog, QWidget* parent) : QWidget(parent), catalog_(catalog) {
   auto* outer = new QVBoxLayout(this);
@@ -88,8 +92,10 @@ StartPage::StartPage(const LessonCatalog& catalog, QWidget* parent) : QWidget(pa
   if (list_->count() > 0) list_->setCurrentRow(0);
 }
 
-void StartPage::setCompleted(const QStringList& lessonIds) {
-  completed_ = lessonIds;
+void StartPage::showCompletion(const QuizController& quiz) {
+  completed_.clear();
+  for (const auto& l : catalog_.lessons())
+    if (quiz.lessonComplete(l.id, l.questionIds())) completed_ << l.id;
   retranslate();
 }
 
@@ -159,3 +165,5 @@ void StartPage::retranslate() {
   }
   showGuide();
 }
+
+} // namespace shardlab::app

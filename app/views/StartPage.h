@@ -13,6 +13,10 @@ class QListWidget;
 class QPushButton;
 class QTextBrowser;
 
+namespace shardlab::app {
+
+class QuizController;
+
 class StartPage : public QWidget {
   Q_OBJECT
 public:
@@ -22,8 +26,8 @@ public:
   // The catalog changed: the list and the guide again: after the lessons were sized for the machine (their
   // labels name the job as it will run here) or a lab changed their jobs.
   void refresh() { retranslate(); }
-  // The lessons whose questions the learner has all answered: ticked in the list.
-  void setCompleted(const QStringList& lessonIds);
+  // The lessons whose questions the learner has all answered (in `quiz`): ticked in the list.
+  void showCompletion(const QuizController& quiz);
   bool isCompleted(const QString& lessonId) const { return completed_.contains(lessonId); }
   QString selectedLesson() const;
   // The guide as shown (Markdown source of the visible part).
@@ -58,3 +62,5 @@ private:
   QString shownMarkdown_;
   QStringList completed_;
 };
+
+} // namespace shardlab::app

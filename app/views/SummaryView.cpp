@@ -6,6 +6,8 @@
 
 #include <QLocale>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 SummaryView::SummaryView(const TraceModel& model, QWidget* parent) : QTextBrowser(parent), model_(model) {}
@@ -86,3 +88,5 @@ QString SummaryView::html(const TraceModel& model) {
       h += tr("<p><b>Rank %1 failed</b>: %2</p>").arg(r.rank).arg(Format::failureReason(QString::fromStdString(*r.failure)).toHtmlEscaped());
   return h;
 }
+
+} // namespace shardlab::app

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <optional>
 
+namespace shardlab::app {
+
 class SummaryView : public QTextBrowser {
   Q_OBJECT
 public:
@@ -22,3 +24,5 @@ public Q_SLOTS:
 private:
   const TraceModel& model_;
 };
+
+} // namespace shardlab::app

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 TimelineView::TimelineView(const TraceModel& model, QWidget* parent) : QWidget(parent), model_(model) {
@@ -319,3 +321,5 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
   }
   dragging_ = false;
 }
+
+} // namespace shardlab::app

@@ -9,6 +9,8 @@
 #include <QPixmap>
 #include <QWidget>
 
+namespace shardlab::app {
+
 class TimelineView : public QWidget {
   Q_OBJECT
 public:
@@ -67,3 +69,5 @@ private:
   } layerKey_;
   mutable double labelWidth_ = -1; // cached: text measuring is not free
 };
+
+} // namespace shardlab::app

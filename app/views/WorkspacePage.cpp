@@ -31,6 +31,8 @@
 
 #include <algorithm>
 
+namespace shardlab::app {
+
 namespace st = shardlab::trace;
 
 WorkspacePage::WorkspacePage(TraceModel& model, TraceModel& comparison, PlaybackController& playback, LessonFlow& flow,
@@ -366,6 +368,12 @@ void WorkspacePage::compareWithFile(const QString& fileName) {
 
 void WorkspacePage::clearComparison() { plots_->setComparison(nullptr, {}, {}); }
 
+void WorkspacePage::startExperiment() {
+  compare_.clear();
+  clearComparison();
+  setLessonNote(QString());
+}
+
 void WorkspacePage::leaveLesson() {
   lessonCheck_->clear();
   rankView_->setAwaitingRun(false);
@@ -441,3 +449,5 @@ void WorkspacePage::retranslate() {
   tabs_->setTabText(tabs_->indexOf(summary_), tr("Summary"));
   tabs_->setTabText(tabs_->indexOf(ledger_), tr("Memory ledger"));
 }
+
+} // namespace shardlab::app

@@ -16,6 +16,13 @@
 
 #include <optional>
 
+class QButtonGroup;
+class QLabel;
+class QProgressBar;
+class QTabWidget;
+
+namespace shardlab::app {
+
 class CaptionBar;
 class CompareView;
 class LedgerView;
@@ -25,10 +32,6 @@ class PipelineView;
 class PlaybackBar;
 class PlaybackController;
 class PlotsView;
-class QButtonGroup;
-class QLabel;
-class QProgressBar;
-class QTabWidget;
 class QuizOverlay;
 class RankView;
 class SummaryView;
@@ -87,6 +90,8 @@ public:
   void compareWithFile(const QString& fileName);
   // No comparison in Plots (a new lesson or run).
   void clearComparison();
+  // A free experiment from the form: no comparison run, no lesson's sizing note.
+  void startExperiment();
   // A free experiment or an opened trace: the views stop saying a run is awaited.
   void leaveLesson();
   // On a projector the room reads the run: no sizing note, the Both runs tab's
@@ -146,3 +151,5 @@ private:
   PlaybackBar* playbar_ = nullptr;
   QuizOverlay* quizOverlay_ = nullptr;
 };
+
+} // namespace shardlab::app

@@ -2,7 +2,7 @@
 // the second following the first's step and time into it at one time scale, and the
 // lesson's figures in Plots → Compare runs. Models and views over synthetic traces;
 // the lesson itself runs for real through shardlab-run (kept tiny by a lab step).
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
@@ -40,6 +40,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace st = shardlab::trace;
 

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+using namespace shardlab::app;
+
 namespace st = shardlab::trace;
 
 TEST(EndToEnd, RealFsdpJobThroughTheLauncher) {

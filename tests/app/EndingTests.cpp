@@ -16,7 +16,7 @@
 //                                  --trace F -q ("rank 1 is waiting in recv from rank 0 of block1 in step 2
 //                                  (micro-batch 0); rank 0 never sent it", exit 3)
 // The last test makes a hang through JobRunner, as the app runs a job.
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "models/AppSettings.h"
@@ -40,6 +40,8 @@
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace st = shardlab::trace;
 

@@ -1,7 +1,7 @@
 // The app on a PyTorch profiler trace (tests/data/pytorch, recorded by
 // scripts/record-pytorch-trace: DDP and FSDP2 on 2 CPU ranks, gloo): File → Open reads
 // it, every pane that can show it does, and the app says what it is and what it lacks.
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "models/MemoryLedger.h"
 #include "models/MemoryStateModel.h"
 #include "models/TraceModel.h"
@@ -21,6 +21,8 @@
 #include <QWidget>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace st = shardlab::trace;
 

@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <random>
 
+using namespace shardlab::app;
+
 namespace st = shardlab::trace;
 
 namespace {

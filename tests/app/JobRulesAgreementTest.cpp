@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+using namespace shardlab::app;
+
 TEST(JobRulesAgreement, TheFormGivesEachRowItsVerdictAndNamesItsField) {
   const auto table = shardlab::testing::loadJobSpecTable();
   int checked = 0;

@@ -1,7 +1,7 @@
 // Labs, playback keys and phases, the playback bar's size and colours, exports and
 // opening files, the temporary run folder: what a lab instructor and a learner need of
 // them (docs/app.md). Windows run offscreen; runs are real (shardlab-run).
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/AppSettings.h"
@@ -47,6 +47,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace st = shardlab::trace;
 

@@ -1,6 +1,6 @@
 // The memory ledger on real runs (shardlab-run, Open MPI): what each rank measured
 // against the Ψ arithmetic of its ZeRO stage, and the differences explained.
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
 #include "models/AppSettings.h"
@@ -22,6 +22,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace st = shardlab::trace;
 

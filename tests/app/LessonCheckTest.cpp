@@ -4,7 +4,7 @@
 // to show it, with its measured cause and the replay that shows the schedule; the
 // script, run on this machine with the same fault, fails the same lesson; and on the
 // same traces the app's verdict and `shardlab-quiz check-lesson` agree.
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "views/WorkspacePage.h"
 #include "models/JobRunner.h"
 #include "models/LessonCatalog.h"
@@ -28,6 +28,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace {
 

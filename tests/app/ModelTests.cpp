@@ -26,6 +26,8 @@
 
 #include <fstream>
 
+using namespace shardlab::app;
+
 namespace st = shardlab::trace;
 
 namespace {

@@ -5,7 +5,7 @@
 // trace file, the Summary tab, the Pipeline header, Compare runs' figures, the
 // prediction check and the lesson's own check. Each lesson's runs are its written jobs,
 // cut to 3 steps (the bubble's steady steps are steps 1 and 2), on the real mpirun.
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "models/JobRunner.h"
@@ -39,6 +39,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace st = shardlab::trace;
 

@@ -3,7 +3,7 @@
 // 18 px or more, keeps the slider and the prediction box at their minimum widths, and
 // shows the quiz as an overlay the instructor shows or hides. Offscreen, over a
 // synthetic 4-rank × 6-unit trace (a layout test: no run is claimed).
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "views/QuizOverlay.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
@@ -42,6 +42,8 @@
 
 #include <gtest/gtest.h>
 #include <qcustomplot.h>
+
+using namespace shardlab::app;
 
 namespace {
 // Presentation mode for this test only (as --presentation does), then back.

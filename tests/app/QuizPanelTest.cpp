@@ -8,7 +8,7 @@
 #include "quiz/observations/EvidenceMoment.h"
 #include "models/JobRunner.h"
 #include "views/LogPane.h"
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "models/PlaybackController.h"
 #include "quiz/progress/Progress.h"
 #include "quiz/progress/ProgressLocation.h"
@@ -40,6 +40,8 @@
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace {
 

@@ -2,7 +2,7 @@
 // takes its lost stage time apart, the switch shows a replay of it in the same views
 // (labelled as one) while the quiz keeps the measured run, and an op that waited for a
 // CPU core is dotted in the timeline and said so in the caption.
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "models/Format.h"
 #include "views/WorkspacePage.h"
 #include "SampleTrace.h"
@@ -26,6 +26,8 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace st = shardlab::trace;
 

@@ -26,6 +26,8 @@
 
 #include <gtest/gtest.h>
 
+using namespace shardlab::app;
+
 namespace st = shardlab::trace;
 
 namespace {

@@ -8,7 +8,7 @@
 #include "views/GuidePanel.h"
 #include "models/JobRunner.h"
 #include "views/LogPane.h"
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "views/WorkspacePage.h"
 #include "views/QuizPanel.h"
 #include "models/PlaybackController.h"
@@ -38,6 +38,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+using namespace shardlab::app;
 
 namespace {
 struct Language {

@@ -13,15 +13,18 @@
 
 #include <QMainWindow>
 
+class QDockWidget;
+class QStackedWidget;
+
+namespace shardlab::app {
+
 class ExperimentPanel;
 class GuidePanel;
 class LabPanel;
 class LearnerMenu;
 class LogPane;
-class QDockWidget;
 class QuizPanel;
 class QuizPlace;
-class QStackedWidget;
 class StartPage;
 class WorkspacePage;
 
@@ -29,7 +32,6 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
   explicit MainWindow(QWidget* parent = nullptr);
-  ~MainWindow() override;
 
   TraceModel& model() { return model_; }
   TraceModel& comparisonModel() { return compare_; }
@@ -91,9 +93,6 @@ private:
   // File → Open trace and the start page's button: one dialog.
   void chooseTraceToOpen();
   void choosePytorchFolderToOpen();
-  // What the message bar says above an imported PyTorch trace: which panes show it, which have nothing from it.
-  QString importedMessage() const;
-  void showMessage(const QString& text, bool problem);
   // An export's outcome in the status bar (`written` has %1 for the file), a failure above the views too.
   bool exported(bool ok, const QString& path, const QString& written);
   // Says it above the views and in the log.
@@ -129,3 +128,5 @@ private:
   QDockWidget* labDock_ = nullptr;
   QString lessonId_; // the lesson running or last run
 };
+
+} // namespace shardlab::app

@@ -1,4 +1,4 @@
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 
 #include "models/LessonVerdict.h"
 #include "models/TraceOpening.h"
@@ -27,6 +27,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
+
+namespace shardlab::app {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), catalog_(LessonCatalog::load()), playback_(model_), flow_(model_, compare_) {
@@ -57,13 +59,11 @@ MainWindow::MainWindow(QWidget* parent)
   retranslate(); // the menus and every text set in one place
   refreshCompletion();
   if (const QString problem = quiz_->controller().progressProblem(); !problem.isEmpty()) {
-    showMessage(tr("Your progress file could not be read, so the quiz starts empty: %1").arg(problem), true);
+    workspace_->showMessage(tr("Your progress file could not be read, so the quiz starts empty: %1").arg(problem), true);
     log_->append(problem + QLatin1Char('\n'));
   }
   resize(1280, 800);
 }
-
-MainWindow::~MainWindow() = default;
 
 QDockWidget* MainWindow::addDock(const QString& name, QWidget* panel, Qt::DockWidgetArea area) {
   auto* dock = new QDockWidget(this); // titled by retranslate()
@@ -77,9 +77,7 @@ void MainWindow::buildDocks() {
   experiment_ = new ExperimentPanel(this);
   experimentDock_ = addDock(QStringLiteral("experiment"), experiment_, Qt::LeftDockWidgetArea);
   connect(experiment_, &ExperimentPanel::runRequested, this, [this](const shardlab::JobConfig& config) {
-    compare_.clear();
-    workspace_->clearComparison();
-    workspace_->setLessonNote(QString());
+    workspace_->startExperiment();
     leaveLesson();
     flow_.runJob(config);
   });
@@ -102,7 +100,7 @@ void MainWindow::buildDocks() {
   connect(&quiz_->controller(), &QuizController::progressChanged, this, &MainWindow::refreshCompletion);
   learner_ = new LearnerMenu(*quiz_, this);
   connect(learner_, &LearnerMenu::learnerChanged, this, &MainWindow::refreshCompletion);
-  connect(learner_, &LearnerMenu::said, this, [this](const QString& text) { showMessage(text, false); });
+  connect(learner_, &LearnerMenu::said, this, [this](const QString& text) { workspace_->showMessage(text, false); });
   // The running lesson's guide stays beside the run (the start page that showed it is
   // replaced by the workspace when the job starts), with "Next lesson" once it ran. A tab
   // beside the experiment form: the quiz keeps the whole right side's height.
@@ -157,8 +155,7 @@ void MainWindow::buildMenus() {
     const QString f = QFileDialog::getOpenFileName(this, tr("Compare with trace"));
     if (f.isEmpty()) return;
     workspace_->compareWithTrace(f);
-    auto* w = new CompareWindow(model_, compare_, this);
-    w->show();
+    (new CompareWindow(model_, compare_, this))->show();
   });
   file->addAction(tr("Open &lab…"), this, [this] {
     const QString f = QFileDialog::getOpenFileName(this, tr("Open lab"), labDialogFolder(), tr("ShardLab labs (*.json);;All files (*)"));
@@ -186,7 +183,7 @@ void MainWindow::buildMenus() {
   // Installing the translator sends LanguageChange to every widget: menus, tabs, docks,
   // the start page and the lesson guides switch now; views redraw in the new language.
   Appearance::addLanguageMenu(*view, [this] {
-    showMessage(tr("Language changed. The experiment panel, the playback bar and the log show the new language after a restart."), false);
+    workspace_->showMessage(tr("Language changed. The experiment panel, the playback bar and the log show the new language after a restart."), false);
   });
   quizPlace_->addOverlayAction(*view);
   view->addSeparator();
@@ -238,19 +235,13 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 void MainWindow::showWorkspace() { stack_->setCurrentWidget(workspace_); }
 void MainWindow::showStartPage() { stack_->setCurrentWidget(start_); }
 
-void MainWindow::showMessage(const QString& text, bool problem) { workspace_->showMessage(text, problem); }
-
 void MainWindow::report(const QString& text, bool problem) {
-  showMessage(text, problem);
+  workspace_->showMessage(text, problem);
   log_->append(text + QLatin1Char('\n'));
 }
 
 void MainWindow::refreshCompletion() {
-  if (!quiz_) return;
-  QStringList done;
-  for (const auto& l : catalog_.lessons())
-    if (quiz_->controller().lessonComplete(l.id, l.questionIds())) done << l.id;
-  start_->setCompleted(done);
+  if (quiz_) start_->showCompletion(quiz_->controller());
 }
 
 void MainWindow::leaveLesson() {
@@ -304,25 +295,17 @@ QString MainWindow::openTrace(const QString& path) {
   labDock_->hide(); // the lab's steps are not this trace (the lab stays open: View → Lab)
   quiz_->refreshObservations(path);
   quizPlace_->offerQuestions();
-  showMessage(opened.imported && err.isEmpty() ? importedMessage() : opened.damage(), !err.isEmpty());
+  const bool whole = err.isEmpty();
+  workspace_->showMessage(opened.imported && whole ? opened.importedMessage(model_.summary().stepsCompleted) : opened.damage(), !whole);
   if (!err.isEmpty()) log_->append(err + QLatin1Char('\n'));
   if (!opened.stopped) workspace_->showEnding(); // a whole run (lines skipped or not): how it ended
   return err;
 }
 
-QString MainWindow::importedMessage() const {
-  const auto& s = model_.summary();
-  return tr("Imported from a PyTorch profiler trace: %n step(s) from its ProfilerStep ranges. Ranks, the timeline, "
-            "Plots (step times, memory) and Summary show it; memory is one total, in no category (the profiler "
-            "does not say what a buffer holds). Nothing from it in: Pipeline (not a pipeline job), the loss "
-            "(not recorded), the replay (not replayable), the Memory ledger's Ψ arithmetic (no model size). "
-            "The Log lists the profiler events not mapped.", nullptr, s.stepsCompleted);
-}
-
 bool MainWindow::runLesson(const QString& id, bool askPrediction) {
   const Lesson* l = catalog_.find(id);
   if (!l) {
-    showMessage(tr("There is no lesson '%1'.").arg(id), true);
+    workspace_->showMessage(tr("There is no lesson '%1'.").arg(id), true);
     return false;
   }
   // A lesson sized for this machine waits for its calibration (cached: at once).
@@ -350,7 +333,7 @@ void MainWindow::onPredictionAwaited() {
   showWorkspace();
   showQuiz();
   quiz_->setAwaitingPrediction(true);
-  showMessage(quiz_->awaitingMessage(), false);
+  workspace_->showMessage(quiz_->awaitingMessage(), false);
 }
 
 void MainWindow::onRunFinished(JobRunner::Outcome outcome, const QString& text) {
@@ -366,7 +349,7 @@ void MainWindow::onComparisonFinished(const QString& text) {
   const QStringList labels = flow_.runLabels();
   workspace_->showComparison(labels.value(0, tr("run A")), labels.value(1, tr("run B")));
   quiz_->refreshObservations(QString(), &compare_.trace());
-  showMessage(tr("%1 — both runs side by side in \"Both runs\"; their figures in Plots → Compare runs.").arg(workspace_->message()),
+  workspace_->showMessage(tr("%1 — both runs side by side in \"Both runs\"; their figures in Plots → Compare runs.").arg(workspace_->message()),
               !flow_.lessonOk());
 }
 
@@ -380,7 +363,7 @@ bool MainWindow::exportPng(const QString& path) {
 }
 
 bool MainWindow::exported(bool ok, const QString& path, const QString& written) {
-  if (!ok) showMessage(tr("Cannot write %1.").arg(path), true);
+  if (!ok) workspace_->showMessage(tr("Cannot write %1.").arg(path), true);
   statusBar()->showMessage(ok ? written.arg(QFileInfo(path).absoluteFilePath()) : tr("Cannot write %1.").arg(path));
   return ok;
 }
@@ -389,7 +372,7 @@ bool MainWindow::openLabFile(const QString& path) {
   const auto result = openLab(path);
   if (!result.lab) {
     // Every error, each with its file and place, as LabLoader reports them.
-    showMessage(tr("This lab has %n error(s); see the log.", nullptr, static_cast<int>(result.errors.size())), true);
+    workspace_->showMessage(tr("This lab has %n error(s); see the log.", nullptr, static_cast<int>(result.errors.size())), true);
     log_->append(result.errors.join(QLatin1Char('\n')) + QLatin1Char('\n'));
     if (isVisible()) showLabErrors(this, path, result.errors);
     return false;
@@ -404,7 +387,7 @@ bool MainWindow::openLabFile(const QString& path) {
   // Opened before the window shows (--lab): a tab raises only once it is on screen.
   QTimer::singleShot(0, labDock_, &QDockWidget::raise);
   showQuiz();
-  showMessage(labOpenedText(*result.lab), false);
+  workspace_->showMessage(labOpenedText(*result.lab), false);
   statusBar()->showMessage(labOpenedText(*result.lab), 20000);
   setWindowTitle(tr("ShardLab — %1").arg(labTitle(*result.lab)));
   return true;
@@ -413,3 +396,5 @@ bool MainWindow::openLabFile(const QString& path) {
 void MainWindow::focusView() {
   if (stack_->currentWidget() == workspace_) workspace_->focusCurrentView();
 }
+
+} // namespace shardlab::app
