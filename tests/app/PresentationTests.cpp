@@ -430,7 +430,7 @@ TEST(Presentation, PipelineHeadersAndDiagramsAt1280x720) {
         EXPECT_TRUE(header.contains(locale.toString(f * 100.0, 'f', 1))) << header.toStdString();
       EXPECT_FALSE(header.contains(QChar(0x2026))) << header.toStdString();
       EXPECT_LE(view->shownHeader().size(), 2);
-      EXPECT_TRUE(view->legendEntries().contains(QCoreApplication::translate("PipelineView", "recorded idle (hatched)")));
+      EXPECT_TRUE(view->legendEntries().contains(PipelineView::tr("recorded idle (hatched)")));
     };
     ASSERT_TRUE(w.workspace()->showView(QStringLiteral("pipeline")));
     w.playback().setFraction(0.5);
