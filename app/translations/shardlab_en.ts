@@ -549,6 +549,10 @@
         <source>must divide each replica&apos;s batch (the global batch %1 over dp = %2 replicas, in %3 micro-batches)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>must be an integer between %1 and %2 (got %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>

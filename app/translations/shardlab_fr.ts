@@ -549,6 +549,10 @@
         <source>must divide each replica&apos;s batch (the global batch %1 over dp = %2 replicas, in %3 micro-batches)</source>
         <translation>doit diviser le lot de chaque réplique (le lot global %1 réparti sur dp = %2 répliques, en %3 micro-lots)</translation>
     </message>
+    <message>
+        <source>must be an integer between %1 and %2 (got %3)</source>
+        <translation>doit être un entier compris entre %1 et %2 (reçu %3)</translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>

@@ -553,6 +553,10 @@
         <source>must divide each replica&apos;s batch (the global batch %1 over dp = %2 replicas, in %3 micro-batches)</source>
         <translation>должно делить батч каждой реплики (глобальный батч %1 на dp = %2 реплик, в %3 микробатчах)</translation>
     </message>
+    <message>
+        <source>must be an integer between %1 and %2 (got %3)</source>
+        <translation>должно быть целым числом от %1 до %2 (получено %3)</translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>

@@ -78,4 +78,22 @@ std::optional<std::string> readBoundedFile(const std::string& path, FileCap cap,
   return text;
 }
 
+std::optional<std::string> jsonNestingProblem(std::string_view json, int cap) {
+  int depth = 0;
+  bool inString = false, escaped = false;
+  for (const char c : json) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (c == '"') inString = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > cap) return "nests objects or arrays more than " + std::to_string(cap) + " levels deep";
+    } else if ((c == ']' || c == '}') && depth > 0) --depth;
+  }
+  return std::nullopt;
+}
+
 } // namespace shardlab

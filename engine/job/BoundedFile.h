@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace shardlab {
 
@@ -39,5 +40,14 @@ struct FileProblem {
 
 // The whole file, or nullopt with `problem` set.
 std::optional<std::string> readBoundedFile(const std::string& path, FileCap cap, FileProblem& problem);
+
+// How deep a JSON text may nest objects and arrays. Every JSON ShardLab writes or ships
+// nests fewer than 8 levels; a parsed value is copied, compared and printed by recursion,
+// one call per level, so a job record nested millions deep crashed the readers on the
+// stack. Checked on the text, before parsing.
+inline constexpr int kJsonNestingCap = 64;
+
+// "nests objects or arrays more than 64 levels deep", or nullopt: counted outside strings.
+std::optional<std::string> jsonNestingProblem(std::string_view json, int cap = kJsonNestingCap);
 
 } // namespace shardlab

@@ -210,8 +210,12 @@ std::vector<JobIssue> JobConfig::validateSizes() const {
   within("heads", heads, 1, kMaxHidden);
   within("seq_len", seqLen, 1, kMaxSeqLen);
   atLeast("steps", steps, 1);
+  // AdamW's step is lr times a ratio near 1: a learning rate past 1 (1e308 was accepted)
+  // throws the weights away in the first step, and a decay past 1 per step flips their sign.
   if (!(lr > 0) || !std::isfinite(lr)) add("lr", JobRule::Positive);
+  else if (lr > 1) add("lr", JobRule::Range, {"0", "1", formatNumber(lr)});
   if (weightDecay < 0) add("weight_decay", JobRule::NotNegative);
+  else if (!(weightDecay <= 1)) add("weight_decay", JobRule::Range, {"0", "1", formatNumber(weightDecay)});
   if (memoryBudget < 0) add("memory_budget", JobRule::NotNegative);
   atLeast("microbatches", microbatches, 1);
   atLeast("virtual_stages", virtualStages, 1);
@@ -368,9 +372,12 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
     issues.push_back({key, rule, std::move(args)});
   };
   auto getInt = [&](const std::string& key, const nlohmann::json& v, int& out) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < INT32_MIN || v.get<std::int64_t>() > INT32_MAX)
-      bad(key, JobRule::NotAnInteger);
-    else out = v.get<int>();
+    if (!v.is_number_integer()) return bad(key, JobRule::NotAnInteger);
+    // An integer past 32 bits (--ranks 2147483648) is an integer: said as out of range.
+    const bool tooLarge = v.is_number_unsigned() ? v.get<std::uint64_t>() > INT32_MAX : v.get<std::int64_t>() > INT32_MAX;
+    if (tooLarge || (!v.is_number_unsigned() && v.get<std::int64_t>() < INT32_MIN))
+      return bad(key, JobRule::IntegerRange, {std::to_string(INT32_MIN), std::to_string(INT32_MAX), v.dump()});
+    out = v.get<int>();
   };
   auto getEnum = [&](const std::string& key, const nlohmann::json& v, auto& out) {
     using E = std::decay_t<decltype(out)>;

@@ -21,6 +21,8 @@ const RuleText kRules[] = {
     {JobRule::NotAnObject, "not-an-object", QT_TRANSLATE_NOOP("JobRule", "must be a JSON object")},
     {JobRule::UnknownKey, "unknown-key", QT_TRANSLATE_NOOP("JobRule", "unknown key")},
     {JobRule::NotAnInteger, "wrong-type", QT_TRANSLATE_NOOP("JobRule", "must be an integer")},
+    {JobRule::IntegerRange, "integer-range",
+     QT_TRANSLATE_NOOP("JobRule", "must be an integer between %1 and %2 (got %3)")},
     {JobRule::NotANonNegativeInteger, "wrong-type", QT_TRANSLATE_NOOP("JobRule", "must be a non-negative integer")},
     {JobRule::NotANumber, "wrong-type", QT_TRANSLATE_NOOP("JobRule", "must be a number")},
     {JobRule::NotAString, "wrong-type", QT_TRANSLATE_NOOP("JobRule", "must be a string")},

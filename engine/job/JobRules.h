@@ -13,6 +13,7 @@ enum class JobRule {
   NotAnObject,       // the spec is not a JSON object
   UnknownKey,
   NotAnInteger,
+  IntegerRange,
   NotANonNegativeInteger,
   NotANumber,
   NotAString,

@@ -98,7 +98,7 @@ std::optional<Calibration> readCachedCalibration(const fs::path& file, const std
   // Whatever is there (a directory, a huge or truncated file, another type) is measured again.
   FileProblem unreadable;
   const auto text = readBoundedFile(file.string(), kCalibrationFileCap, unreadable);
-  if (!text) return std::nullopt;
+  if (!text || jsonNestingProblem(*text)) return std::nullopt;
   const auto json = nlohmann::json::parse(*text, nullptr, false);
   auto c = Calibration::fromJson(json);
   if (!c || c->key != key) return std::nullopt;

@@ -151,8 +151,10 @@ std::optional<LaunchOptions> parseLaunchOptions(int argc, char** argv, std::vect
   if (!spec.empty()) {
     FileProblem why;
     const auto text = readBoundedFile(spec, kSpecFileCap, why);
-    auto json = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+    const auto deep = text ? jsonNestingProblem(*text) : std::nullopt;
+    auto json = text && !deep ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
     if (!text) errors.push_back("--spec: '" + spec + "' " + why.text);
+    else if (deep) errors.push_back("--spec: '" + spec + "' " + *deep);
     else if (json.is_discarded()) errors.push_back("--spec: '" + spec + "' is not valid JSON");
     else {
       std::vector<JobIssue> issues;

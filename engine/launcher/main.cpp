@@ -165,12 +165,14 @@ std::optional<std::string> openOutputs(std::vector<OutputFile>& outputs,
   std::vector<std::pair<fs::path, std::string>> seen;
   for (const auto& [option, path] : inputs) {
     std::error_code ec;
-    const fs::path same = fs::weakly_canonical(path, ec);
+    const fs::path same = fs::weakly_canonical(fs::absolute(path, ec), ec);
     if (!path.empty() && !ec) seen.emplace_back(same, option);
   }
   for (auto& o : outputs) {
     std::error_code ec;
-    const fs::path same = fs::weakly_canonical(o.path, ec);
+    // Absolute first: a relative path that does not exist yet stays relative under
+    // weakly_canonical, and would not equal itself once the first option created it.
+    const fs::path same = fs::weakly_canonical(fs::absolute(o.path, ec), ec);
     for (const auto& [path, option] : seen)
       if (!ec && path == same) return o.option + ": '" + o.path + "' is also the file of " + option;
     seen.emplace_back(same, o.option);

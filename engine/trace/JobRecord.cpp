@@ -28,8 +28,13 @@ std::optional<std::string> readModel(const nlohmann::json& m, ModelRecord& out) 
     const auto& units = m["units"];
     if (!units.is_array()) return "model.units: must be a list of unit names";
     if (units.size() > maxUnits) return "model.units: more than " + std::to_string(maxUnits) + " units";
+    // A unit is named by the engine ("block12", "output"): a longer name is no unit's, and
+    // every view, table and caption that shows it would carry it whole.
+    constexpr std::size_t kMaxUnitName = 64;
     for (const auto& u : units) {
       if (!u.is_string()) return "model.units: must be a list of unit names";
+      if (u.get_ref<const std::string&>().size() > kMaxUnitName)
+        return "model.units: a unit name longer than " + std::to_string(kMaxUnitName) + " characters";
       out.units.push_back(u.get<std::string>());
     }
   }

@@ -109,6 +109,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     // A second job record is two traces in one file (a body pasted twice): every count
     // would be doubled under the first record's job.
     if (trace_.job) return "a second job record: a trace has one, at its start";
+    if (auto deep = jsonNestingProblem(line.substr(3))) return "job record: " + *deep;
     auto j = nlohmann::json::parse(line.substr(3), nullptr, false);
     if (j.is_discarded() || !j.is_object()) return "job record: malformed JSON";
     // Checked here, once: every reader sizes its views and tables from the record.
@@ -123,6 +124,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     if (auto outside = outsideTheJob(r)) return outside;
     if (static_cast<std::size_t>(r) < trace_.ranks.size() && !trace_.ranks[static_cast<std::size_t>(r)].meta.is_null())
       return "a second rank record for rank " + std::to_string(r);
+    if (auto deep = jsonNestingProblem(g[2])) return "rank record: " + *deep;
     auto j = nlohmann::json::parse(g[2], nullptr, false);
     if (j.is_discarded() || !j.is_object()) return "rank record: malformed JSON";
     if (trace_.ranks.size() <= static_cast<std::size_t>(r)) trace_.ranks.resize(static_cast<std::size_t>(r) + 1);

@@ -18,6 +18,10 @@ std::optional<nlohmann::json> JsonFile::read(const std::filesystem::path& file, 
                     "the file " + why.text);
     return std::nullopt;
   }
+  if (auto deep = jsonNestingProblem(*text)) {
+    diagnostics.add(file, "", "json-too-deep", "the file " + *deep);
+    return std::nullopt;
+  }
   try {
     return nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {

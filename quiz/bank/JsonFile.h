@@ -1,7 +1,7 @@
 // Reads and parses a JSON file; a missing file, one that is not a regular file (a
 // directory, /dev/zero, a FIFO) or one larger than its cap (job/BoundedFile.h), or a
-// syntax error becomes a diagnostic ("file-unreadable", "file-too-large", "json-syntax"
-// with line and column).
+// syntax error becomes a diagnostic ("file-unreadable", "file-too-large", "json-too-deep" past
+// kJsonNestingCap levels, "json-syntax" with line and column).
 #pragma once
 
 #include "job/BoundedFile.h"

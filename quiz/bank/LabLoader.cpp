@@ -36,6 +36,12 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
   const auto folder = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
   lab.id = v.id(*doc, root, "id").value_or("");
   if (const auto* t = v.member(*doc, root, "title")) lab.title = v.localized(*t, root / "title", false).value_or(LocalizedText{});
+  // A title is a line in a window's title bar, a menu and the Lab dock: a 20 MB one froze the app.
+  constexpr std::size_t kMaxTitle = 200;
+  for (const auto& [lang, text] : lab.title.all())
+    if (text.size() > kMaxTitle)
+      v.error(root / "title" / lang, "text-too-long",
+              "the title is " + std::to_string(text.size()) + " bytes; a title may be " + std::to_string(kMaxTitle));
   if (const auto* d = v.member(*doc, root, "description", false))
     lab.description = v.localized(*d, root / "description", false).value_or(LocalizedText{});
 
@@ -137,6 +143,9 @@ std::optional<Lab> LabLoader::load(const std::filesystem::path& file, Diagnostic
             checkPlaceholderFile(*path, lang, diagnostics);
           }
         }
+        // As a lab's texts: English always (the app falls back to it), French and Russian
+        // where the author wrote them.
+        if (!notes->contains("en")) v.error(np / "en", "missing-language", "the en notes are missing");
       }
     }
     lab.steps.push_back(std::move(step));

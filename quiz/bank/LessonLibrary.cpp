@@ -106,9 +106,12 @@ std::optional<Lesson> LessonLibrary::loadFile(const std::filesystem::path& file,
         if (!rel) continue;
         std::string problem;
         auto path = ContainedPath::resolve(file.parent_path(), *rel, problem);
+        std::error_code ec;
         if (!path) v.error(root / "guide" / lang, "path-outside-folder", problem);
-        else if (!std::filesystem::is_regular_file(*path))
+        else if (!std::filesystem::exists(*path, ec))
           v.error(root / "guide" / lang, "file-not-found", "no file " + path->string());
+        else if (!std::filesystem::is_regular_file(*path, ec)) // a folder, a FIFO: there, but no guide
+          v.error(root / "guide" / lang, "file-unreadable", path->string() + " is not a regular file");
         else {
           lesson.guides[std::string(lang)] = *path;
           checkPlaceholderFile(*path, lang, diagnostics);

@@ -28,7 +28,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <functional>
@@ -337,6 +340,13 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const std::exception& e) {
     std::cerr << "shardlab-quiz: " << e.what() << (std::string(e.what()).ends_with("\n") ? "" : "\n");
+    return 1;
+  }
+  // What went to standard output reached it: a full disk or a closed pipe there is an
+  // error (`export > /dev/full` said nothing and exited 0).
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    std::cerr << "shardlab-quiz: cannot write to standard output: " << std::strerror(errno) << "\n";
     return 1;
   }
   return ctx.exitCode;

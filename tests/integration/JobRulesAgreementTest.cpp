@@ -61,7 +61,7 @@ TEST_F(JobRulesAgreement, TheLauncherGivesEachRowItsVerdictAndNamesItsField) {
     EXPECT_EQ(r.status, 2) << r.err;
     // A key of the spec file is named as written there; the rules over the whole job
     // name the option.
-    const bool inSpec = row.rule == "wrong-type" || row.rule == "unknown-key" || row.rule == "not-an-object" ||
+    const bool inSpec = row.rule == "wrong-type" || row.rule == "integer-range" || row.rule == "unknown-key" || row.rule == "not-an-object" ||
                         row.rule == "bad-size" || row.rule == "choice" || row.rule == "mesh-syntax" ||
                         row.rule == "mesh-unknown-dimension" || row.rule == "mesh-repeated-dimension";
     const std::string named = inSpec ? "--spec " + spec + ": " + row.field + ":" : optionName(row.field) + ":";

@@ -61,6 +61,13 @@ TEST(Outputs, TwoOptionsNamingOneFileAreRefused) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("--summary-json: '" + dir + "/./x' is also the file of --trace"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("mpirun -np"), std::string::npos) << r.err;
+  // Relative: the second was compared with the file the first had just created, and
+  // refused as "being written by another shardlab-run".
+  const std::string relative = std::filesystem::relative(dir + "/y").string();
+  auto rel = runShardlab(tinyJob({"--steps", "1", "--trace", relative, "--summary-json", relative}));
+  EXPECT_EQ(rel.status, 2) << rel.err;
+  EXPECT_NE(rel.err.find("--summary-json: '" + relative + "' is also the file of --trace"), std::string::npos)
+      << rel.err;
 }
 
 // `--spec S --trace S` overwrote the user's spec with the trace: an input is no output.
@@ -120,6 +127,13 @@ TEST(Spec, ADirectoryOrADeviceAsSpecIsRefusedNamingIt) {
   auto big = runShardlab({"--spec", dir + "/big.json", "--check"});
   EXPECT_EQ(big.status, 2) << big.err;
   EXPECT_NE(big.err.find("larger than the 1 MiB a job spec may be"), std::string::npos) << big.err;
+  // Within the size, but nested 400 000 arrays deep: refused on its text, before parsing.
+  std::ofstream(dir + "/deep.json") << "{\"ranks\":2,\"seed\":" << std::string(400'000, '[') << std::string(400'000, ']') << "}";
+  auto deep = runShardlab({"--spec", dir + "/deep.json", "--check"});
+  EXPECT_EQ(deep.status, 2) << deep.err;
+  EXPECT_NE(deep.err.find("--spec: '" + dir + "/deep.json' nests objects or arrays more than 64 levels deep"),
+            std::string::npos)
+      << deep.err;
 }
 
 // A calibration cache that is a directory, or of the wrong types, is measured again.

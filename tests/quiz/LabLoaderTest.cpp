@@ -76,6 +76,29 @@ TEST(LabLoader, RejectsPathsOutsideTheLabsFolder) {
   EXPECT_EQ(d.size(), 4u) << d.toString();
 }
 
+// A lab's texts need English (the app falls back to it); its notes too, as a lesson's guide does.
+TEST(LabLoader, NotesWithoutEnglishAreRefused) {
+  TempDir root;
+  writeText(root.path() / "n.fr.md", "# Notes\n");
+  writeText(root.path() / "lab.json", R"({"format": 1, "id": "no-english", "title": {"en": "Notes in French only"},
+    "steps": [{"lesson": "fsdp-prefetch", "notes": {"fr": "n.fr.md"}}]})");
+  Diagnostics d;
+  EXPECT_FALSE(fx().loader.load(root.path() / "lab.json", d));
+  EXPECT_DIAGNOSTIC(d, root.path() / "lab.json", "missing-language", "/steps/0/notes/en");
+  EXPECT_EQ(d.size(), 1u) << d.toString();
+}
+
+// A 20 MB title froze the app (it is the window's title, the menu's and the dock's).
+TEST(LabLoader, ATitleLongerThanALineIsRefused) {
+  TempDir root;
+  writeText(root.path() / "lab.json", R"({"format": 1, "id": "long-title", "title": {"en": ")" + std::string(201, 'x') +
+                                          R"("}, "steps": [{"lesson": "fsdp-prefetch"}]})");
+  Diagnostics d;
+  EXPECT_FALSE(fx().loader.load(root.path() / "lab.json", d));
+  EXPECT_DIAGNOSTIC(d, root.path() / "lab.json", "text-too-long", "/title/en");
+  EXPECT_EQ(d.size(), 1u) << d.toString();
+}
+
 TEST(LabLoader, RejectsASymbolicLinkLeadingOutside) {
   TempDir root;
   const auto labDir = root.path() / "lab";
@@ -94,6 +117,17 @@ TEST(LabLoader, MalformedJsonIsReportedWithLine) {
   Diagnostics d;
   EXPECT_FALSE(fx().loader.load(file, d));
   EXPECT_DIAGNOSTIC(d, file, "json-syntax", "line 6, column 5");
+}
+
+// Nested a million arrays deep (2 MB, within the 4 MiB cap): a diagnostic, not a crash.
+TEST(LabLoader, ALabNestedTooDeepIsADiagnostic) {
+  TempDir root;
+  const auto file = root.path() / "lab.json";
+  writeText(file, "{\"format\":1,\"id\":" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}");
+  Diagnostics d;
+  EXPECT_FALSE(fx().loader.load(file, d));
+  EXPECT_DIAGNOSTIC(d, file, "json-too-deep", "");
+  EXPECT_NE(d.toString().find("nests objects or arrays more than 64 levels deep"), std::string::npos) << d.toString();
 }
 
 TEST(LabLoader, ChecksObservationTemplatesWhenKnown) {

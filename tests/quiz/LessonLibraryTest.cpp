@@ -50,6 +50,8 @@ TEST(LessonLibrary, BadLessonIsReportedWithPlaces) {
   doc["questions"].push_back("fsdp-42");
   doc["guide"]["ru"] = "../fsdp-prefetch.ru.md";
   doc["prediction"]["kind"] = "furlongs";
+  std::filesystem::create_directory(dir.path() / "a-folder.fr.md"); // there, but not a file
+  doc["guide"]["fr"] = "a-folder.fr.md";
   writeText(dir.path() / "fsdp-prefetch.json", doc.dump(2));
   std::filesystem::remove(dir.path() / "tensor-parallel.json");
 
@@ -60,6 +62,8 @@ TEST(LessonLibrary, BadLessonIsReportedWithPlaces) {
   EXPECT_DIAGNOSTIC(d, file, "unknown-question", "/questions/2");
   EXPECT_DIAGNOSTIC(d, file, "path-outside-folder", "/guide/ru");
   EXPECT_DIAGNOSTIC(d, file, "bad-value", "/prediction/kind");
+  EXPECT_DIAGNOSTIC(d, file, "file-unreadable", "/guide/fr");
+  EXPECT_NE(d.toString().find("a-folder.fr.md is not a regular file"), std::string::npos) << d.toString();
   EXPECT_NE(findDiagnostic(d, "missing-lesson"), nullptr) << d.toString();
 }
 

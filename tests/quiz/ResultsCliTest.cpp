@@ -113,6 +113,17 @@ TEST(ResultsCli, ClassCsvHasOneRowPerLearnerAndQuestion) {
   EXPECT_EQ(rows[5].rfind("Boris,pipeline-3,pipeline-bubble,0,1,true,true,", 0), 0u) << rows[5];
 }
 
+// Standard output on a full device: an error naming it, exit 1 (it said nothing and exited 0).
+TEST(QuizCli, AFullStandardOutputIsAnError) {
+  TempDir dir;
+  const auto full = runQuiz("", "--assets '" + assetsDir().string() + "' export --format json >/dev/full", dir.path());
+  EXPECT_EQ(full.exitCode, 1) << full.err;
+  EXPECT_NE(full.err.find("shardlab-quiz: cannot write to standard output: No space left on device"), std::string::npos)
+      << full.err;
+  const auto fine = runQuiz("", "--assets '" + assetsDir().string() + "' export --format json >/dev/null", dir.path());
+  EXPECT_EQ(fine.exitCode, 0) << fine.err;
+}
+
 // A learner's name is theirs to choose; in the instructor's spreadsheet it is text, never a formula.
 TEST(ResultsCli, ANameThatLooksLikeAFormulaIsWrittenAsText) {
   TempDir dir;

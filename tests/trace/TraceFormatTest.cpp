@@ -313,6 +313,8 @@ TEST(TraceFormat, ADamagedJobRecordIsAnErrorNamingLineTwoAndTheField) {
       {R"({"ranks":2,"microbatches":0})", "microbatches"},
       {R"({"ranks":2,"strategy":7})", "strategy"},
       {R"({"ranks":2,"model":{"units":"embedding"}})", "model.units"},
+      {R"({"ranks":2,"model":{"units":["embedding","a-unit-name-of-sixty-five-characters-which-no-engine-unit-has-xxx"]}})",
+       "model.units"},
       {R"({"ranks":2,"model":{"unit_parameters":[10,-1]}})", "model.unit_parameters"},
       {R"({"ranks":2,"model":{"parameters":1e300}})", "model.parameters"},
       {R"({"ranks":2,"command":["mpirun"]})", "command"},
@@ -333,6 +335,29 @@ TEST(TraceFormat, ADamagedJobRecordIsAnErrorNamingLineTwoAndTheField) {
   auto r = readTrace("shardlab-trace 1\njob {\"ranks\":2,\"layers\":100000000}\n");
   EXPECT_EQ(r.error->describe("run.trace"),
             "run.trace:2: job record: layers: must be between 1 and 100000 (got 100000000)");
+}
+
+// A job record nested two million arrays deep (a 4 MB line): parsed, then copied into the
+// job and printed by recursion, it crashed every reader on its stack (SIGSEGV). Refused
+// on its text, naming line 2; a rank record too. 64 levels still read.
+TEST(TraceFormat, AJobRecordNestedTooDeepIsDamageNotACrash) {
+  const std::string deep = "{\"ranks\":2,\"x\":" + std::string(2'000'000, '[') + std::string(2'000'000, ']') + "}";
+  auto r = readTrace("shardlab-trace 1\njob " + deep + "\nop 0 0 10 forward a 0 -1\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->describe("run.trace"),
+            "run.trace:2: job record: nests objects or arrays more than 64 levels deep");
+  EXPECT_FALSE(r.trace.job);
+  EXPECT_NO_THROW(summarize(r.trace));
+
+  auto rank = readTrace("shardlab-trace 1\njob {\"ranks\":2}\nrank 0 {\"x\":" + std::string(65, '[') +
+                        std::string(65, ']') + "}\n");
+  ASSERT_FALSE(rank.ok());
+  EXPECT_EQ(rank.error->describe("run.trace"), "run.trace:3: rank record: nests objects or arrays more than 64 levels deep");
+
+  // The string "[[[" is no nesting; 63 arrays inside the record's object are 64 levels.
+  auto fine = readTrace("shardlab-trace 1\njob {\"ranks\":2,\"note\":\"[[[\\\"{{\",\"x\":" + std::string(63, '[') +
+                        std::string(63, ']') + "}\nop 0 0 10 forward a 0 -1\n");
+  EXPECT_TRUE(fine.ok()) << (fine.ok() ? "" : fine.error->message);
 }
 
 TEST(TraceFormat, TheJobRecordIsReadIntoItsTypedParts) {
