@@ -553,6 +553,10 @@
         <source>must be an integer between %1 and %2 (got %3)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>only the %1 strategy has this option (the strategy is %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>

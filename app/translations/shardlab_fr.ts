@@ -553,6 +553,10 @@
         <source>must be an integer between %1 and %2 (got %3)</source>
         <translation>doit être un entier compris entre %1 et %2 (reçu %3)</translation>
     </message>
+    <message>
+        <source>only the %1 strategy has this option (the strategy is %2)</source>
+        <translation>seule la stratégie %1 a cette option (la stratégie est %2)</translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>

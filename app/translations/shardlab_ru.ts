@@ -557,6 +557,10 @@
         <source>must be an integer between %1 and %2 (got %3)</source>
         <translation>должно быть целым числом от %1 до %2 (получено %3)</translation>
     </message>
+    <message>
+        <source>only the %1 strategy has this option (the strategy is %2)</source>
+        <translation>эта опция есть только у стратегии %1 (стратегия: %2)</translation>
+    </message>
 </context>
 <context>
     <name>JobText</name>

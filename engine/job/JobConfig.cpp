@@ -314,6 +314,24 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   }
   if (shardGroup != 0 && (strategy != StrategyKind::Fsdp || sharding != Sharding::Hybrid))
     add("shard_group", JobRule::ShardGroupOnlyHybrid);
+  // Another strategy's option set away from its default is refused, not ignored: a ddp
+  // job given --schedule gpipe --microbatches 4 ran as if they were not there.
+  const JobConfig defaults;
+  auto onlyUnder = [&](const char* field, StrategyKind owner) {
+    add(field, JobRule::OnlyStrategy, {std::string(name(owner)), std::string(name(strategy))});
+  };
+  if (strategy != StrategyKind::Pipeline) {
+    if (schedule != defaults.schedule) onlyUnder("schedule", StrategyKind::Pipeline);
+    if (microbatches != defaults.microbatches) onlyUnder("microbatches", StrategyKind::Pipeline);
+    if (virtualStages != defaults.virtualStages) onlyUnder("virtual_stages", StrategyKind::Pipeline);
+    if (!stages.empty()) onlyUnder("stages", StrategyKind::Pipeline);
+  }
+  if (strategy != StrategyKind::Fsdp) {
+    if (sharding != defaults.sharding) onlyUnder("sharding", StrategyKind::Fsdp);
+    if (backwardPrefetch != defaults.backwardPrefetch) onlyUnder("backward_prefetch", StrategyKind::Fsdp);
+    if (forwardPrefetch) onlyUnder("forward_prefetch", StrategyKind::Fsdp);
+    if (limitAllGathers) onlyUnder("limit_all_gathers", StrategyKind::Fsdp);
+  }
   // Activation checkpointing and gradient accumulation live in the data-parallel
   // strategies' step (the pipeline has its own micro-batches).
   const bool dataParallel = strategy == StrategyKind::Ddp || strategy == StrategyKind::Fsdp;

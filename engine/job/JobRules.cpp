@@ -71,6 +71,8 @@ const RuleText kRules[] = {
      QT_TRANSLATE_NOOP("JobRule", "only FSDP's hybrid sharding uses a shard group")},
     {JobRule::DdpFsdpOnly, "ddp-fsdp-only",
      QT_TRANSLATE_NOOP("JobRule", "only DDP and FSDP have this option (the strategy is %1)")},
+    {JobRule::OnlyStrategy, "only-strategy",
+     QT_TRANSLATE_NOOP("JobRule", "only the %1 strategy has this option (the strategy is %2)")},
     {JobRule::AccumulateDividesBatch, "accumulate-divides-batch",
      QT_TRANSLATE_NOOP("JobRule", "the global batch (%1) must split into ranks (%2) x micro-steps (%3) equal "
                                   "micro-batches")},

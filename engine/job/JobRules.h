@@ -43,6 +43,7 @@ enum class JobRule {
   ShardGroupDividesRanks,        // %1 shard group, %2 ranks
   ShardGroupOnlyHybrid,
   DdpFsdpOnly,                   // %1 strategy
+  OnlyStrategy,                  // %1 the strategy that has the option, %2 the job's
   AccumulateDividesBatch,        // %1 batch, %2 ranks, %3 micro-steps
   NoSyncNeedsAccumulate,
   MixedPrecisionSharded,         // %1 the dtype

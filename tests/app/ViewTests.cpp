@@ -16,6 +16,7 @@
 #include "job/JobConfig.h"
 #include "job/ModelShape.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -25,6 +26,8 @@
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 using namespace shardlab::app;
 
@@ -252,6 +255,38 @@ TEST(ExperimentPanel, NamesTheRuleAndDisablesRun) {
   EXPECT_EQ(p.config().seed, 18446744073709551615ULL);
   seed->setText(QStringLiteral("-1"));
   EXPECT_TRUE(p.issuesText().contains(QStringLiteral("seed: must be a non-negative integer"))) << p.issuesText().toStdString();
+}
+
+// A pipeline's fields keep what was typed when the learner switches to DDP: greyed, and
+// the job gets their defaults, so the engine's only-strategy rule, which refuses another
+// strategy's options given to a job, has nothing to say about the form.
+TEST(ExperimentPanel, AnotherStrategysFieldsAreTheirDefaultsInTheJob) {
+  ExperimentPanel p;
+  shardlab::JobConfig c;
+  c.strategy = shardlab::StrategyKind::Pipeline;
+  c.ranks = 2;
+  c.schedule = shardlab::Schedule::GPipe;
+  c.microbatches = 4;
+  p.setConfig(c);
+  EXPECT_TRUE(p.issuesText().isEmpty()) << p.issuesText().toStdString();
+  QComboBox* strategy = nullptr;
+  for (auto* box : p.findChildren<QComboBox*>())
+    if (box->findText(QStringLiteral("ddp")) >= 0 && box->findText(QStringLiteral("pipeline")) >= 0) strategy = box;
+  ASSERT_NE(strategy, nullptr);
+  strategy->setCurrentText(QStringLiteral("ddp"));
+  EXPECT_TRUE(p.issuesText().isEmpty()) << p.issuesText().toStdString();
+  const auto job = p.config();
+  EXPECT_EQ(job.strategy, shardlab::StrategyKind::Ddp);
+  EXPECT_EQ(job.microbatches, 1);
+  EXPECT_EQ(job.schedule, shardlab::JobConfig{}.schedule);
+  // The same options given to a ddp job directly are refused, each by name.
+  shardlab::JobConfig direct = job;
+  direct.microbatches = 4;
+  direct.schedule = shardlab::Schedule::GPipe;
+  std::set<std::string> refused;
+  for (const auto& i : direct.validate())
+    if (i.rule == shardlab::JobRule::OnlyStrategy) refused.insert(i.field);
+  EXPECT_EQ(refused, (std::set<std::string>{"microbatches", "schedule"}));
 }
 
 TEST(ExperimentPanel, TheHostfileFieldIsTheJobsHostfileCheckedByItsRules) {

@@ -51,9 +51,11 @@ TEST(LabLoader, CollectsEveryError) {
   // A range is checked once the spec reads: step 4 alone sets ranks to 0.
   EXPECT_DIAGNOSTIC(d, file, "range", "/steps/4/spec/ranks");
   EXPECT_GE(d.size(), 12u) << d.toString();
+  // FSDP's forward_prefetch given to a pipeline lesson's step: refused by name, not ignored.
+  EXPECT_DIAGNOSTIC(d, file, "only-strategy", "/steps/3/spec/forward_prefetch");
   // Both runs of the pipeline comparison break the micro-batches-divide-the-batch
   // rule: reported once. Only the naive run breaks the naive schedule's rule:
-  // reported naming that run. prefetch is a valid key for a pipeline job.
+  // reported naming that run.
   int divide = 0, naive = 0, prefetch = 0;
   for (const auto& x : d.all()) {
     divide += x.rule == "microbatches-divide-batch" ? 1 : 0;
