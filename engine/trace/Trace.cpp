@@ -1,5 +1,7 @@
 #include "trace/Trace.h"
 
+#include <algorithm>
+
 namespace shardlab::trace {
 
 std::optional<std::string> Trace::setJob(nlohmann::json record) {
@@ -25,6 +27,11 @@ int Trace::rankCount() const {
 std::string Trace::unitName(int unit) const {
   if (unit < 0 || unit >= static_cast<int>(units.size())) return "-";
   return units[static_cast<std::size_t>(unit)];
+}
+
+bool Trace::hasUnit(std::string_view name) const {
+  if (unitLookup_.find(name) != unitLookup_.end()) return true;
+  return unitLookup_.empty() && std::find(units.begin(), units.end(), name) != units.end();
 }
 
 int Trace::unitIndex(std::string_view name) {

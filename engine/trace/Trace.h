@@ -36,6 +36,7 @@ struct Trace {
   int rankCount() const;
   std::string unitName(int unit) const;
   int unitIndex(std::string_view name); // interns unknown names
+  bool hasUnit(std::string_view name) const;
   const RankInfo* rankInfo(int rank) const;
 
 private:

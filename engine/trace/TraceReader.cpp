@@ -155,6 +155,15 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     if (k) e.kind = *k;
     return k.has_value();
   };
+  // An event of a unit the job record's model does not have (block999 of a 4-layer job)
+  // is no event of that job: the views would grow a unit it never had.
+  auto unit = [&](std::string_view name) -> std::optional<std::string> {
+    if (trace_.job && !trace_.job->model.units.empty() && name != "-" && !trace_.hasUnit(name))
+      return "unit '" + shown(name) + "' is not one of the job record's " +
+             std::to_string(trace_.job->model.units.size()) + " units";
+    e.unit = trace_.unitIndex(name);
+    return std::nullopt;
+  };
   auto category = [&](std::string_view s) -> bool {
     auto c = categoryFromString(s);
     if (c) e.category = *c;
@@ -167,7 +176,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     if (auto err = need(e.record == Record::Op ? 8 : 12)) return err;
     if (!num(f[3], e.t1) || e.t1 < e.t0) return bad("end time", f[3]);
     if (!kind(f[4])) return bad("kind", f[4]);
-    e.unit = trace_.unitIndex(f[5]);
+    if (auto err = unit(f[5])) return err;
     if (!num(f[6], e.step)) return bad("step", f[6]);
     if (!num(f[7], e.micro)) return bad("micro-batch", f[7]);
     // An op's CPU time is a trailing field: traces written before it have none (-1);
@@ -210,7 +219,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
   case Record::OutOfMemory:
     if (auto err = need(8)) return err;
     if (!category(f[3])) return bad("category", f[3]);
-    e.unit = trace_.unitIndex(f[4]);
+    if (auto err = unit(f[4])) return err;
     if (!num(f[5], e.bytes)) return bad("bytes", f[5]);
     if (!num(f[6], e.value)) return bad("bytes", f[6]);
     if (!num(f[7], e.total)) return bad("bytes", f[7]);
@@ -250,7 +259,7 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
     if (m < 14) return "flight record: expected 14 fields, found " + std::to_string(m);
     if (!num(g[3], e.seq) || e.seq < -1) return bad("sequence number", g[3]);
     if (!kind(g[4]) || !isCollective(e.kind)) return bad("kind", g[4]);
-    e.unit = trace_.unitIndex(g[5]);
+    if (auto err = unit(g[5])) return err;
     if (!num(g[6], e.step)) return bad("step", g[6]);
     if (!num(g[7], e.micro)) return bad("micro-batch", g[7]);
     if (!num(g[8], e.bytes) || e.bytes < 0) return bad("bytes", g[8]);

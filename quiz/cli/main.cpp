@@ -22,6 +22,7 @@
 #include "quiz/export/ResultsExporter.h"
 #include "quiz/observations/TraceHash.h"
 
+#include "job/BoundedFile.h"
 #include "trace/Report.h"
 #include "trace/OpenTrace.h"
 #include "trace/TraceReader.h"
@@ -233,8 +234,12 @@ void addSizeCommand(CLI::App& app, Context& ctx) {
     const auto bank = QuestionBank::loadDirectory(assets / "quiz");
     const auto lessons = LessonLibrary::loadDirectory(assets / "lessons", &bank);
     const Lesson& lesson = findLesson(lessons, *id);
-    std::ifstream in(*calibrationFile);
-    const auto machine = shardlab::Calibration::fromJson(nlohmann::json::parse(in, nullptr, false));
+    // Read as every file a user names is (a FIFO does not block, a device is refused).
+    shardlab::FileProblem why;
+    const auto text = shardlab::readBoundedFile(*calibrationFile, shardlab::kCalibrationFileCap, why);
+    if (!text) throw std::runtime_error(*calibrationFile + " " + why.text);
+    if (auto deep = shardlab::jsonNestingProblem(*text)) throw std::runtime_error(*calibrationFile + " " + *deep);
+    const auto machine = shardlab::Calibration::fromJson(nlohmann::json::parse(*text, nullptr, false));
     if (!machine) throw std::runtime_error(*calibrationFile + " is not a calibration (shardlab-run --calibrate)");
     nlohmann::json out = {{"lesson", lesson.id}, {"runs", nlohmann::json::array()}};
     std::vector<JobSpec> runs;
@@ -271,10 +276,10 @@ void addGuideCommand(CLI::App& app, Context& ctx) {
     const auto read = shardlab::trace::readTraceFile(*traceFile);
     if (!read.trace.job)  // a damaged record is no record: the error names its field
       throw std::runtime_error(read.ok() ? *traceFile + " has no job record" : read.error->describe(*traceFile));
-    std::ifstream in(lesson.guides.at(*lang));
-    std::stringstream text;
-    text << in.rdbuf();
-    std::cout << fillPlaceholders(text.str(), *lang, placeholderValues(read.trace.job->config, read.trace.job->calibration));
+    shardlab::FileProblem why;
+    const auto text = shardlab::readBoundedFile(lesson.guides.at(*lang).string(), shardlab::kNotesFileCap, why);
+    if (!text) throw std::runtime_error(lesson.guides.at(*lang).string() + " " + why.text);
+    std::cout << fillPlaceholders(*text, *lang, placeholderValues(read.trace.job->config, read.trace.job->calibration));
   });
 }
 

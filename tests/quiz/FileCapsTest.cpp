@@ -109,6 +109,17 @@ TEST(FileCaps, AProgressFileThatIsADeviceIsNamed) {
 
 // shardlab-replay, the quiz and the app read traces through readTraceFile: a directory
 // (tellg -1, then an allocation without end) or a device is named, not read.
+// `size --calibration FIFO` blocked for ever on an ifstream: it is read as every named file is.
+TEST(FileCaps, ACalibrationGivenToSizeThatIsAFifoIsNamedWithoutBlocking) {
+  TempDir dir;
+  const auto fifo = dir.path() / "calibration.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto [code, out] = runQuizBounded("--assets '" + assetsDir().string() + "' size fsdp-prefetch --calibration '" +
+                                          fifo.string() + "'");
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find(fifo.string() + " is a pipe (FIFO), not a regular file"), std::string::npos) << out;
+}
+
 TEST(FileCaps, ATraceThatIsADirectoryOrADeviceIsNamed) {
   TempDir dir;
   const auto folder = trace::readTraceFile(dir.path().string());

@@ -506,6 +506,19 @@ TEST(TraceFormat, AnInconsistentTraceIsDamageNamedByLine) {
     EXPECT_EQ(r.trace.ranks.size(), 2u);
   }
   EXPECT_TRUE(readTrace(head + body).ok()) << readTrace(head + body).error->message;
+
+  // An op of a unit the job record's model lacks: damage at its line, and the trace's
+  // units stay the model's (the app drew a unit the job never had).
+  const std::string modelHead = "shardlab-trace 3\njob {\"ranks\":2,\"layers\":1,\"model\":{\"units\":"
+                                "[\"embedding\",\"block0\",\"output\"]}}\n";
+  const auto known = readTrace(modelHead + "op 0 1 2 forward block0 0 -1\n");
+  EXPECT_TRUE(known.ok()) << (known.ok() ? "" : known.error->message);
+  const auto stray = readTrace(modelHead + "op 0 1 2 forward block0 0 -1\nop 0 3 4 forward block999 0 -1\n");
+  ASSERT_FALSE(stray.ok());
+  EXPECT_EQ(stray.error->line, 4);
+  EXPECT_EQ(stray.error->message, "unit 'block999' is not one of the job record's 3 units");
+  EXPECT_EQ(stray.trace.units, (std::vector<std::string>{"embedding", "block0", "output"}));
+  EXPECT_EQ(stray.trace.events.size(), 1u);
 }
 
 // A binary file's bytes reached the error message raw; each is shown as \xNN.
