@@ -231,17 +231,6 @@ nlohmann::json ExperimentPanel::formJson() const {
                    {"checkpoint_activations", checkpoint_->isChecked()},
                    {"accumulate", accumulate_->value()},
                    {"no_sync", noSync_->isChecked()}};
-  // A field greyed for this strategy holds what the learner typed for another: the job
-  // gets the option's default instead, which the engine's rules accept (they refuse
-  // another strategy's option set away from its default, only-strategy).
-  const nlohmann::json defaults = shardlab::JobConfig{}.toJson();
-  const std::string strategy = current(strategy_);
-  const char* pipelineOnly[] = {"schedule", "microbatches", "virtual_stages", "stages"};
-  const char* fsdpOnly[] = {"sharding", "backward_prefetch", "forward_prefetch", "limit_all_gathers"};
-  if (strategy != "pipeline")
-    for (const char* key : pipelineOnly) j[key] = defaults.value(key, nlohmann::json());
-  if (strategy != "fsdp")
-    for (const char* key : fsdpOnly) j[key] = defaults.value(key, nlohmann::json());
   bool isNumber = false;
   const QString seed = seed_->text().trimmed();
   const qulonglong seedValue = seed.toULongLong(&isNumber);
@@ -255,6 +244,9 @@ nlohmann::json ExperimentPanel::formJson() const {
 
 shardlab::JobConfig ExperimentPanel::read(std::vector<shardlab::JobIssue>& issues) const {
   auto config = shardlab::JobConfig::fromJson(formJson(), issues, base_);
+  // A field greyed for this strategy holds what the learner typed for another: the job
+  // gets its default, which the engine's only-strategy rule accepts.
+  config.resetOtherStrategiesOptions();
   for (auto& i : config.validate()) issues.push_back(std::move(i));
   return config;
 }

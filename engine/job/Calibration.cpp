@@ -1,5 +1,7 @@
 #include "job/Calibration.h"
 
+#include "job/BoundedFile.h"
+
 namespace shardlab {
 
 nlohmann::json Calibration::toJson() const {
@@ -40,6 +42,22 @@ std::optional<Calibration> Calibration::fromJson(const nlohmann::json& j) {
   c.collectiveBytesPerSecond = *bandwidth;
   c.probeSeconds = j.contains("probe_seconds") && j["probe_seconds"].is_number() ? j["probe_seconds"].get<double>() : 0.0;
   c.key = j["key"].get<std::string>();
+  return c;
+}
+
+std::optional<Calibration> Calibration::readFile(const std::string& path, std::string& problem) {
+  FileProblem why;
+  const auto text = readBoundedFile(path, kCalibrationFileCap, why);
+  if (!text) {
+    problem = why.text;
+    return std::nullopt;
+  }
+  if (auto deep = jsonNestingProblem(*text)) {
+    problem = *deep;
+    return std::nullopt;
+  }
+  auto c = fromJson(nlohmann::json::parse(*text, nullptr, false));
+  if (!c) problem = "is not a calibration (shardlab-run --calibrate)";
   return c;
 }
 

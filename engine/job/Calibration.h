@@ -24,6 +24,9 @@ struct Calibration {
   nlohmann::json toJson() const;
   // nullopt when a field is missing, of the wrong type, or not a positive measurement.
   static std::optional<Calibration> fromJson(const nlohmann::json& j);
+  // A calibration file (--calibrate's output, the launcher's cache), read as every named
+  // file is (job/BoundedFile.h); nullopt with `problem` saying why, without the path.
+  static std::optional<Calibration> readFile(const std::string& path, std::string& problem);
 };
 
 } // namespace shardlab

@@ -233,6 +233,22 @@ std::vector<JobIssue> JobConfig::validateSizes() const {
   return e;
 }
 
+void JobConfig::resetOtherStrategiesOptions() {
+  const JobConfig defaults;
+  if (strategy != StrategyKind::Pipeline) {
+    schedule = defaults.schedule;
+    microbatches = defaults.microbatches;
+    virtualStages = defaults.virtualStages;
+    stages.clear();
+  }
+  if (strategy != StrategyKind::Fsdp) {
+    sharding = defaults.sharding;
+    backwardPrefetch = defaults.backwardPrefetch;
+    forwardPrefetch = defaults.forwardPrefetch;
+    limitAllGathers = defaults.limitAllGathers;
+  }
+}
+
 std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   std::vector<JobIssue> e = validateSizes();
   auto add = [&](const char* field, JobRule rule, std::vector<std::string> args = {}) {
@@ -315,7 +331,8 @@ std::vector<JobIssue> JobConfig::validate(HostfileCheck hostfileCheck) const {
   if (shardGroup != 0 && (strategy != StrategyKind::Fsdp || sharding != Sharding::Hybrid))
     add("shard_group", JobRule::ShardGroupOnlyHybrid);
   // Another strategy's option set away from its default is refused, not ignored: a ddp
-  // job given --schedule gpipe --microbatches 4 ran as if they were not there.
+  // job given --schedule gpipe --microbatches 4 ran as if they were not there. The same
+  // options as resetOtherStrategiesOptions().
   const JobConfig defaults;
   auto onlyUnder = [&](const char* field, StrategyKind owner) {
     add(field, JobRule::OnlyStrategy, {std::string(name(owner)), std::string(name(strategy))});
@@ -392,9 +409,9 @@ JobConfig JobConfig::fromJson(const nlohmann::json& j, std::vector<JobIssue>& is
   auto getInt = [&](const std::string& key, const nlohmann::json& v, int& out) {
     if (!v.is_number_integer()) return bad(key, JobRule::NotAnInteger);
     // An integer past 32 bits (--ranks 2147483648) is an integer: said as out of range.
-    const bool tooLarge = v.is_number_unsigned() ? v.get<std::uint64_t>() > INT32_MAX : v.get<std::int64_t>() > INT32_MAX;
-    if (tooLarge || (!v.is_number_unsigned() && v.get<std::int64_t>() < INT32_MIN))
-      return bad(key, JobRule::IntegerRange, {std::to_string(INT32_MIN), std::to_string(INT32_MAX), v.dump()});
+    const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= INT32_MAX
+                                             : v.get<std::int64_t>() >= INT32_MIN && v.get<std::int64_t>() <= INT32_MAX;
+    if (!fits) return bad(key, JobRule::IntegerRange, {std::to_string(INT32_MIN), std::to_string(INT32_MAX), v.dump()});
     out = v.get<int>();
   };
   auto getEnum = [&](const std::string& key, const nlohmann::json& v, auto& out) {

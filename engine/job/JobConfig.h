@@ -242,6 +242,10 @@ struct JobConfig {
   // a later version, and a trace recorded before must still open.
   std::vector<JobIssue> validateSizes() const;
 
+  // Sets another strategy's options (the pipeline's schedule, micro-batches, virtual
+  // stages and stages; FSDP's sharding and prefetching) to their defaults: the options
+  // validate() refuses as only-strategy. The form does this for the fields it greys.
+  void resetOtherStrategiesOptions();
   nlohmann::json toJson() const;
   // What to do with keys that are not options: a spec refuses them; a trace's job
   // record carries more (model, command, ...) and they are skipped.

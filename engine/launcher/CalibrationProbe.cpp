@@ -96,11 +96,8 @@ fs::path calibrationCachePath() {
 
 std::optional<Calibration> readCachedCalibration(const fs::path& file, const std::string& key) {
   // Whatever is there (a directory, a huge or truncated file, another type) is measured again.
-  FileProblem unreadable;
-  const auto text = readBoundedFile(file.string(), kCalibrationFileCap, unreadable);
-  if (!text || jsonNestingProblem(*text)) return std::nullopt;
-  const auto json = nlohmann::json::parse(*text, nullptr, false);
-  auto c = Calibration::fromJson(json);
+  std::string unreadable;
+  auto c = Calibration::readFile(file.string(), unreadable);
   if (!c || c->key != key) return std::nullopt;
   return c;
 }

@@ -29,9 +29,14 @@ std::string Trace::unitName(int unit) const {
   return units[static_cast<std::size_t>(unit)];
 }
 
-bool Trace::hasUnit(std::string_view name) const {
-  if (unitLookup_.find(name) != unitLookup_.end()) return true;
-  return unitLookup_.empty() && std::find(units.begin(), units.end(), name) != units.end();
+std::optional<int> Trace::findUnit(std::string_view name) const {
+  if (name == "-") return -1;
+  if (auto it = unitLookup_.find(name); it != unitLookup_.end()) return it->second;
+  // Units set without the lookup (before unitIndex first filled it).
+  if (unitLookup_.empty())
+    if (auto it = std::find(units.begin(), units.end(), name); it != units.end())
+      return static_cast<int>(it - units.begin());
+  return std::nullopt;
 }
 
 int Trace::unitIndex(std::string_view name) {

@@ -36,7 +36,8 @@ struct Trace {
   int rankCount() const;
   std::string unitName(int unit) const;
   int unitIndex(std::string_view name); // interns unknown names
-  bool hasUnit(std::string_view name) const;
+  // The index of a unit already known ("-" is -1), or nullopt: nothing is interned.
+  std::optional<int> findUnit(std::string_view name) const;
   const RankInfo* rankInfo(int rank) const;
 
 private:

@@ -158,10 +158,14 @@ std::optional<std::string> TraceParser::parseRecord(std::string_view line) {
   // An event of a unit the job record's model does not have (block999 of a 4-layer job)
   // is no event of that job: the views would grow a unit it never had.
   auto unit = [&](std::string_view name) -> std::optional<std::string> {
-    if (trace_.job && !trace_.job->model.units.empty() && name != "-" && !trace_.hasUnit(name))
+    if (const auto known = trace_.findUnit(name)) {
+      e.unit = *known;
+      return std::nullopt;
+    }
+    if (trace_.job && !trace_.job->model.units.empty())
       return "unit '" + shown(name) + "' is not one of the job record's " +
              std::to_string(trace_.job->model.units.size()) + " units";
-    e.unit = trace_.unitIndex(name);
+    e.unit = trace_.unitIndex(name); // a trace without a model names its units as it goes
     return std::nullopt;
   };
   auto category = [&](std::string_view s) -> bool {

@@ -234,13 +234,9 @@ void addSizeCommand(CLI::App& app, Context& ctx) {
     const auto bank = QuestionBank::loadDirectory(assets / "quiz");
     const auto lessons = LessonLibrary::loadDirectory(assets / "lessons", &bank);
     const Lesson& lesson = findLesson(lessons, *id);
-    // Read as every file a user names is (a FIFO does not block, a device is refused).
-    shardlab::FileProblem why;
-    const auto text = shardlab::readBoundedFile(*calibrationFile, shardlab::kCalibrationFileCap, why);
-    if (!text) throw std::runtime_error(*calibrationFile + " " + why.text);
-    if (auto deep = shardlab::jsonNestingProblem(*text)) throw std::runtime_error(*calibrationFile + " " + *deep);
-    const auto machine = shardlab::Calibration::fromJson(nlohmann::json::parse(*text, nullptr, false));
-    if (!machine) throw std::runtime_error(*calibrationFile + " is not a calibration (shardlab-run --calibrate)");
+    std::string problem;
+    const auto machine = shardlab::Calibration::readFile(*calibrationFile, problem);
+    if (!machine) throw std::runtime_error(*calibrationFile + " " + problem);
     nlohmann::json out = {{"lesson", lesson.id}, {"runs", nlohmann::json::array()}};
     std::vector<JobSpec> runs;
     for (const auto& r : lesson.runs) runs.push_back(r.spec);
